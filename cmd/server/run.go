@@ -1,0 +1,125 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/assay-dev/assay/cmd/internal/boot"
+	"github.com/assay-dev/assay/jobs/workers"
+	"github.com/assay-dev/assay/pkg/config"
+	"github.com/assay-dev/assay/pkg/httpapi"
+	"github.com/assay-dev/assay/pkg/metrics"
+	"github.com/assay-dev/assay/pkg/postgres"
+	"github.com/assay-dev/assay/web"
+)
+
+// options are the inputs of run; tests set Listen to "127.0.0.1:0" and read the address
+// from Ready.
+type options struct {
+	Environ []string
+	Stdout  io.Writer
+	Listen  string           // overrides ":PORT"
+	Ready   func(addr string) // called once the listener accepts connections
+}
+
+// run boots the whole server and blocks until ctx is cancelled, then shuts down in order:
+// stop accepting requests, let in-flight ones finish, stop the workers, close the database.
+func run(ctx context.Context, opts options) error {
+	started := time.Now()
+	cfg, err := config.FromEnviron(opts.Environ)
+	if err != nil {
+		return err
+	}
+	log := boot.Logger(cfg, opts.Stdout)
+	db, err := boot.OpenDatabase(ctx, cfg, log, boot.Exclusive, "assay-server")
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if err := boot.PrepareSchema(ctx, db.Pool, log, cfg.MigrateOnStart); err != nil {
+		return err
+	}
+	store := postgres.New(db.Pool, nil)
+	if cfg.JWTSecret == "" {
+		if _, err := store.JWTSecret(ctx); err != nil {
+			return err
+		}
+		log.InfoContext(ctx, "JWT_SECRET not set: using the secret generated on first run and kept in app_config (set JWT_SECRET for multi-replica deployments)")
+	}
+
+	river, err := workers.NewClient(db.Pool, workers.Config{
+		RunWorkers: cfg.RunWorkers, Maintenance: store, Logger: log,
+		SessionCleanupInterval: cfg.SessionCleanupInterval, SessionRetainExpired: cfg.SessionRetainExpired,
+	})
+	if err != nil {
+		return err
+	}
+	if cfg.RunWorkers {
+		if err := river.Start(ctx); err != nil {
+			return fmt.Errorf("start in-process workers: %w", err)
+		}
+		defer func() { _ = workers.Stop(river, cfg.ShutdownTimeout) }()
+		log.InfoContext(ctx, "workers running in-process (RUN_WORKERS=true)")
+	}
+
+	deps := httpapi.Deps{Logger: log, Database: store, Setup: store}
+	if deps.Web, err = fs.Sub(web.Dist, "dist"); err != nil {
+		return err
+	}
+	if cfg.MetricsEnabled {
+		m := metrics.New(cfg.MetricsPrefix)
+		if err := m.RegisterPool(db.Pool); err != nil {
+			return err
+		}
+		deps.Metrics, deps.Observer = m.Handler(cfg.MetricsToken), m
+	}
+	api := httpapi.New(httpapi.Config{
+		Version: boot.Version, StartedAt: started, CORSOrigins: cfg.CORSOrigins, TrustProxyHops: cfg.TrustProxyHops,
+		MaxBodyBytes: cfg.APIMaxBodyBytes, StorageProvider: string(cfg.StorageProvider), PasswordMinLength: cfg.PasswordMinLength,
+	}, deps)
+	return serve(ctx, cfg, opts, log, api, started)
+}
+
+func serve(ctx context.Context, cfg *config.Config, opts options, log *slog.Logger, h http.Handler, started time.Time) error {
+	addr := opts.Listen
+	if addr == "" {
+		addr = fmt.Sprintf(":%d", cfg.Port)
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s (PORT): %w", addr, err)
+	}
+	srv := &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	log.InfoContext(ctx, "listening", slog.String("addr", ln.Addr().String()),
+		slog.Duration("startup", time.Since(started)), slog.String("database", string(cfg.DatabaseProvider)))
+	if opts.Ready != nil {
+		opts.Ready(ln.Addr().String())
+	}
+	select {
+	case err := <-errc:
+		return fmt.Errorf("http server: %w", err)
+	case <-ctx.Done():
+	}
+	log.Info("shutting down", slog.Duration("timeout", cfg.ShutdownTimeout))
+	sctx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownTimeout)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return nil
+}

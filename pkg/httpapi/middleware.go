@@ -1,0 +1,267 @@
+package httpapi
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"runtime/debug"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/assay-dev/assay/pkg/assess"
+	"github.com/assay-dev/assay/pkg/logging"
+)
+
+// HeaderRequestID is the header that carries the request id both ways.
+const HeaderRequestID = "X-Request-Id"
+
+// requestID takes a sane client-supplied id or generates one, and puts it on the response
+// and into the context so every log line of the request carries it.
+func requestID(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		id := r.Header.Get(HeaderRequestID)
+		if !validRequestID(id) {
+			id = newRequestID()
+		}
+		w.Header().Set(HeaderRequestID, id)
+		next.ServeHTTP(w, r.WithContext(logging.WithRequestID(r.Context(), id)))
+	})
+}
+
+// validRequestID bounds length and charset so a client cannot inject log noise.
+func validRequestID(id string) bool {
+	if len(id) == 0 || len(id) > 128 {
+		return false
+	}
+	for _, c := range id {
+		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("-_.:", c)
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+func newRequestID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// Client describes who is calling, as far as the trusted proxies tell.
+type Client struct {
+	IP     string // client address after TRUST_PROXY_HOPS
+	Scheme string // "http" or "https"
+	Host   string
+}
+
+type clientKey struct{}
+
+// ClientFrom returns the client information of the request context.
+func ClientFrom(ctx context.Context) Client {
+	c, _ := ctx.Value(clientKey{}).(Client)
+	return c
+}
+
+// clientInfo resolves the client IP and scheme, trusting exactly hops proxies: the address
+// the last trusted proxy saw is hops entries from the right of X-Forwarded-For. Headers
+// from untrusted clients are ignored, so nobody can spoof an address by sending them.
+func clientInfo(hops int) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			c := Client{IP: remoteIP(r.RemoteAddr), Scheme: "http", Host: r.Host}
+			if r.TLS != nil {
+				c.Scheme = "https"
+			}
+			if hops > 0 {
+				if xff := splitList(r.Header.Values("X-Forwarded-For")); len(xff) > 0 {
+					c.IP = xff[max(len(xff)-hops, 0)]
+				}
+				if p := splitList(r.Header.Values("X-Forwarded-Proto")); len(p) > 0 {
+					if s := strings.ToLower(p[max(len(p)-hops, 0)]); s == "http" || s == "https" {
+						c.Scheme = s
+					}
+				}
+				if h := splitList(r.Header.Values("X-Forwarded-Host")); len(h) > 0 {
+					c.Host = h[max(len(h)-hops, 0)]
+				}
+			}
+			next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), clientKey{}, c)))
+		})
+	}
+}
+
+func remoteIP(addr string) string {
+	if host, _, err := net.SplitHostPort(addr); err == nil {
+		return host
+	}
+	return addr
+}
+
+func splitList(values []string) []string {
+	var out []string
+	for _, v := range values {
+		for _, part := range strings.Split(v, ",") {
+			if p := strings.TrimSpace(part); p != "" {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// contentSecurityPolicy fits the SPA and the docs page: everything from our own origin,
+// inline styles only (Element Plus and Swagger UI set style attributes), no framing.
+const contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; " +
+	"img-src 'self' data:; font-src 'self' data:; connect-src 'self'; object-src 'none'; " +
+	"base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
+
+func securityHeaders(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("Content-Security-Policy", contentSecurityPolicy)
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("X-Frame-Options", "DENY")
+		h.Set("Referrer-Policy", "no-referrer")
+		h.Set("Cross-Origin-Opener-Policy", "same-origin")
+		h.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=()")
+		if ClientFrom(r.Context()).Scheme == "https" {
+			h.Set("Strict-Transport-Security", "max-age=31536000")
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// cors allows credentialed cross-origin calls from the configured origins only.
+func cors(origins []string) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			origin := r.Header.Get("Origin")
+			if origin == "" || !slices.Contains(origins, origin) {
+				next.ServeHTTP(w, r)
+				return
+			}
+			h := w.Header()
+			h.Add("Vary", "Origin")
+			h.Set("Access-Control-Allow-Origin", origin)
+			h.Set("Access-Control-Allow-Credentials", "true")
+			h.Set("Access-Control-Expose-Headers", "X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After")
+			if r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != "" {
+				h.Set("Access-Control-Allow-Methods", "GET, POST, PUT, PATCH, DELETE")
+				h.Set("Access-Control-Allow-Headers", "Content-Type, Authorization, X-Api-Key, X-Request-Id, Idempotency-Key, If-Match")
+				h.Set("Access-Control-Max-Age", "600")
+				w.WriteHeader(http.StatusNoContent)
+				return
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
+}
+
+// statusRecorder remembers the status and size of a response, and adds the charset to
+// JSON responses so every JSON body says application/json; charset=utf-8.
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+	bytes  int64
+}
+
+func (s *statusRecorder) WriteHeader(code int) {
+	if s.status == 0 {
+		s.status = code
+		if s.Header().Get("Content-Type") == "application/json" {
+			s.Header().Set("Content-Type", contentTypeJSON)
+		}
+	}
+	s.ResponseWriter.WriteHeader(code)
+}
+
+func (s *statusRecorder) Write(b []byte) (int, error) {
+	if s.status == 0 {
+		s.WriteHeader(http.StatusOK)
+	}
+	n, err := s.ResponseWriter.Write(b)
+	s.bytes += int64(n)
+	return n, err
+}
+
+// Unwrap lets http.ResponseController reach the underlying writer (deadlines, flushing).
+func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }
+
+// RequestObserver receives one observation per finished request (for metrics).
+type RequestObserver interface {
+	ObserveHTTP(route, method string, status int, elapsed time.Duration)
+}
+
+// observe logs every request and reports it to the observer, and turns panics into the
+// internal_error envelope with the stack logged under the request id.
+func observe(log *slog.Logger, obs RequestObserver) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			start := time.Now()
+			rec := &statusRecorder{ResponseWriter: w}
+			defer func() {
+				if p := recover(); p != nil {
+					if p == http.ErrAbortHandler {
+						panic(p)
+					}
+					log.ErrorContext(r.Context(), "panic serving request",
+						slog.String("panic", fmt.Sprint(p)), slog.String("stack", string(debug.Stack())))
+					if rec.status == 0 {
+						writeEnvelope(rec, &Error{status: http.StatusInternalServerError, Code: assess.ECodeInternal,
+							Message:   "An internal error occurred; quote the request id when reporting it.",
+							RequestID: logging.RequestID(r.Context())})
+					}
+				}
+				finish(log, obs, r, rec, time.Since(start))
+			}()
+			next.ServeHTTP(rec, r)
+		})
+	}
+}
+
+func finish(log *slog.Logger, obs RequestObserver, r *http.Request, rec *statusRecorder, elapsed time.Duration) {
+	status := rec.status
+	if status == 0 {
+		status = http.StatusOK
+	}
+	route := "unmatched"
+	if rc := chi.RouteContext(r.Context()); rc != nil && rc.RoutePattern() != "" && status != http.StatusNotFound {
+		route = rc.RoutePattern()
+	}
+	if obs != nil {
+		obs.ObserveHTTP(route, r.Method, status, elapsed)
+	}
+	level := slog.LevelInfo
+	if r.URL.Path == "/api/health" || r.URL.Path == "/metrics" {
+		level = slog.LevelDebug
+	}
+	log.LogAttrs(r.Context(), level, "request",
+		slog.String("method", r.Method), slog.String("path", r.URL.Path), slog.String("route", route),
+		slog.Int("status", status), slog.Int64("bytes", rec.bytes),
+		slog.Float64("duration_ms", float64(elapsed.Microseconds())/1000),
+		slog.String("client_ip", ClientFrom(r.Context()).IP))
+}
+
+// limitBody caps every request body; huma operations apply the same cap themselves and
+// answer 413 in the envelope.
+func limitBody(n int64) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.ContentLength > n {
+				writeEnvelope(w, &Error{status: http.StatusRequestEntityTooLarge, Code: assess.ECodePayloadTooLarge,
+					Message: fmt.Sprintf("The request body exceeds the limit of %d bytes.", n), RequestID: logging.RequestID(r.Context())})
+				return
+			}
+			r.Body = http.MaxBytesReader(w, r.Body, n)
+			next.ServeHTTP(w, r)
+		})
+	}
+}

@@ -1,0 +1,94 @@
+package httpapi
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+
+	"github.com/danielgtaylor/huma/v2"
+	"github.com/danielgtaylor/huma/v2/adapters/humachi"
+
+	"github.com/assay-dev/assay/pkg/assess"
+)
+
+// ExtPermission is the OpenAPI extension naming the permission an operation requires.
+// The value declared there is the value enforced: authorize reads it back.
+const ExtPermission = "x-required-permission"
+
+// Authorizer checks a request's credential against a permission key. It returns the
+// context to continue with (carrying the caller) or an *assess.Error: unauthenticated
+// (401) or permission_denied (403, naming the key).
+type Authorizer interface {
+	Authorize(r *http.Request, permission string) (context.Context, error)
+}
+
+// denyAll is the authorizer in force until the identity layer exists: nothing but public
+// operations can be called.
+type denyAll struct{}
+
+func (denyAll) Authorize(*http.Request, string) (context.Context, error) {
+	return nil, assess.Errorf(assess.ECodeUnauthenticated, "Authentication is required.")
+}
+
+// authorize enforces the permission declared on each operation.
+func authorize(api huma.API, a Authorizer) func(huma.Context, func(huma.Context)) {
+	return func(hctx huma.Context, next func(huma.Context)) {
+		perm, _ := hctx.Operation().Extensions[ExtPermission].(string)
+		if perm == assess.PermissionPublic {
+			next(hctx)
+			return
+		}
+		r, _ := humachi.Unwrap(hctx)
+		ctx, err := a.Authorize(r, perm)
+		if err != nil {
+			_ = huma.WriteErr(api, hctx, http.StatusInternalServerError, "", err)
+			return
+		}
+		next(huma.WithContext(hctx, ctx))
+	}
+}
+
+// Op declares an API operation: its huma description, the permission it requires and the
+// error statuses it can answer besides the platform ones.
+type Op struct {
+	huma.Operation
+	Permission string
+}
+
+// register adds an operation. Declaring it without a permission is a programming error
+// caught at start-up, so no endpoint can slip out unguarded.
+func register[I, O any](s *Server, op Op, handler func(context.Context, *I) (*O, error)) {
+	if op.Permission == "" {
+		panic(fmt.Sprintf("operation %s declared without a permission", op.OperationID))
+	}
+	if op.Extensions == nil {
+		op.Extensions = map[string]any{}
+	}
+	op.Extensions[ExtPermission] = op.Permission
+	if op.MaxBodyBytes == 0 {
+		op.MaxBodyBytes = s.cfg.MaxBodyBytes
+	}
+	if op.Permission != assess.PermissionPublic {
+		op.Security = []map[string][]string{{"sessionCookie": {}}, {"bearerAuth": {}}, {"apiKeyHeader": {}}}
+		op.Errors = append(op.Errors, http.StatusUnauthorized, http.StatusForbidden)
+	}
+	op.Errors = append(op.Errors, http.StatusBadRequest, http.StatusTooManyRequests, http.StatusServiceUnavailable)
+	huma.Register(s.API, op.Operation, handler)
+}
+
+// init makes huma produce our envelope for every error it raises or receives. huma keeps
+// these hooks in package variables, so they are set once for the process; internal errors
+// are logged through slog's default logger, which cmd/* sets to the service logger.
+func init() {
+	huma.NewError = func(status int, msg string, errs ...error) huma.StatusError {
+		return humaError(context.Background(), slog.Default(), status, msg, errs...)
+	}
+	huma.NewErrorWithContext = func(hctx huma.Context, status int, msg string, errs ...error) huma.StatusError {
+		ctx := context.Background()
+		if hctx != nil {
+			ctx = hctx.Context()
+		}
+		return humaError(ctx, slog.Default(), status, msg, errs...)
+	}
+}

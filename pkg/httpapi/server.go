@@ -1,0 +1,184 @@
+// Package httpapi is the HTTP face of the service: the JSON API under /api (declared once
+// as huma operations, from which the OpenAPI document is generated), the error envelope,
+// the platform middleware, and the embedded single-page application.
+package httpapi
+
+import (
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/danielgtaylor/huma/v2"
+	"github.com/danielgtaylor/huma/v2/adapters/humachi"
+	"github.com/go-chi/chi/v5"
+
+	"github.com/assay-dev/assay/pkg/assess"
+)
+
+// Config holds the HTTP settings that come from the service configuration.
+type Config struct {
+	Version           string    // build version, shown by health and the API description
+	StartedAt         time.Time // for the uptime in health
+	CORSOrigins       []string  // origins allowed to call with credentials
+	TrustProxyHops    int       // reverse-proxy hops trusted for X-Forwarded-*
+	MaxBodyBytes      int64     // cap of JSON request bodies
+	StorageProvider   string    // "database" or "s3": what health reports under storage
+	PasswordMinLength int       // shown to the setup wizard
+}
+
+// Deps are the services the handlers use. Nil optional members disable what they serve.
+type Deps struct {
+	Logger   *slog.Logger
+	Database assess.HealthChecker
+	Storage  assess.HealthChecker // nil: the database check covers storage
+	Setup    assess.SetupService
+	// Authorizer checks the credential of every operation that is not public. Nil denies
+	// them all with 401 until the identity layer provides one.
+	Authorizer Authorizer
+	// RateLimit wraps the API (not health, docs or metrics) when set.
+	RateLimit func(http.Handler) http.Handler
+	// Metrics serves /metrics when set; Observer receives request observations.
+	Metrics  http.Handler
+	Observer RequestObserver
+	// Web is the built single-page application (the content of web/dist).
+	Web fs.FS
+}
+
+// Server is the assembled HTTP handler together with its API description.
+type Server struct {
+	http.Handler
+	API huma.API
+	cfg Config
+	dep Deps
+}
+
+// New assembles the handler: platform middleware, health, metrics, the setup gate, the
+// API operations, the docs page, and the SPA for every other path.
+func New(cfg Config, deps Deps) *Server {
+	if deps.Logger == nil {
+		deps.Logger = slog.Default()
+	}
+	if cfg.MaxBodyBytes <= 0 {
+		cfg.MaxBodyBytes = 1 << 20
+	}
+	if deps.Authorizer == nil {
+		deps.Authorizer = denyAll{}
+	}
+	s := &Server{cfg: cfg, dep: deps}
+	r := chi.NewRouter()
+	r.Use(requestID, clientInfo(cfg.TrustProxyHops), observe(deps.Logger, deps.Observer),
+		securityHeaders, cors(cfg.CORSOrigins), limitBody(cfg.MaxBodyBytes), s.setupGate)
+	r.NotFound(s.notFound)
+	r.MethodNotAllowed(s.methodNotAllowed)
+
+	r.Get("/api/health", s.handleHealth)
+	if deps.Metrics != nil {
+		r.Handle("/metrics", deps.Metrics)
+	}
+	r.Get("/api/v1/openapi.json", s.handleOpenAPI)
+	r.Get("/api/v1/docs", s.handleDocs)
+	r.Get("/api/v1/docs/{file}", s.handleDocs)
+
+	r.Group(func(r chi.Router) {
+		if deps.RateLimit != nil {
+			r.Use(deps.RateLimit)
+		}
+		s.API = newAPI(r, cfg, deps)
+		s.registerOperations()
+	})
+	s.Handler = r
+	return s
+}
+
+func newAPI(r chi.Router, cfg Config, deps Deps) huma.API {
+	hc := huma.DefaultConfig("Assay API", cfg.Version)
+	hc.OpenAPIPath = "" // served by handleOpenAPI, with the webhooks root added
+	hc.DocsPath = ""    // our own offline page, see handleDocs
+	hc.SchemasPath = ""
+	hc.CreateHooks = nil
+	hc.Info.Description = "JSON API of Assay, a self-hosted service for conformance assessments and signed " +
+		"CycloneDX attestations. Every operation names the permission it requires in `x-required-permission`; " +
+		"`public` means no credential is needed. Errors share one envelope: `{error, message, requestId, details}`."
+	hc.Components.SecuritySchemes = map[string]*huma.SecurityScheme{
+		"sessionCookie": {Type: "apiKey", In: "cookie", Name: SessionCookieName, Description: "Session cookie set by sign-in (browser clients)."},
+		"bearerAuth":    {Type: "http", Scheme: "bearer", Description: "API key sent as `Authorization: Bearer <key>`."},
+		"apiKeyHeader":  {Type: "apiKey", In: "header", Name: "X-Api-Key", Description: "API key sent as `X-Api-Key: <key>`."},
+	}
+	api := humachi.New(r, hc)
+	api.UseMiddleware(authorize(api, deps.Authorizer))
+	return api
+}
+
+// SessionCookieName is the name of the session cookie.
+const SessionCookieName = "assay_session"
+
+// beforeSetup tells the paths that work while no user exists: health, the setup
+// endpoints, the API description and docs, metrics and the web application itself.
+func beforeSetup(p string) bool {
+	return !strings.HasPrefix(p, "/api/") || p == "/api/health" || p == "/api/v1/openapi.json" ||
+		p == "/api/v1/setup" || strings.HasPrefix(p, "/api/v1/setup/") ||
+		p == "/api/v1/docs" || strings.HasPrefix(p, "/api/v1/docs/")
+}
+
+// setupGate answers setup_required for every other API request (known route or not)
+// while no user exists.
+func (s *Server) setupGate(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if beforeSetup(r.URL.Path) {
+			next.ServeHTTP(w, r)
+			return
+		}
+		done, err := s.dep.Setup.SetupComplete(r.Context())
+		if err != nil {
+			s.dep.Logger.ErrorContext(r.Context(), "setup state unavailable", slog.String("error", err.Error()))
+			writeError(w, r, s.dep.Logger, assess.Errorf(assess.ECodeUnavailable, "The service cannot reach its database; try again shortly."))
+			return
+		}
+		if !done {
+			e := toError(r.Context(), s.dep.Logger, &assess.Error{Code: assess.ECodeSetupRequired,
+				Message: "The service has not been set up yet: open /setup to create the first administrator.",
+				Details: []assess.Detail{{Field: "setupUrl", Code: "setup_url", Message: "/setup"}}})
+			w.Header().Set("Link", `</setup>; rel="setup"`)
+			w.Header().Set("Retry-After", "5")
+			writeEnvelope(w, e)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+func isAPIPath(p string) bool {
+	return p == "/api" || strings.HasPrefix(p, "/api/") || p == "/metrics"
+}
+
+// notFound answers unknown API paths with the JSON envelope and everything else with the SPA.
+func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
+	if isAPIPath(r.URL.Path) {
+		writeError(w, r, s.dep.Logger, newError(http.StatusNotFound, assess.ECodeNotFound, "No API endpoint at %s %s.", r.Method, r.URL.Path))
+		return
+	}
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		writeError(w, r, s.dep.Logger, newError(http.StatusMethodNotAllowed, assess.ECodeMethodNotAllowed, "Method %s is not allowed here.", r.Method))
+		return
+	}
+	s.serveSPA(w, r)
+}
+
+var allMethods = []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete, http.MethodOptions}
+
+func (s *Server) methodNotAllowed(w http.ResponseWriter, r *http.Request) {
+	var allowed []string
+	if rc := chi.RouteContext(r.Context()); rc != nil && rc.Routes != nil {
+		for _, m := range allMethods {
+			if rc.Routes.Match(chi.NewRouteContext(), m, r.URL.Path) {
+				allowed = append(allowed, m)
+			}
+		}
+	}
+	w.Header().Set("Allow", strings.Join(allowed, ", "))
+	writeError(w, r, s.dep.Logger, newError(http.StatusMethodNotAllowed, assess.ECodeMethodNotAllowed,
+		"Method %s is not allowed on %s; allowed: %s.", r.Method, r.URL.Path, strings.Join(allowed, ", ")))
+}

@@ -1,0 +1,70 @@
+package httpapi
+
+import (
+	"io"
+	"io/fs"
+	"net/http"
+	"path"
+	"strings"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/assay-dev/assay/pkg/assess"
+)
+
+// serveSPA serves a file of the built web application, or index.html for any path that
+// is not a file, so the client-side router can take over (deep links, the not-found page).
+func (s *Server) serveSPA(w http.ResponseWriter, r *http.Request) {
+	name := strings.TrimPrefix(path.Clean("/"+r.URL.Path), "/")
+	if name != "" && s.serveFile(w, r, name) {
+		return
+	}
+	if !s.serveFile(w, r, "index.html") {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.WriteHeader(http.StatusServiceUnavailable)
+		_, _ = io.WriteString(w, "The web application has not been built. Run `make build` (or `npm --prefix web run build`) and restart.\n")
+	}
+}
+
+// serveFile writes one file of the web FS with its cache policy; false when absent.
+// Hashed assets never change, so browsers may keep them for a year; everything else is
+// revalidated so a new release shows at once.
+func (s *Server) serveFile(w http.ResponseWriter, r *http.Request, name string) bool {
+	if s.dep.Web == nil {
+		return false
+	}
+	f, err := s.dep.Web.Open(name)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil || st.IsDir() {
+		return false
+	}
+	rs, ok := f.(io.ReadSeeker)
+	if !ok {
+		return false
+	}
+	if strings.HasPrefix(name, "assets/") {
+		w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
+	} else {
+		w.Header().Set("Cache-Control", "no-cache")
+	}
+	http.ServeContent(w, r, st.Name(), time.Time{}, rs)
+	return true
+}
+
+// handleDocs serves the interactive API documentation (Swagger UI, bundled into the web
+// build so it works with no network): the page at /api/v1/docs, its assets below it.
+func (s *Server) handleDocs(w http.ResponseWriter, r *http.Request) {
+	file := chi.URLParam(r, "file")
+	if file == "" {
+		file = "index.html"
+	}
+	if !fs.ValidPath(file) || !s.serveFile(w, r, "apidocs/"+file) {
+		writeError(w, r, s.dep.Logger, assess.Errorf(assess.ECodeNotFound,
+			"No API documentation asset %q; if the web application was not built, run `make build`.", file))
+	}
+}

@@ -1,0 +1,142 @@
+// Package postgres implements the domain services of package assess on PostgreSQL through
+// pgx v5. It owns transactions, the migrations runner and the embedded-database manager.
+package postgres
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"sync/atomic"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/assay-dev/assay/pkg/assess"
+)
+
+// PoolConfig sizes the connection pool.
+type PoolConfig struct {
+	MaxConns        int32  // upper bound of open connections
+	MinConns        int32  // connections kept open when idle
+	ApplicationName string // shown in pg_stat_activity
+}
+
+// OpenPool connects to dsn and verifies the connection with a ping.
+func OpenPool(ctx context.Context, dsn string, cfg PoolConfig) (*pgxpool.Pool, error) {
+	pc, err := pgxpool.ParseConfig(dsn)
+	if err != nil {
+		return nil, fmt.Errorf("database: parse connection string: %w", err)
+	}
+	if cfg.MaxConns > 0 {
+		pc.MaxConns = cfg.MaxConns
+	}
+	pc.MinConns = cfg.MinConns
+	pc.ConnConfig.ConnectTimeout = 10 * time.Second
+	if cfg.ApplicationName != "" {
+		pc.ConnConfig.RuntimeParams["application_name"] = cfg.ApplicationName
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, pc)
+	if err != nil {
+		return nil, fmt.Errorf("database: %w", err)
+	}
+	pingCtx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	if err := pool.Ping(pingCtx); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("database: cannot connect to %s:%d: %w", pc.ConnConfig.Host, pc.ConnConfig.Port, err)
+	}
+	return pool, nil
+}
+
+// DB implements the assess services on a pool.
+type DB struct {
+	pool          *pgxpool.Pool
+	now           func() time.Time
+	setupComplete atomic.Bool // once true it stays true: users are never all deleted
+}
+
+// New returns a DB on pool. now is the clock (time.Now when nil).
+func New(pool *pgxpool.Pool, now func() time.Time) *DB {
+	if now == nil {
+		now = time.Now
+	}
+	return &DB{pool: pool, now: now}
+}
+
+// Pool returns the underlying pool (for River and metrics).
+func (db *DB) Pool() *pgxpool.Pool { return db.pool }
+
+// CheckHealth runs a trivial query through the pool, bounded by a short timeout so a
+// stuck database turns health into 503 instead of a hanging request.
+func (db *DB) CheckHealth(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	var one int
+	return db.pool.QueryRow(ctx, "SELECT 1").Scan(&one)
+}
+
+// SetupComplete reports whether any user exists.
+func (db *DB) SetupComplete(ctx context.Context) (bool, error) {
+	if db.setupComplete.Load() {
+		return true, nil
+	}
+	var exists bool
+	if err := db.pool.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM users)").Scan(&exists); err != nil {
+		return false, fmt.Errorf("setup state: %w", err)
+	}
+	if exists {
+		db.setupComplete.Store(true)
+	}
+	return exists, nil
+}
+
+// AppConfigJWTSecret is the app_config key of the generated session-signing secret.
+const AppConfigJWTSecret = "jwt_secret"
+
+// JWTSecret returns the session-signing secret stored in app_config, generating and
+// storing one on first use. Concurrent first starts of several replicas agree on a single
+// value: the insert does nothing on conflict and everybody reads back the winner.
+func (db *DB) JWTSecret(ctx context.Context) (string, error) {
+	buf := make([]byte, 48)
+	if _, err := rand.Read(buf); err != nil {
+		return "", err
+	}
+	_, err := db.pool.Exec(ctx,
+		"INSERT INTO app_config (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING",
+		AppConfigJWTSecret, hex.EncodeToString(buf))
+	if err != nil {
+		return "", fmt.Errorf("store generated JWT secret: %w", err)
+	}
+	var secret string
+	err = db.pool.QueryRow(ctx, "SELECT value FROM app_config WHERE key = $1", AppConfigJWTSecret).Scan(&secret)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "", errors.New("JWT secret vanished from app_config")
+	}
+	return secret, err
+}
+
+// PurgeExpiredSessions implements assess.MaintenanceService.
+func (db *DB) PurgeExpiredSessions(ctx context.Context, olderThan time.Time) (int64, error) {
+	tag, err := db.pool.Exec(ctx, "DELETE FROM sessions WHERE expires_at < $1", olderThan)
+	if err != nil {
+		return 0, fmt.Errorf("purge expired sessions: %w", err)
+	}
+	return tag.RowsAffected(), nil
+}
+
+// RecordMaintenanceRun implements assess.MaintenanceService.
+func (db *DB) RecordMaintenanceRun(ctx context.Context, run assess.MaintenanceRun) error {
+	_, err := db.pool.Exec(ctx,
+		`INSERT INTO maintenance_runs (job, started_at, finished_at, affected, worker) VALUES ($1, $2, $3, $4, $5)`,
+		run.Job, run.StartedAt, run.FinishedAt, run.Affected, run.Worker)
+	return err
+}
+
+var (
+	_ assess.SetupService       = (*DB)(nil)
+	_ assess.HealthChecker      = (*DB)(nil)
+	_ assess.MaintenanceService = (*DB)(nil)
+)
