@@ -22,7 +22,7 @@ func newRootCmd(environ []string) *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newVersionCmd(), newMigrateCmd(environ), newConfigCmd(environ))
+	root.AddCommand(newVersionCmd(), newMigrateCmd(environ), newConfigCmd(environ), newHealthcheckCmd())
 	return root
 }
 

@@ -25,7 +25,7 @@ import (
 type options struct {
 	Environ []string
 	Stdout  io.Writer
-	Listen  string           // overrides ":PORT"
+	Listen  string            // overrides ":PORT"
 	Ready   func(addr string) // called once the listener accepts connections
 }
 

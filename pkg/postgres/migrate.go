@@ -92,7 +92,7 @@ func Migrate(ctx context.Context, pool *pgxpool.Pool, log *slog.Logger) (Migrate
 		_, _ = conn.Exec(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock($1)", migrationLockKey)
 	}()
 
-	if res.RiverVersions, err = migrateRiver(ctx, conn.Conn(), log); err != nil {
+	if res.RiverVersions, err = migrateRiver(ctx, pool, log); err != nil {
 		return res, err
 	}
 	if _, err := conn.Exec(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -121,28 +121,23 @@ func Migrate(ctx context.Context, pool *pgxpool.Pool, log *slog.Logger) (Migrate
 	return res, nil
 }
 
-func migrateRiver(ctx context.Context, conn *pgx.Conn, log *slog.Logger) ([]int, error) {
-	tx, err := conn.Begin(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer func() { _ = tx.Rollback(ctx) }()
-	migrator, err := rivermigrate.New(riverpgxv5.New(nil), &rivermigrate.Config{Logger: log})
+// migrateRiver applies River's pending migrations. River runs each version in its own
+// transaction on the pool (a version may add an enum value the next one uses); the
+// caller's advisory lock keeps concurrent starters out meanwhile.
+func migrateRiver(ctx context.Context, pool *pgxpool.Pool, log *slog.Logger) ([]int, error) {
+	migrator, err := rivermigrate.New(riverpgxv5.New(pool), &rivermigrate.Config{Logger: log})
 	if err != nil {
 		return nil, fmt.Errorf("migrate: river: %w", err)
 	}
-	out, err := migrator.MigrateTx(ctx, tx, rivermigrate.DirectionUp, nil)
+	out, err := migrator.Migrate(ctx, rivermigrate.DirectionUp, nil)
 	if err != nil {
 		return nil, fmt.Errorf("migrate: river: %w", err)
 	}
-	if err := tx.Commit(ctx); err != nil {
-		return nil, fmt.Errorf("migrate: river commit: %w", err)
-	}
-	versions := make([]int, 0, len(out.Versions))
+	applied := make([]int, 0, len(out.Versions))
 	for _, v := range out.Versions {
-		versions = append(versions, v.Version)
+		applied = append(applied, v.Version)
 	}
-	return versions, nil
+	return applied, nil
 }
 
 func appliedVersions(ctx context.Context, conn *pgx.Conn) (map[int]bool, error) {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
@@ -36,26 +37,13 @@ func ReadSchemaStatus(ctx context.Context, pool *pgxpool.Pool) (SchemaStatus, er
 		st.Latest = all[len(all)-1].Version
 	}
 	applied := map[int]bool{}
-	rows, err := pool.Query(ctx, "SELECT version FROM schema_migrations")
-	var pgErr *pgconn.PgError
-	switch {
-	case errors.As(err, &pgErr) && pgErr.Code == "42P01": // undefined_table: never migrated
-	case err != nil:
-		return st, fmt.Errorf("read schema version: %w", err)
-	default:
-		for rows.Next() {
-			var v int
-			if err := rows.Scan(&v); err != nil {
-				rows.Close()
-				return st, err
-			}
-			applied[v] = true
-			st.Current = max(st.Current, v)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil && !(errors.As(err, &pgErr) && pgErr.Code == "42P01") {
-			return st, fmt.Errorf("read schema version: %w", err)
-		}
+	versions, err := appliedSchemaVersions(ctx, pool)
+	if err != nil {
+		return st, err
+	}
+	for _, v := range versions {
+		applied[v] = true
+		st.Current = max(st.Current, v)
 	}
 	for _, m := range all {
 		if !applied[m.Version] {
@@ -86,4 +74,22 @@ func CheckSchema(ctx context.Context, pool *pgxpool.Pool) error {
 	}
 	return fmt.Errorf("%w: schema version %d, this program needs %d (pending: %v %v); run `assay-ctl migrate` (or start assay-server with MIGRATE_ON_START=true) first",
 		ErrSchemaOutdated, st.Current, st.Latest, st.Pending, st.River)
+}
+
+// appliedSchemaVersions lists applied application migrations; none when the database has
+// never been migrated.
+func appliedSchemaVersions(ctx context.Context, pool *pgxpool.Pool) ([]int, error) {
+	rows, err := pool.Query(ctx, "SELECT version FROM schema_migrations")
+	if err == nil {
+		var versions []int
+		versions, err = pgx.CollectRows(rows, pgx.RowTo[int])
+		if err == nil {
+			return versions, nil
+		}
+	}
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) && pgErr.Code == "42P01" { // undefined_table: never migrated
+		return nil, nil
+	}
+	return nil, fmt.Errorf("read schema version: %w", err)
 }

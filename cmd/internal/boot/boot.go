@@ -23,7 +23,7 @@ var Version = "dev"
 
 // Logger returns the JSON logger at the configured level and makes it slog's default.
 func Logger(cfg *config.Config, w io.Writer) *slog.Logger {
-	log := logging.New(w, cfg.LogLevel).With(slog.String("version", Version))
+	log := logging.New(w, cfg.LogLevel).With(slog.String("service_version", Version))
 	slog.SetDefault(log)
 	return log
 }

@@ -1,0 +1,39 @@
+# syntax=docker/dockerfile:1
+# One image, three programs: assay-server (default), assay-worker, assay-ctl.
+# The build stages run the same steps as the Makefile (web-build, go-build).
+
+FROM node:20-bookworm-slim AS web
+WORKDIR /src/web
+COPY web/package.json web/package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY web/ ./
+COPY pkg/httpapi/testdata/openapi.golden.json /src/pkg/httpapi/testdata/openapi.golden.json
+RUN npm run build
+
+FROM golang:1.26-bookworm AS go
+WORKDIR /src
+COPY go.mod go.sum ./
+RUN go mod download
+COPY . .
+COPY --from=web /src/web/dist ./web/dist
+ARG VERSION=dev
+RUN make go-build VERSION=${VERSION}
+
+# The runtime carries the PostgreSQL server binaries for the embedded database mode
+# (DATABASE_PROVIDER=pglite) and a postgres account to run as.
+FROM postgres:17-bookworm
+COPY --from=go /src/bin/assay-server /src/bin/assay-worker /src/bin/assay-ctl /usr/local/bin/
+RUN mkdir -p /app/data && chown -R postgres:postgres /app
+WORKDIR /app
+USER postgres
+ENV PORT=3001 \
+    PGLITE_DATA_DIR=/app/data/pglite \
+    PG_BIN_DIR=/usr/lib/postgresql/17/bin
+VOLUME ["/app/data"]
+EXPOSE 3001
+STOPSIGNAL SIGTERM
+HEALTHCHECK --interval=15s --timeout=5s --start-period=60s --retries=3 \
+  CMD ["/usr/local/bin/assay-ctl", "healthcheck"]
+# Override the postgres image's entrypoint: the service manages its own database server.
+ENTRYPOINT []
+CMD ["/usr/local/bin/assay-server"]

@@ -1,0 +1,41 @@
+# The two commands of the README:
+#   make run   – build everything and run the service with the embedded database on :3001
+#   make test  – install what is missing, then every check: lint, Go tests on real
+#                PostgreSQL, web unit tests, OpenAPI lint, browser journeys in Chromium
+# The Dockerfile runs the same build steps (web-build, go-build).
+
+GO            ?= go
+VERSION       ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS       := -s -w -X github.com/assay-dev/assay/cmd/internal/boot.Version=$(VERSION)
+GOLANGCI_LINT_VERSION := v2.15.0
+BIN           := $(CURDIR)/bin
+
+.PHONY: run build web-deps web-build go-build test lint bench clean
+
+run: build
+	$(BIN)/assay-server
+
+build: web-build go-build
+
+web-deps:
+	cd web && npm ci --no-audit --no-fund
+
+web-build: web-deps
+	cd web && npm run build
+
+go-build:
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $(BIN)/assay-server ./cmd/server
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $(BIN)/assay-worker ./cmd/worker
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $(BIN)/assay-ctl ./cmd/ctl
+
+test:
+	bash scripts/test.sh
+
+lint: $(BIN)/golangci-lint
+	$(BIN)/golangci-lint run ./...
+
+$(BIN)/golangci-lint:
+	GOBIN=$(BIN) $(GO) install github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$(GOLANGCI_LINT_VERSION)
+
+clean:
+	rm -rf $(BIN) web/dist/assets web/dist/apidocs web/dist/index.html

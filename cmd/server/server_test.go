@@ -1,0 +1,215 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/stretchr/testify/require"
+
+	"github.com/assay-dev/assay/pkg/postgres/pgtest"
+)
+
+func TestMain(m *testing.M) { pgtest.Main(m) }
+
+// syncBuffer collects the server's log output safely across goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+type testServer struct {
+	url  string
+	dsn  string
+	logs *syncBuffer
+}
+
+// startServer boots the real wiring on a random port against a fresh database and stops
+// it (checking for a clean shutdown) when the test ends.
+func startServer(t *testing.T, env ...string) *testServer {
+	t.Helper()
+	ts := &testServer{dsn: pgtest.NewDatabase(t), logs: &syncBuffer{}}
+	environ := append([]string{
+		"DATABASE_PROVIDER=postgres", "DATABASE_URL=" + ts.dsn, "NODE_ENV=test", "LOG_LEVEL=debug",
+		"MIGRATE_ON_START=true", "SHUTDOWN_TIMEOUT=5s",
+	}, env...)
+	ctx, cancel := context.WithCancel(context.Background())
+	ready := make(chan string, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, options{Environ: environ, Stdout: ts.logs, Listen: "127.0.0.1:0", Ready: func(a string) { ready <- a }})
+	}()
+	select {
+	case addr := <-ready:
+		ts.url = "http://" + addr
+	case err := <-done:
+		cancel()
+		t.Fatalf("server did not start: %v\n%s", err, ts.logs)
+	case <-time.After(60 * time.Second):
+		cancel()
+		t.Fatal("server did not start within 60s")
+	}
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case err := <-done:
+			require.NoError(t, err)
+		case <-time.After(20 * time.Second):
+			t.Error("server did not stop within 20s")
+		}
+	})
+	return ts
+}
+
+func (ts *testServer) request(t *testing.T, method, path, body string, hdr ...string) (*http.Response, map[string]any) {
+	t.Helper()
+	req, err := http.NewRequest(method, ts.url+path, strings.NewReader(body))
+	require.NoError(t, err)
+	for i := 0; i+1 < len(hdr); i += 2 {
+		req.Header.Set(hdr[i], hdr[i+1])
+	}
+	res, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer res.Body.Close()
+	raw, err := io.ReadAll(res.Body)
+	require.NoError(t, err)
+	var m map[string]any
+	if strings.HasPrefix(res.Header.Get("Content-Type"), "application/json") {
+		require.NoError(t, json.Unmarshal(raw, &m), string(raw))
+	}
+	return res, m
+}
+
+func (ts *testServer) createUser(t *testing.T) {
+	t.Helper()
+	conn, err := pgx.Connect(context.Background(), ts.dsn)
+	require.NoError(t, err)
+	defer conn.Close(context.Background())
+	_, err = conn.Exec(context.Background(), `INSERT INTO users (id, username, email) VALUES ('u_1', 'admin', 'admin@example.com')`)
+	require.NoError(t, err)
+}
+
+func requireEnvelope(t *testing.T, res *http.Response, body map[string]any, status int, code string) {
+	t.Helper()
+	require.Equal(t, status, res.StatusCode, body)
+	require.Equal(t, "application/json; charset=utf-8", res.Header.Get("Content-Type"))
+	require.Equal(t, code, body["error"])
+	require.NotEmpty(t, body["message"])
+	require.NotEmpty(t, res.Header.Get("X-Request-Id"))
+	require.Equal(t, res.Header.Get("X-Request-Id"), body["requestId"])
+}
+
+func TestServerEndToEnd(t *testing.T) {
+	t.Parallel()
+	ts := startServer(t)
+
+	res, body := ts.request(t, "GET", "/api/health", "")
+	require.Equal(t, 200, res.StatusCode)
+	for _, k := range []string{"status", "version", "uptime", "database", "storage"} {
+		require.Contains(t, body, k)
+	}
+	require.Equal(t, "ok", body["status"])
+
+	// Before setup: every other API request points to /setup, echoing the client's id.
+	res, body = ts.request(t, "GET", "/api/v1/assessments", "", "X-Request-Id", "client-req-42")
+	requireEnvelope(t, res, body, 503, "setup_required")
+	require.Equal(t, "client-req-42", res.Header.Get("X-Request-Id"))
+	res, body = ts.request(t, "GET", "/api/v1/setup/status", "")
+	require.Equal(t, 200, res.StatusCode)
+	require.Equal(t, false, body["setupComplete"])
+	res, body = ts.request(t, "GET", "/api/v1/openapi.json", "")
+	require.Equal(t, 200, res.StatusCode)
+	require.Equal(t, "3.1.0", body["openapi"])
+
+	// The log line of a request carries its id.
+	require.Contains(t, ts.logs.String(), `"request_id":"client-req-42"`)
+
+	ts.createUser(t)
+	res, body = ts.request(t, "GET", "/api/v1/no-such-thing", "")
+	requireEnvelope(t, res, body, 404, "not_found")
+	res, body = ts.request(t, "GET", "/api/health/", "")
+	requireEnvelope(t, res, body, 404, "not_found")
+	res, body = ts.request(t, "POST", "/api/health", "{}")
+	requireEnvelope(t, res, body, 405, "method_not_allowed")
+	res, body = ts.request(t, "POST", "/api/v1/setup/status", strings.Repeat("x", 2<<20))
+	requireEnvelope(t, res, body, 413, "payload_too_large")
+	res, body = ts.request(t, "GET", "/api/v1/setup/status", "")
+	require.Equal(t, 200, res.StatusCode)
+	require.Equal(t, true, body["setupComplete"])
+
+	// Non-API paths are the web application, whatever the setup state.
+	res, _ = ts.request(t, "GET", "/some/ui/page", "")
+	require.Contains(t, []int{200, 503}, res.StatusCode) // 503 only when the UI was not built
+	require.Contains(t, res.Header.Get("Content-Security-Policy"), "default-src 'self'")
+}
+
+func TestServerMetrics(t *testing.T) {
+	t.Parallel()
+	ts := startServer(t, "METRICS_ENABLED=true", "METRICS_TOKEN=scrape-token-1234567", "METRICS_PREFIX=tst_")
+	ts.request(t, "GET", "/api/health", "")
+	res, body := ts.request(t, "GET", "/metrics", "")
+	require.Equal(t, 401, res.StatusCode, body)
+	res, _ = ts.request(t, "GET", "/metrics", "", "Authorization", "Bearer wrong")
+	require.Equal(t, 401, res.StatusCode)
+
+	req, _ := http.NewRequest("GET", ts.url+"/metrics", nil)
+	req.Header.Set("Authorization", "Bearer scrape-token-1234567")
+	r, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer r.Body.Close()
+	text, _ := io.ReadAll(r.Body)
+	require.Equal(t, 200, r.StatusCode)
+	for _, want := range []string{
+		`tst_http_requests_total{method="GET",route="/api/health",status_code="200"}`,
+		"tst_http_request_duration_seconds_bucket", "tst_db_pool_max_connections", "tst_go_goroutines",
+	} {
+		require.Contains(t, string(text), want)
+	}
+}
+
+func TestServerMetricsDisabled(t *testing.T) {
+	t.Parallel()
+	ts := startServer(t)
+	ts.createUser(t)
+	res, body := ts.request(t, "GET", "/metrics", "")
+	requireEnvelope(t, res, body, 404, "not_found")
+}
+
+func TestServerRefusesBadConfig(t *testing.T) {
+	t.Parallel()
+	err := run(context.Background(), options{Environ: []string{"PORT=abc", "LOG_LEVEL=loud"}, Stdout: io.Discard})
+	require.Error(t, err)
+	require.Contains(t, err.Error(), "PORT")
+	require.Contains(t, err.Error(), "LOG_LEVEL")
+}
+
+func TestServerGeneratesAndKeepsJWTSecret(t *testing.T) {
+	t.Parallel()
+	ts := startServer(t)
+	conn, err := pgx.Connect(context.Background(), ts.dsn)
+	require.NoError(t, err)
+	defer conn.Close(context.Background())
+	var secret string
+	require.NoError(t, conn.QueryRow(context.Background(), "SELECT value FROM app_config WHERE key = 'jwt_secret'").Scan(&secret))
+	require.GreaterOrEqual(t, len(secret), 64)
+	require.NotContains(t, ts.logs.String(), secret)
+}

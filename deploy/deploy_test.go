@@ -1,0 +1,77 @@
+// Package deploy holds static checks of the container and compose files, which cannot be
+// run here (no container engine): they must name programs the image contains, variables
+// the service knows, and build steps the Makefile has.
+package deploy
+
+import (
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"go.yaml.in/yaml/v3"
+
+	"github.com/assay-dev/assay/pkg/config"
+)
+
+type composeFile struct {
+	Services map[string]struct {
+		Image       string            `yaml:"image"`
+		Command     []string          `yaml:"command"`
+		Environment map[string]string `yaml:"environment"`
+	} `yaml:"services"`
+}
+
+func knownVariables(t *testing.T) map[string]bool {
+	cfg, err := config.FromEnviron(nil)
+	require.NoError(t, err)
+	known := map[string]bool{}
+	for _, s := range cfg.Settings() {
+		known[s.Name] = true
+	}
+	return known
+}
+
+func TestComposeFiles(t *testing.T) {
+	dockerfile, err := os.ReadFile("../Dockerfile")
+	require.NoError(t, err)
+	known := knownVariables(t)
+	for _, name := range []string{"compose/evaluation.yml", "compose/production.yml"} {
+		t.Run(name, func(t *testing.T) {
+			raw, err := os.ReadFile(name)
+			require.NoError(t, err)
+			var cf composeFile
+			require.NoError(t, yaml.Unmarshal(raw, &cf), "compose file must be valid YAML")
+			require.NotEmpty(t, cf.Services)
+			for svcName, svc := range cf.Services {
+				if !strings.Contains(svc.Image, "ASSAY_IMAGE") {
+					continue // third-party services (postgres, proxy)
+				}
+				if len(svc.Command) > 0 {
+					require.Contains(t, string(dockerfile), strings.TrimPrefix(svc.Command[0], "/usr/local/bin/"),
+						"%s runs a program the image does not contain", svcName)
+				}
+				for v := range svc.Environment {
+					require.True(t, known[v], "%s sets %s, which the service does not know", svcName, v)
+				}
+			}
+		})
+	}
+}
+
+func TestDockerfileUsesMakefileSteps(t *testing.T) {
+	dockerfile, err := os.ReadFile("../Dockerfile")
+	require.NoError(t, err)
+	makefile, err := os.ReadFile("../Makefile")
+	require.NoError(t, err)
+	for _, m := range regexp.MustCompile(`make ([a-z-]+)`).FindAllStringSubmatch(string(dockerfile), -1) {
+		require.Regexp(t, "(?m)^"+m[1]+":", string(makefile), "Dockerfile calls make %s, which the Makefile lacks", m[1])
+	}
+	for _, want := range []string{"USER postgres", "VOLUME [\"/app/data\"]", "HEALTHCHECK", "assay-ctl", "healthcheck", "EXPOSE 3001"} {
+		require.Contains(t, string(dockerfile), want)
+	}
+	// The web stage must build the same way the Makefile does.
+	require.Contains(t, string(dockerfile), "npm run build")
+	require.Contains(t, string(makefile), "npm run build")
+}

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# The whole test suite, as `make test` and CI run it. It installs what a fresh machine
+# lacks (Chromium from Debian, npm packages, golangci-lint), then runs, in order:
+# formatting and lint, the web build (typed client regenerated from the golden OpenAPI
+# document, type check), web unit tests, the OpenAPI linter, Go tests with -race on one
+# shared PostgreSQL cluster, and the browser journeys against the real server.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+BIN=$ROOT/bin
+mkdir -p "$BIN"
+step() { printf '\n==> %s\n' "$*"; }
+
+WORK=$(mktemp -d /tmp/assay-test.XXXXXX)
+chmod 755 "$WORK"
+PIDS=()
+cleanup() {
+  for pid in "${PIDS[@]:-}"; do [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null; done
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+step "tools"
+if ! command -v chromium >/dev/null 2>&1 && [ ! -x /usr/bin/chromium ]; then
+  echo "installing Debian chromium"
+  if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
+fi
+if ! ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 && ! command -v postgres >/dev/null 2>&1; then
+  echo "installing Debian postgresql (server binaries for the test cluster)"
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null
+fi
+make -s "$BIN/golangci-lint"
+
+step "gofmt, go vet, golangci-lint"
+unformatted=$(gofmt -l $(git ls-files '*.go'))
+if [ -n "$unformatted" ]; then echo "gofmt needed: $unformatted"; exit 1; fi
+go vet ./...
+"$BIN/golangci-lint" run ./...
+
+step "web: install, build (regenerates the typed client), unit tests, OpenAPI lint"
+(cd web && npm ci --no-audit --no-fund --loglevel=error)
+(cd web && npm run --silent build)
+if ! git diff --quiet -- web/src/api/schema.d.ts; then
+  echo "web/src/api/schema.d.ts is out of date with the OpenAPI golden file: commit the regenerated file"
+  git --no-pager diff --stat -- web/src/api/schema.d.ts
+  exit 1
+fi
+(cd web && npm test)
+(cd web && npm run --silent lint:openapi)
+
+step "Go tests (race detector, one shared PostgreSQL cluster)"
+go build -o "$WORK/testcluster" ./cmd/internal/testcluster
+"$WORK/testcluster" -dir "$WORK/pg" -dsn-file "$WORK/dsn" &
+PIDS+=($!)
+for _ in $(seq 1 120); do [ -s "$WORK/dsn" ] && break; sleep 0.5; done
+[ -s "$WORK/dsn" ] || { echo "test cluster did not start"; exit 1; }
+TEST_DATABASE_URL=$(cat "$WORK/dsn") go test -race -count=1 -timeout 20m ./...
+
+step "browser journeys (Chromium) against the real server"
+make -s go-build
+PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+mkdir -p "$WORK/app"
+PORT=$PORT PGLITE_DATA_DIR="$WORK/app/pglite" LOG_LEVEL=warn "$BIN/assay-server" >"$WORK/server.log" 2>&1 &
+PIDS+=($!)
+for _ in $(seq 1 120); do curl -sf "http://127.0.0.1:$PORT/api/health" >/dev/null && break; sleep 0.5; done
+curl -sf "http://127.0.0.1:$PORT/api/health" >/dev/null || { echo "server did not become healthy"; cat "$WORK/server.log"; exit 1; }
+(cd web && BASE_URL="http://127.0.0.1:$PORT" npm run --silent e2e)
+
+step "all checks passed"
