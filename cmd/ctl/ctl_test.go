@@ -3,9 +3,9 @@ package main
 import (
 	"bytes"
 	"context"
-	"os"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"testing"
 
