@@ -163,7 +163,7 @@ func TestErrorEnvelopes(t *testing.T) {
 	require.Equal(t, "colour", details[0].(map[string]any)["field"])
 
 	res, _ = h.do(t, "DELETE", "/api/health", "")
-	require.Equal(t, "GET", res.Header.Get("Allow"))
+	require.Equal(t, "GET, HEAD", res.Header.Get("Allow"))
 }
 
 func TestInternalErrorsAreLoggedWithRequestID(t *testing.T) {

@@ -74,6 +74,7 @@ func New(cfg Config, deps Deps) *Server {
 	r.MethodNotAllowed(s.methodNotAllowed)
 
 	r.Get("/api/health", s.handleHealth)
+	r.Head("/api/health", s.handleHealth)
 	if deps.Metrics != nil {
 		r.Handle("/metrics", deps.Metrics)
 	}
