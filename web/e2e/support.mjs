@@ -1,0 +1,88 @@
+// Shared set-up for the browser journeys: one headless Debian Chromium per test
+// (never a downloaded browser), a page in English and the light colour scheme,
+// a record of Content-Security-Policy violations and uncaught errors, and a
+// screenshot in e2e/artifacts/ when a journey fails.
+import { mkdir } from 'node:fs/promises'
+import { test } from 'node:test'
+import { fileURLToPath } from 'node:url'
+import { chromium } from 'playwright-core'
+
+/** BASE_URL is the running Assay server under test. */
+export const BASE_URL = (process.env.BASE_URL || 'http://127.0.0.1:3001').replace(/\/$/, '')
+
+const ARTIFACTS = fileURLToPath(new URL('./artifacts/', import.meta.url))
+
+const LAUNCH_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+]
+
+/** url resolves a path against BASE_URL. */
+export function url(path) {
+  return BASE_URL + path
+}
+
+/** pathOf returns the path of a page's current URL. */
+export function pathOf(page) {
+  return new URL(page.url()).pathname
+}
+
+function slug(name) {
+  return name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')
+}
+
+/**
+ * journey declares a browser test. `body` receives `{ page, context, problems }`;
+ * `problems` collects CSP violations and uncaught page errors, and the journey
+ * fails if any occurred. Options: `timeout` (ms, whole test), `colorScheme`.
+ */
+export function journey(name, body, options = {}) {
+  const { timeout = 60_000, colorScheme = 'light' } = options
+  test(name, { timeout }, async () => {
+    const browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+      args: LAUNCH_ARGS,
+      headless: true,
+      timeout: 30_000,
+    })
+    try {
+      const context = await browser.newContext({
+        locale: 'en-US',
+        colorScheme,
+        viewport: { width: 1280, height: 900 },
+      })
+      const page = await context.newPage()
+      page.setDefaultTimeout(15_000)
+      page.setDefaultNavigationTimeout(20_000)
+      const problems = []
+      page.on('pageerror', (error) => problems.push(`page error: ${error.message}`))
+      page.on('console', (message) => {
+        if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) {
+          problems.push(`CSP: ${message.text()}`)
+        }
+      })
+      try {
+        await body({ page, context, problems })
+        if (problems.length > 0) throw new Error(`problems in the page:\n${problems.join('\n')}`)
+      } catch (error) {
+        await mkdir(ARTIFACTS, { recursive: true })
+        await page
+          .screenshot({ path: `${ARTIFACTS}${slug(name)}.png`, fullPage: true, timeout: 5_000 })
+          .catch(() => {})
+        throw error
+      }
+    } finally {
+      await browser.close()
+    }
+  })
+}
+
+/** waitForPath waits until the page's path (after client-side redirects) is `path`. */
+export async function waitForPath(page, path) {
+  await page.waitForURL((current) => current.pathname === path)
+}

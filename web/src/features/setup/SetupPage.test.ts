@@ -1,0 +1,151 @@
+import { flushPromises, mount, type VueWrapper } from '@vue/test-utils'
+import { createPinia, setActivePinia } from 'pinia'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
+import { createMemoryHistory, createRouter, type Router } from 'vue-router'
+import { ApiError } from '../../api/errors'
+import { createAppI18n } from '../../app/i18n'
+import { createFirstAdministrator } from './api'
+import SetupPage from './SetupPage.vue'
+import { useSetupStore } from './store'
+
+vi.mock('./api', () => ({
+  fetchSetupStatus: vi.fn(),
+  createFirstAdministrator: vi.fn(),
+}))
+
+const createAccount = vi.mocked(createFirstAdministrator)
+
+let router: Router
+
+async function mountPage(passwordMinLength = 12): Promise<VueWrapper> {
+  const pinia = createPinia()
+  setActivePinia(pinia)
+  useSetupStore().status = { setupComplete: false, setupUrl: '/setup', passwordMinLength }
+  router = createRouter({
+    history: createMemoryHistory(),
+    routes: [
+      { path: '/', name: 'dashboard', component: { template: '<p>dashboard</p>' } },
+      { path: '/setup', name: 'setup', component: SetupPage },
+    ],
+  })
+  await router.push('/setup')
+  const wrapper = mount(SetupPage, { global: { plugins: [pinia, router, createAppI18n('en')] } })
+  await flushPromises()
+  return wrapper
+}
+
+async function fill(wrapper: VueWrapper, values: Record<string, string>): Promise<void> {
+  for (const [name, value] of Object.entries(values)) {
+    await wrapper.get(`input[name="${name}"]`).setValue(value)
+  }
+}
+
+// Element Plus validates asynchronously; let its promises and timers settle.
+async function settle(): Promise<void> {
+  for (let i = 0; i < 5; i++) {
+    await flushPromises()
+    await new Promise((resolve) => setTimeout(resolve, 0))
+  }
+}
+
+async function submit(wrapper: VueWrapper): Promise<void> {
+  await wrapper.get('form').trigger('submit')
+  await settle()
+}
+
+// Element Plus shows a field's error 100 ms after validation (debounced).
+async function expectMessages(wrapper: VueWrapper, messages: string[]): Promise<void> {
+  await vi.waitFor(() => {
+    for (const message of messages) expect(wrapper.text()).toContain(message)
+  })
+}
+
+const valid = {
+  username: 'admin',
+  email: 'admin@example.com',
+  displayName: 'Ada Admin',
+  password: 'correct horse battery',
+  confirmation: 'correct horse battery',
+}
+
+beforeEach(() => {
+  createAccount.mockReset()
+})
+
+describe('the administrator form', () => {
+  it('names the server minimum next to the password field', async () => {
+    const wrapper = await mountPage(16)
+    expect(wrapper.text()).toContain('At least 16 characters.')
+  })
+
+  it('refuses a password shorter than the server minimum', async () => {
+    const wrapper = await mountPage(12)
+    await fill(wrapper, { ...valid, password: 'short', confirmation: 'short' })
+    await submit(wrapper)
+    await expectMessages(wrapper, ['The password must be at least 12 characters long.'])
+    expect(createAccount).not.toHaveBeenCalled()
+  })
+
+  it('refuses a confirmation that does not match', async () => {
+    const wrapper = await mountPage()
+    await fill(wrapper, { ...valid, confirmation: 'correct horse battery!' })
+    await submit(wrapper)
+    await expectMessages(wrapper, ['The passwords do not match.'])
+    expect(createAccount).not.toHaveBeenCalled()
+  })
+
+  it('explains every missing field of an empty form', async () => {
+    const wrapper = await mountPage()
+    await submit(wrapper)
+    await expectMessages(wrapper, [
+      'Enter a username.',
+      'Enter an e-mail address.',
+      'Enter a display name.',
+      'Enter a password.',
+      'Enter the password again.',
+    ])
+    expect(createAccount).not.toHaveBeenCalled()
+  })
+
+  it('refuses a username that is too short and an e-mail address without @', async () => {
+    const wrapper = await mountPage()
+    await fill(wrapper, { ...valid, username: 'ab', email: 'admin.example.com' })
+    await submit(wrapper)
+    await expectMessages(wrapper, [
+      'The username must be between 3 and 64 characters long.',
+      'Enter a valid e-mail address.',
+    ])
+    expect(createAccount).not.toHaveBeenCalled()
+  })
+})
+
+describe('creating the account', () => {
+  it('sends the account and opens the dashboard', async () => {
+    createAccount.mockResolvedValue()
+    const wrapper = await mountPage()
+    await fill(wrapper, { ...valid, username: '  admin  ' })
+    await submit(wrapper)
+    expect(createAccount).toHaveBeenCalledWith({
+      username: 'admin',
+      email: 'admin@example.com',
+      displayName: 'Ada Admin',
+      password: 'correct horse battery',
+    })
+    expect(router.currentRoute.value.name).toBe('dashboard')
+    expect(useSetupStore().status?.setupComplete).toBe(true)
+  })
+
+  it("shows the server's error message and request id when it fails", async () => {
+    createAccount.mockRejectedValue(
+      new ApiError(404, 'not_found', 'No route for POST /api/v1/setup.', 'req-42'),
+    )
+    const wrapper = await mountPage()
+    await fill(wrapper, valid)
+    await submit(wrapper)
+    const alert = wrapper.get('[role="alert"]')
+    expect(alert.text()).toContain('The administrator account could not be created')
+    expect(alert.text()).toContain('No route for POST /api/v1/setup.')
+    expect(alert.text()).toContain('Request ID: req-42')
+    expect(router.currentRoute.value.name).toBe('setup')
+  })
+})
