@@ -10,7 +10,7 @@ LDFLAGS       := -s -w -X github.com/assay-dev/assay/cmd/internal/boot.Version=$
 GOLANGCI_LINT_VERSION := v2.15.0
 BIN           := $(CURDIR)/bin
 
-.PHONY: run build web-deps web-build go-build test lint bench clean
+.PHONY: run build web-deps web-build go-build test lint bench-startup clean
 
 run: build
 	$(BIN)/assay-server
@@ -30,6 +30,10 @@ go-build:
 
 test:
 	bash scripts/test.sh
+
+# Start-up time to healthy and idle memory against an external PostgreSQL (PRODUCT P10.1).
+bench-startup:
+	bash scripts/bench-startup.sh
 
 lint: $(BIN)/golangci-lint
 	$(BIN)/golangci-lint run ./...
