@@ -79,6 +79,7 @@ func (s *Server) describeHealth() {
 		Description: "Runs a trivial database query and, with S3 storage, a HEAD on the bucket. No authentication, " +
 			"not rate limited, reachable before setup. A healthy answer does not imply that setup is complete.",
 		Tags:       []string{"System"},
+		Security:   anonymous,
 		Extensions: map[string]any{ExtPermission: assess.PermissionPublic},
 		Responses: map[string]*huma.Response{
 			"200": {Description: "Every check passed", Content: map[string]*huma.MediaType{

@@ -56,6 +56,10 @@ type Op struct {
 	Permission string
 }
 
+// anonymous is the security requirement of public operations: one empty requirement
+// object, which OpenAPI reads as "no credential needed".
+var anonymous = []map[string][]string{{}}
+
 // register adds an operation. Declaring it without a permission is a programming error
 // caught at start-up, so no endpoint can slip out unguarded.
 func register[I, O any](s *Server, op Op, handler func(context.Context, *I) (*O, error)) {
@@ -69,7 +73,9 @@ func register[I, O any](s *Server, op Op, handler func(context.Context, *I) (*O,
 	if op.MaxBodyBytes == 0 {
 		op.MaxBodyBytes = s.cfg.MaxBodyBytes
 	}
-	if op.Permission != assess.PermissionPublic {
+	if op.Permission == assess.PermissionPublic {
+		op.Security = anonymous
+	} else {
 		op.Security = []map[string][]string{{"sessionCookie": {}}, {"bearerAuth": {}}, {"apiKeyHeader": {}}}
 		op.Errors = append(op.Errors, http.StatusUnauthorized, http.StatusForbidden)
 	}
