@@ -31,10 +31,16 @@ beforeEach(() => {
 describe('before setup is complete', () => {
   beforeEach(() => fetchStatus.mockResolvedValue(status(false)))
 
-  it.each(['/', '/login', '/no/such/page'])('%s leads to the setup wizard', async (path) => {
+  it.each(['/', '/login'])('%s leads to the setup wizard', async (path) => {
     const route = await open(path)
     expect(route.name).toBe('setup')
     expect(route.path).toBe('/setup')
+  })
+
+  it('an unknown path shows the not-found page, not the wizard', async () => {
+    const route = await open('/no/such/page')
+    expect(route.name).toBe('not-found')
+    expect(route.path).toBe('/no/such/page')
   })
 
   it('asks the server once for a redirected first visit', async () => {

@@ -12,7 +12,9 @@ export const SETUP_PAGE_MAX_AGE_MS = 2_000
 /**
  * setupRedirect decides where a navigation must go instead, given the setup
  * status: while no administrator exists every page leads to the wizard, and once
- * one does the wizard leads to sign-in. It returns null when the navigation may
+ * one does the wizard leads to sign-in. A path no route knows always shows the
+ * not-found page (its home link then leads on to the wizard), so a mistyped link
+ * is reported as such rather than silently replaced. It returns null when the navigation may
  * proceed, including when the status is unknown (the server did not answer): the
  * viewer then sees an error banner rather than a redirect loop.
  */
@@ -20,7 +22,7 @@ export function setupRedirect(
   to: Pick<RouteLocationNormalized, 'name'>,
   status: SetupStatus | null,
 ): RouteLocationRaw | null {
-  if (status === null) return null
+  if (status === null || to.name === 'not-found') return null
   if (!status.setupComplete) return to.name === 'setup' ? null : { name: 'setup' }
   return to.name === 'setup' ? { name: 'login' } : null
 }
