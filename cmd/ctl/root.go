@@ -23,6 +23,7 @@ func newRootCmd(environ []string) *cobra.Command {
 		SilenceErrors: true,
 	}
 	root.AddCommand(newVersionCmd(), newMigrateCmd(environ), newConfigCmd(environ), newHealthcheckCmd())
+	root.AddCommand(newEncryptionCmds(environ)...)
 	return root
 }
 

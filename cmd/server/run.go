@@ -47,11 +47,17 @@ func run(ctx context.Context, opts options) error {
 		return err
 	}
 	store := postgres.New(db.Pool, nil)
+	if err := boot.LoadKeys(ctx, store, cfg, log); err != nil {
+		return err
+	}
 	if cfg.JWTSecret == "" {
 		if _, err := store.JWTSecret(ctx); err != nil {
-			return err
+			// A lost master key must not stop the service: everything else still works.
+			log.ErrorContext(ctx, "the stored session-signing secret cannot be read; sign-in is unavailable until the master key is restored or JWT_SECRET is set",
+				slog.String("error", err.Error()))
+		} else {
+			log.InfoContext(ctx, "JWT_SECRET not set: using the secret generated on first run and kept in app_config (set JWT_SECRET for multi-replica deployments)")
 		}
-		log.InfoContext(ctx, "JWT_SECRET not set: using the secret generated on first run and kept in app_config (set JWT_SECRET for multi-replica deployments)")
 	}
 
 	river, err := workers.NewClient(db.Pool, workers.Config{
@@ -69,7 +75,7 @@ func run(ctx context.Context, opts options) error {
 		log.InfoContext(ctx, "workers running in-process (RUN_WORKERS=true)")
 	}
 
-	deps := httpapi.Deps{Logger: log, Database: store, Setup: store}
+	deps := httpapi.Deps{Logger: log, Database: store, Setup: store, Encryption: store}
 	if deps.Web, err = fs.Sub(web.Dist, "dist"); err != nil {
 		return err
 	}

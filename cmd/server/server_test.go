@@ -47,7 +47,13 @@ type testServer struct {
 // it (checking for a clean shutdown) when the test ends.
 func startServer(t *testing.T, env ...string) *testServer {
 	t.Helper()
-	ts := &testServer{dsn: pgtest.NewDatabase(t), logs: &syncBuffer{}}
+	return startServerOn(t, pgtest.NewDatabase(t), env...)
+}
+
+// startServerOn is startServer on a given database.
+func startServerOn(t *testing.T, dsn string, env ...string) *testServer {
+	t.Helper()
+	ts := &testServer{dsn: dsn, logs: &syncBuffer{}}
 	environ := append([]string{
 		"DATABASE_PROVIDER=postgres", "DATABASE_URL=" + ts.dsn, "NODE_ENV=test", "LOG_LEVEL=debug",
 		"MIGRATE_ON_START=true", "SHUTDOWN_TIMEOUT=5s",
@@ -212,4 +218,28 @@ func TestServerGeneratesAndKeepsJWTSecret(t *testing.T) {
 	require.NoError(t, conn.QueryRow(context.Background(), "SELECT value FROM app_config WHERE key = 'jwt_secret'").Scan(&secret))
 	require.GreaterOrEqual(t, len(secret), 64)
 	require.NotContains(t, ts.logs.String(), secret)
+}
+
+func TestServerRefusesRequireEncryptionWithoutKey(t *testing.T) {
+	t.Parallel()
+	err := run(context.Background(), options{Environ: []string{"REQUIRE_ENCRYPTION=true"}, Stdout: io.Discard})
+	require.ErrorContains(t, err, "REQUIRE_ENCRYPTION")
+	require.ErrorContains(t, err, "MASTER_ENCRYPTION_KEY")
+}
+
+// TestServerStartsWithWrongMasterKey: a lost key must not take the service down; the
+// records it cannot open are refused, and the operator is told at start.
+func TestServerStartsWithWrongMasterKey(t *testing.T) {
+	t.Parallel()
+	first := startServer(t, "MASTER_ENCRYPTION_KEY="+strings.Repeat("1", 64))
+	res, _ := first.request(t, "GET", "/api/health", "")
+	require.Equal(t, 200, res.StatusCode)
+	require.Contains(t, first.logs.String(), "encryption at rest enabled")
+
+	again := startServerOn(t, first.dsn, "MASTER_ENCRYPTION_KEY="+strings.Repeat("2", 64))
+	res, _ = again.request(t, "GET", "/api/health", "")
+	require.Equal(t, 200, res.StatusCode)
+	logs := again.logs.String()
+	require.Contains(t, logs, "cannot open some encryption key versions")
+	require.Contains(t, logs, "sign-in is unavailable until the master key is restored")
 }

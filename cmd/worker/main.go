@@ -45,6 +45,9 @@ func run(ctx context.Context, environ []string, stdout io.Writer) error {
 		return err
 	}
 	store := postgres.New(db.Pool, nil)
+	if err := boot.LoadKeys(ctx, store, cfg, log); err != nil {
+		return err
+	}
 	client, err := workers.NewClient(db.Pool, workers.Config{
 		RunWorkers: true, Maintenance: store, Logger: log,
 		SessionCleanupInterval: cfg.SessionCleanupInterval, SessionRetainExpired: cfg.SessionRetainExpired,

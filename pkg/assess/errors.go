@@ -25,6 +25,11 @@ const (
 	ECodeSetupRequired    = "setup_required"
 	ECodeUnavailable      = "service_unavailable"
 	ECodeInternal         = "internal_error"
+	// ECodeKeyUnavailable: a record is encrypted under a key the configured master key
+	// cannot open (lost or wrong MASTER_ENCRYPTION_KEY, or encryption not configured).
+	ECodeKeyUnavailable = "encryption_key_unavailable"
+	// ECodeIntegrity: stored data failed its integrity check (tampered or corrupt).
+	ECodeIntegrity = "integrity_error"
 )
 
 // Detail is one item of an error's details: which field, which rule, what went wrong.

@@ -53,6 +53,8 @@ var statusByCode = map[string]int{
 	assess.ECodeSetupRequired:    http.StatusServiceUnavailable,
 	assess.ECodeUnavailable:      http.StatusServiceUnavailable,
 	assess.ECodeInternal:         http.StatusInternalServerError,
+	assess.ECodeKeyUnavailable:   http.StatusServiceUnavailable,
+	assess.ECodeIntegrity:        http.StatusInternalServerError,
 }
 
 // codeByStatus names the errors huma itself raises (parsing, validation, limits).

@@ -34,6 +34,8 @@ type Deps struct {
 	Database assess.HealthChecker
 	Storage  assess.HealthChecker // nil: the database check covers storage
 	Setup    assess.SetupService
+	// Encryption serves the encryption administration endpoints.
+	Encryption assess.EncryptionService
 	// Authorizer checks the credential of every operation that is not public. Nil denies
 	// them all with 401 until the identity layer provides one.
 	Authorizer Authorizer

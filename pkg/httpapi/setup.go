@@ -45,4 +45,5 @@ func (s *Server) registerSetup() {
 func (s *Server) registerOperations() {
 	s.describeHealth()
 	s.registerSetup()
+	s.registerEncryption()
 }

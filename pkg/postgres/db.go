@@ -15,6 +15,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/assay-dev/assay/pkg/assess"
+	"github.com/assay-dev/assay/pkg/secret"
 )
 
 // PoolConfig sizes the connection pool.
@@ -55,7 +56,9 @@ func OpenPool(ctx context.Context, dsn string, cfg PoolConfig) (*pgxpool.Pool, e
 type DB struct {
 	pool          *pgxpool.Pool
 	now           func() time.Time
-	setupComplete atomic.Bool // once true it stays true: users are never all deleted
+	keys          *secret.Keyring
+	fields        []EncryptedField
+	setupComplete *atomic.Bool // once true it stays true: users are never all deleted
 }
 
 // New returns a DB on pool. now is the clock (time.Now when nil).
@@ -63,7 +66,7 @@ func New(pool *pgxpool.Pool, now func() time.Time) *DB {
 	if now == nil {
 		now = time.Now
 	}
-	return &DB{pool: pool, now: now}
+	return &DB{pool: pool, now: now, keys: secret.NewKeyring(nil, nil), fields: EncryptedFields, setupComplete: &atomic.Bool{}}
 }
 
 // Pool returns the underlying pool (for River and metrics).
@@ -96,26 +99,50 @@ func (db *DB) SetupComplete(ctx context.Context) (bool, error) {
 // AppConfigJWTSecret is the app_config key of the generated session-signing secret.
 const AppConfigJWTSecret = "jwt_secret"
 
+// jwtSecretAAD binds the stored JWT secret to its row.
+var jwtSecretAAD = EncryptedFields[0].AAD(AppConfigJWTSecret)
+
 // JWTSecret returns the session-signing secret stored in app_config, generating and
-// storing one on first use. Concurrent first starts of several replicas agree on a single
-// value: the insert does nothing on conflict and everybody reads back the winner.
+// storing one (sealed through the keyring) on first use. Concurrent first starts of
+// several replicas agree on a single value: the insert does nothing on conflict and
+// everybody reads back the winner.
 func (db *DB) JWTSecret(ctx context.Context) (string, error) {
+	stored, err := db.appConfig(ctx, AppConfigJWTSecret)
+	if errors.Is(err, pgx.ErrNoRows) {
+		if err := db.generateJWTSecret(ctx); err != nil {
+			return "", err
+		}
+		stored, err = db.appConfig(ctx, AppConfigJWTSecret)
+	}
+	if err != nil {
+		return "", fmt.Errorf("read JWT secret: %w", err)
+	}
+	plain, err := db.keys.Open(ctx, jwtSecretAAD, stored)
+	return string(plain), err
+}
+
+// generateJWTSecret stores a fresh secret unless another process stored one first.
+func (db *DB) generateJWTSecret(ctx context.Context) error {
 	buf := make([]byte, 48)
 	if _, err := rand.Read(buf); err != nil {
-		return "", err
+		return err
 	}
-	_, err := db.pool.Exec(ctx,
-		"INSERT INTO app_config (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING",
-		AppConfigJWTSecret, hex.EncodeToString(buf))
+	sealed, err := db.keys.Seal(ctx, jwtSecretAAD, []byte(hex.EncodeToString(buf)))
 	if err != nil {
-		return "", fmt.Errorf("store generated JWT secret: %w", err)
+		return err
 	}
-	var secret string
-	err = db.pool.QueryRow(ctx, "SELECT value FROM app_config WHERE key = $1", AppConfigJWTSecret).Scan(&secret)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return "", errors.New("JWT secret vanished from app_config")
+	_, err = db.pool.Exec(ctx, "INSERT INTO app_config (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING",
+		AppConfigJWTSecret, sealed)
+	if err != nil {
+		return fmt.Errorf("store generated JWT secret: %w", err)
 	}
-	return secret, err
+	return nil
+}
+
+func (db *DB) appConfig(ctx context.Context, key string) (string, error) {
+	var value string
+	err := db.pool.QueryRow(ctx, "SELECT value FROM app_config WHERE key = $1", key).Scan(&value)
+	return value, err
 }
 
 // PurgeExpiredSessions implements assess.MaintenanceService.

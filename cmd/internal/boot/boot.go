@@ -12,6 +12,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/assay-dev/assay/pkg/assess"
 	"github.com/assay-dev/assay/pkg/config"
 	"github.com/assay-dev/assay/pkg/logging"
 	"github.com/assay-dev/assay/pkg/postgres"
@@ -111,4 +112,23 @@ func Describe(err error) string {
 		return ve.Error()
 	}
 	return fmt.Sprintf("error: %v", err)
+}
+
+// LoadKeys loads the encryption keyring into store and reports its state: passthrough
+// without a master key, and the key versions a wrong master key cannot open.
+func LoadKeys(ctx context.Context, store *postgres.DB, cfg *config.Config, log *slog.Logger) error {
+	keys, err := store.LoadKeyring(ctx, cfg.MasterKey, assess.SystemActor)
+	if err != nil {
+		return fmt.Errorf("encryption keys: %w", err)
+	}
+	switch {
+	case keys.Passthrough():
+		log.WarnContext(ctx, "MASTER_ENCRYPTION_KEY is not set: secrets are stored in plaintext (passthrough mode); see docs/encryption.md")
+	case len(keys.Unusable()) > 0:
+		log.ErrorContext(ctx, "the master key cannot open some encryption key versions: records encrypted under them cannot be read until the right MASTER_ENCRYPTION_KEY is configured",
+			slog.Any("unusable_versions", keys.Unusable()))
+	default:
+		log.InfoContext(ctx, "encryption at rest enabled", slog.Int("key_version", keys.Current()))
+	}
+	return nil
 }

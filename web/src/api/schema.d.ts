@@ -24,6 +24,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/encryption/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the key-encryption key
+         * @description Appends a key-encryption-key version with a fresh derivation salt, makes it current and rewraps every data key under it. Old versions are kept. Writes an audit row with the caller. Answers 422 in passthrough mode (no master key) and 503 when the master key does not open the current version.
+         */
+        post: operations["rotateEncryptionKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/encryption/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Encryption at rest status
+         * @description The current key-encryption-key version, the full version history (and whether the configured master key opens each version), and per kind of secret the counts of encrypted and plaintext values.
+         */
+        get: operations["getEncryptionStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/setup/status": {
         parameters: {
             query?: never;
@@ -52,6 +92,40 @@ export interface components {
             code?: string;
             field?: string;
             message?: string;
+        };
+        EncryptedFieldCount: {
+            /** Format: int64 */
+            encrypted: number;
+            /** @description What the secret is, e.g. jwt_secret */
+            kind: string;
+            /** Format: int64 */
+            plaintext: number;
+        };
+        EncryptionKeyVersion: {
+            /** Format: date-time */
+            createdAt: string;
+            createdBy: string;
+            /** @description New values are sealed under this version */
+            current: boolean;
+            /** @description The configured master key opens this version */
+            usable: boolean;
+            /** Format: int64 */
+            version: number;
+        };
+        EncryptionStatus: {
+            /**
+             * Format: int64
+             * @description 0 when no key version exists
+             */
+            currentVersion: number;
+            fields: components["schemas"]["EncryptedFieldCount"][] | null;
+            /**
+             * @description passthrough when no master key is configured
+             * @enum {string}
+             */
+            mode: "encrypted" | "passthrough";
+            /** @description Every key version, oldest first */
+            versions: components["schemas"]["EncryptionKeyVersion"][] | null;
         };
         Error: {
             /** @description Error-specific details, e.g. one entry per invalid field */
@@ -98,6 +172,20 @@ export interface components {
             /** @enum {string} */
             status: "error";
         };
+        RotationResult: {
+            /** Format: int64 */
+            previousVersion: number;
+            /**
+             * Format: int64
+             * @description Data keys rewrapped under the new version
+             */
+            rewrapped: number;
+            /**
+             * Format: int64
+             * @description The new current key version
+             */
+            version: number;
+        };
         SetupStatus: {
             /**
              * Format: int64
@@ -143,6 +231,164 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HealthFailure"];
+                };
+            };
+        };
+    };
+    rotateEncryptionKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RotationResult"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getEncryptionStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EncryptionStatus"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
                 };
             };
         };

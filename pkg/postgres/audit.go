@@ -1,0 +1,43 @@
+package postgres
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/assay-dev/assay/pkg/assess"
+)
+
+// execer is what pool, connection and transaction have in common for writes.
+type execer interface {
+	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
+}
+
+// WriteAudit appends one row to the audit log.
+func (db *DB) WriteAudit(ctx context.Context, e assess.AuditEntry) error {
+	return writeAudit(ctx, db.pool, e)
+}
+
+func writeAudit(ctx context.Context, q execer, e assess.AuditEntry) error {
+	details := e.Details
+	if details == nil {
+		details = map[string]any{}
+	}
+	raw, err := json.Marshal(details)
+	if err != nil {
+		return fmt.Errorf("audit details: %w", err)
+	}
+	actor := e.Actor.ID
+	if actor == "" {
+		actor = "unknown"
+	}
+	_, err = q.Exec(ctx, `INSERT INTO audit_log (actor, action, target_type, target_id, details, request_id, ip)
+		VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+		actor, e.Action, e.TargetType, e.TargetID, raw, e.Actor.RequestID, e.Actor.IP)
+	if err != nil {
+		return fmt.Errorf("write audit row: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,163 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/assay-dev/assay/pkg/assess"
+	"github.com/assay-dev/assay/pkg/logging"
+	"github.com/assay-dev/assay/pkg/secret"
+)
+
+// ledgerLockKey serialises ledger changes (first key creation, rotation) across processes.
+const ledgerLockKey int64 = 0x61737361793a6b6c
+
+// Keys returns the keyring of this DB (passthrough until LoadKeyring ran).
+func (db *DB) Keys() *secret.Keyring { return db.keys }
+
+// WithEncryptedFields returns a copy of db that treats fields as the registry of secret
+// columns. Tests and benchmarks use it to point the key tooling at tables of their own.
+func (db *DB) WithEncryptedFields(fields []EncryptedField) *DB {
+	c := *db // shares the pool, keyring and setup state
+	c.fields = fields
+	return &c
+}
+
+// LoadKeyring reads the key ledger and unwraps it with master (nil: passthrough). With a
+// master key and an empty ledger it creates key version 1. The keyring writes an audit
+// row for every value it cannot open, and reloads the ledger when it meets a version
+// another process created.
+func (db *DB) LoadKeyring(ctx context.Context, master []byte, actor assess.Actor) (*secret.Keyring, error) {
+	ledger, err := db.readLedger(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if len(master) > 0 && len(ledger) == 0 {
+		if err := db.createFirstVersion(ctx, master, actor); err != nil {
+			return nil, err
+		}
+		if ledger, err = db.readLedger(ctx); err != nil {
+			return nil, err
+		}
+	}
+	k := secret.NewKeyring(master, ledger)
+	k.Reload = db.readLedger
+	k.OnUnavailable = db.auditUnavailable
+	db.keys = k
+	return k, nil
+}
+
+func (db *DB) auditUnavailable(ctx context.Context, version int, aad string) {
+	actor := assess.ActorFrom(ctx)
+	if actor.ID == "" {
+		actor = assess.SystemActor
+	}
+	if actor.RequestID == "" {
+		actor.RequestID = logging.RequestID(ctx)
+	}
+	err := writeAudit(context.WithoutCancel(ctx), db.pool, assess.AuditEntry{
+		Actor: actor, Action: assess.AuditKeyUnavailable, TargetType: "encrypted_value", TargetID: aad,
+		Details: map[string]any{"keyVersion": version},
+	})
+	if err != nil {
+		slog.Default().ErrorContext(ctx, "audit of undecryptable value failed", slog.String("error", err.Error()))
+	}
+}
+
+func (db *DB) readLedger(ctx context.Context) ([]secret.KeyVersion, error) {
+	rows, err := db.pool.Query(ctx, `SELECT version, salt, wrapped_kek, created_at, created_by, is_current
+		FROM encryption_keys ORDER BY version`)
+	if err != nil {
+		return nil, fmt.Errorf("read key ledger: %w", err)
+	}
+	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (secret.KeyVersion, error) {
+		var kv secret.KeyVersion
+		err := r.Scan(&kv.Version, &kv.Salt, &kv.WrappedKEK, &kv.CreatedAt, &kv.CreatedBy, &kv.Current)
+		return kv, err
+	})
+}
+
+// createFirstVersion creates version 1 unless another process won the race.
+func (db *DB) createFirstVersion(ctx context.Context, master []byte, actor assess.Actor) error {
+	return db.inTx(ctx, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1)", ledgerLockKey); err != nil {
+			return err
+		}
+		var n int
+		if err := tx.QueryRow(ctx, "SELECT count(*) FROM encryption_keys").Scan(&n); err != nil || n > 0 {
+			return err
+		}
+		kv, _, err := secret.NewKeyVersion(master, 1, actor.ID, db.now())
+		if err != nil {
+			return err
+		}
+		if err := insertKeyVersion(ctx, tx, kv); err != nil {
+			return err
+		}
+		return writeAudit(ctx, tx, assess.AuditEntry{Actor: actor, Action: assess.AuditKEKCreated,
+			TargetType: "encryption_key", TargetID: "1", Details: map[string]any{"version": 1}})
+	})
+}
+
+func insertKeyVersion(ctx context.Context, tx pgx.Tx, kv secret.KeyVersion) error {
+	_, err := tx.Exec(ctx, `INSERT INTO encryption_keys (version, salt, wrapped_kek, is_current, created_at, created_by)
+		VALUES ($1, $2, $3, true, $4, $5)`, kv.Version, kv.Salt, kv.WrappedKEK, kv.CreatedAt, kv.CreatedBy)
+	return err
+}
+
+// inTx runs fn in a transaction, committing when it returns nil.
+func (db *DB) inTx(ctx context.Context, fn func(pgx.Tx) error) error {
+	tx, err := db.pool.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = tx.Rollback(ctx) }()
+	if err := fn(tx); err != nil {
+		return err
+	}
+	return tx.Commit(ctx)
+}
+
+// errNeedsMasterKey refuses key operations in passthrough mode.
+var errNeedsMasterKey = &assess.Error{Code: assess.ECodeBusinessRule,
+	Message: "This needs MASTER_ENCRYPTION_KEY: the service runs in passthrough mode (secrets stored in plaintext)."}
+
+// EncryptionStatus implements assess.EncryptionService.
+func (db *DB) EncryptionStatus(ctx context.Context) (assess.EncryptionStatus, error) {
+	st := assess.EncryptionStatus{Mode: "encrypted", Versions: []assess.EncryptionKeyVersion{}}
+	if db.keys.Passthrough() {
+		st.Mode = "passthrough"
+	}
+	ledger, err := db.readLedger(ctx)
+	if err != nil {
+		return st, err
+	}
+	unusable := map[int]bool{}
+	for _, v := range db.keys.Unusable() {
+		unusable[v] = true
+	}
+	for _, kv := range ledger {
+		if kv.Current {
+			st.CurrentVersion = kv.Version
+		}
+		st.Versions = append(st.Versions, assess.EncryptionKeyVersion{Version: kv.Version, CreatedAt: kv.CreatedAt.UTC(),
+			CreatedBy: kv.CreatedBy, Current: kv.Current, Usable: !db.keys.Passthrough() && !unusable[kv.Version]})
+	}
+	for _, f := range db.fields {
+		c := assess.EncryptedFieldCount{Kind: f.Kind}
+		err := db.pool.QueryRow(ctx, fmt.Sprintf(`SELECT count(*) FILTER (WHERE starts_with(%[1]s, $1)),
+			count(*) FILTER (WHERE NOT starts_with(%[1]s, $1)) FROM %[2]s WHERE %[3]s AND %[1]s IS NOT NULL`,
+			pgx.Identifier{f.Column}.Sanitize(), pgx.Identifier{f.Table}.Sanitize(), f.where()),
+			secret.Prefix).Scan(&c.Encrypted, &c.Plaintext)
+		if err != nil {
+			return st, fmt.Errorf("count %s: %w", f.Kind, err)
+		}
+		st.Fields = append(st.Fields, c)
+	}
+	return st, nil
+}
+
+var _ assess.EncryptionService = (*DB)(nil)

@@ -1,0 +1,28 @@
+package postgres
+
+// EncryptedField names one table column that holds a secret. The registry below is the
+// one place that lists them: encrypt-secrets, rotation, rekey and the status counts all
+// walk it. A feature that stores a secret adds its column here and reads and writes it
+// through the keyring with AAD(id).
+type EncryptedField struct {
+	Kind     string // shown in the status counts
+	Table    string
+	Column   string
+	IDColumn string // unique, text-comparable key of a row
+	Filter   string // optional SQL condition selecting the secret rows of Table
+}
+
+// AAD is the associated data bound into a row's ciphertext, so it opens only there.
+func (f EncryptedField) AAD(id string) string { return f.Table + "/" + f.Column + "/" + id }
+
+// EncryptedFields is the registry of every secret-holding column.
+var EncryptedFields = []EncryptedField{
+	{Kind: "jwt_secret", Table: "app_config", Column: "value", IDColumn: "key", Filter: "key = 'jwt_secret'"},
+}
+
+func (f EncryptedField) where() string {
+	if f.Filter == "" {
+		return "TRUE"
+	}
+	return "(" + f.Filter + ")"
+}

@@ -1,0 +1,222 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/assay-dev/assay/pkg/assess"
+	"github.com/assay-dev/assay/pkg/secret"
+)
+
+const rewriteBatch = 500
+
+// rewriteField visits every secret row of f in key order, in batches, and stores the new
+// value change returns for it. Each write is a compare-and-set on the old value, so a
+// concurrent writer is never overwritten: on conflict the row is read again and change
+// asked again. The walk can be interrupted and run again at any point.
+func (db *DB) rewriteField(ctx context.Context, f EncryptedField, change func(id, value string) (string, bool, error)) (int64, error) {
+	table, col, idCol := pgx.Identifier{f.Table}.Sanitize(), pgx.Identifier{f.Column}.Sanitize(), pgx.Identifier{f.IDColumn}.Sanitize()
+	list := fmt.Sprintf(`SELECT %[1]s::text, %[2]s FROM %[3]s WHERE %[4]s AND %[2]s IS NOT NULL AND %[1]s::text > $1
+		ORDER BY %[1]s::text LIMIT %[5]d`, idCol, col, table, f.where(), rewriteBatch)
+	update := fmt.Sprintf(`UPDATE %s SET %s = $1 WHERE %s::text = $2 AND %s = $3`, table, col, idCol, col)
+	reread := fmt.Sprintf(`SELECT %s FROM %s WHERE %s::text = $1`, col, table, idCol)
+	var changed int64
+	last := ""
+	for {
+		rows, err := db.pool.Query(ctx, list, last)
+		if err != nil {
+			return changed, fmt.Errorf("%s: list: %w", f.Kind, err)
+		}
+		type row struct{ id, value string }
+		batch, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (row, error) {
+			var x row
+			return x, r.Scan(&x.id, &x.value)
+		})
+		if err != nil {
+			return changed, fmt.Errorf("%s: list: %w", f.Kind, err)
+		}
+		for _, r := range batch {
+			last = r.id
+			for value := r.value; ; {
+				next, ok, err := change(r.id, value)
+				if err != nil || !ok {
+					if err != nil {
+						return changed, fmt.Errorf("%s %s: %w", f.Kind, r.id, err)
+					}
+					break
+				}
+				tag, err := db.pool.Exec(ctx, update, next, r.id, value)
+				if err != nil {
+					return changed, fmt.Errorf("%s %s: update: %w", f.Kind, r.id, err)
+				}
+				if tag.RowsAffected() == 1 {
+					changed++
+					break
+				}
+				// Someone wrote the row meanwhile: start again from what is there now.
+				if err := db.pool.QueryRow(ctx, reread, r.id).Scan(&value); errors.Is(err, pgx.ErrNoRows) {
+					break
+				} else if err != nil {
+					return changed, fmt.Errorf("%s %s: reread: %w", f.Kind, r.id, err)
+				}
+			}
+		}
+		if len(batch) < rewriteBatch {
+			return changed, nil
+		}
+	}
+}
+
+// EncryptSecrets encrypts every plaintext secret of the registry under the current key
+// version. It is idempotent and safe while the service serves traffic.
+func (db *DB) EncryptSecrets(ctx context.Context, actor assess.Actor) (assess.SecretsMigration, error) {
+	var res assess.SecretsMigration
+	if db.keys.Passthrough() {
+		return res, errNeedsMasterKey
+	}
+	for _, f := range db.fields {
+		n, err := db.rewriteField(ctx, f, func(id, value string) (string, bool, error) {
+			if secret.IsEncrypted(value) {
+				return "", false, nil
+			}
+			sealed, err := db.keys.Seal(ctx, f.AAD(id), []byte(value))
+			return sealed, err == nil, err
+		})
+		res.Encrypted += n
+		if err != nil {
+			return res, err
+		}
+	}
+	st, err := db.EncryptionStatus(ctx)
+	if err != nil {
+		return res, err
+	}
+	for _, c := range st.Fields {
+		res.AlreadyEncrypted += c.Encrypted
+	}
+	res.AlreadyEncrypted -= res.Encrypted
+	return res, writeAudit(ctx, db.pool, assess.AuditEntry{Actor: actor, Action: assess.AuditSecretsMigrated,
+		Details: map[string]any{"encrypted": res.Encrypted, "alreadyEncrypted": res.AlreadyEncrypted, "keyVersion": db.keys.Current()}})
+}
+
+// RotateEncryptionKey implements assess.EncryptionService: it appends a KEK version with a
+// fresh salt, makes it current, and rewraps every data key under it. Old versions stay
+// in the ledger so values written meanwhile by other replicas still open.
+func (db *DB) RotateEncryptionKey(ctx context.Context, actor assess.Actor) (assess.RotationResult, error) {
+	var res assess.RotationResult
+	if db.keys.Passthrough() {
+		return res, errNeedsMasterKey
+	}
+	if db.keys.Current() == 0 {
+		return res, &assess.Error{Code: assess.ECodeKeyUnavailable,
+			Message: "The configured master key does not open the current key version; rotation needs the right master key."}
+	}
+	var kek []byte
+	err := db.inTx(ctx, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1)", ledgerLockKey); err != nil {
+			return err
+		}
+		if err := tx.QueryRow(ctx, "SELECT coalesce(max(version), 0) FROM encryption_keys").Scan(&res.PreviousVersion); err != nil {
+			return err
+		}
+		kv, k, err := db.keys.NewVersion(res.PreviousVersion+1, actor.ID, db.now())
+		if err != nil {
+			return err
+		}
+		kek, res.Version = k, kv.Version
+		if _, err := tx.Exec(ctx, "UPDATE encryption_keys SET is_current = false WHERE is_current"); err != nil {
+			return err
+		}
+		if err := insertKeyVersion(ctx, tx, kv); err != nil {
+			return err
+		}
+		return writeAudit(ctx, tx, assess.AuditEntry{Actor: actor, Action: assess.AuditKEKRotated, TargetType: "encryption_key",
+			TargetID: fmt.Sprint(kv.Version), Details: map[string]any{"version": kv.Version, "previousVersion": res.PreviousVersion}})
+	})
+	if err != nil {
+		return res, fmt.Errorf("rotate: %w", err)
+	}
+	db.keys.AddVersion(res.Version, kek)
+	for _, f := range db.fields {
+		n, err := db.rewriteField(ctx, f, func(id, value string) (string, bool, error) {
+			if v, err := secret.ParseVersion(value); !secret.IsEncrypted(value) || err != nil || v == res.Version {
+				return "", false, nil
+			}
+			next, err := db.keys.Rewrap(ctx, f.AAD(id), value, res.Version)
+			return next, err == nil, err
+		})
+		res.Rewrapped += n
+		if err != nil {
+			return res, err
+		}
+	}
+	return res, nil
+}
+
+// RekeyMaster moves the key ledger from oldMaster to newMaster: every KEK version is
+// rewrapped with a fresh salt; data keys are untouched. The ledger and the secret tables
+// are locked against writes meanwhile. It refuses, changing nothing, when oldMaster does
+// not open the ledger. It returns how many versions were rekeyed (0: already done).
+func (db *DB) RekeyMaster(ctx context.Context, oldMaster, newMaster []byte, actor assess.Actor) (int, error) {
+	rekeyed := 0
+	err := db.inTx(ctx, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, "LOCK TABLE encryption_keys IN ACCESS EXCLUSIVE MODE"); err != nil {
+			return err
+		}
+		for _, f := range db.fields {
+			if _, err := tx.Exec(ctx, "LOCK TABLE "+pgx.Identifier{f.Table}.Sanitize()+" IN SHARE MODE"); err != nil {
+				return err
+			}
+		}
+		rows, err := tx.Query(ctx, "SELECT version, salt, wrapped_kek, created_at, created_by, is_current FROM encryption_keys ORDER BY version")
+		if err != nil {
+			return err
+		}
+		ledger, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (secret.KeyVersion, error) {
+			var kv secret.KeyVersion
+			return kv, r.Scan(&kv.Version, &kv.Salt, &kv.WrappedKEK, &kv.CreatedAt, &kv.CreatedBy, &kv.Current)
+		})
+		if err != nil {
+			return err
+		}
+		if len(ledger) == 0 {
+			return &assess.Error{Code: assess.ECodeBusinessRule, Message: "The key ledger is empty: there is nothing to rekey."}
+		}
+		for _, kv := range ledger {
+			next, err := secret.RewrapKEK(oldMaster, newMaster, kv)
+			if errors.Is(err, secret.ErrWrongMasterKey) {
+				if _, errNew := secret.UnwrapKEK(newMaster, kv); errNew == nil {
+					continue // already under the new master key (an earlier run)
+				}
+				return &assess.Error{Code: assess.ECodeKeyUnavailable, Message: fmt.Sprintf(
+					"OLD_MASTER_ENCRYPTION_KEY does not open key version %d (nor does MASTER_ENCRYPTION_KEY); nothing was changed.", kv.Version)}
+			}
+			if err != nil {
+				return err
+			}
+			if _, err := tx.Exec(ctx, "UPDATE encryption_keys SET salt = $1, wrapped_kek = $2, rekeyed_at = $3 WHERE version = $4",
+				next.Salt, next.WrappedKEK, db.now(), kv.Version); err != nil {
+				return err
+			}
+			rekeyed++
+		}
+		if rekeyed == 0 {
+			return nil
+		}
+		return writeAudit(ctx, tx, assess.AuditEntry{Actor: actor, Action: assess.AuditMasterRekeyed,
+			TargetType: "encryption_key", Details: map[string]any{"versions": rekeyed, "currentVersion": currentOf(ledger)}})
+	})
+	return rekeyed, err
+}
+
+func currentOf(ledger []secret.KeyVersion) int {
+	for _, kv := range ledger {
+		if kv.Current {
+			return kv.Version
+		}
+	}
+	return 0
+}
