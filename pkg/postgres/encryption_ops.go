@@ -14,58 +14,118 @@ import (
 const rewriteBatch = 500
 
 // rewriteField visits every secret row of f in key order, in batches, and stores the new
-// value change returns for it. Each write is a compare-and-set on the old value, so a
-// concurrent writer is never overwritten: on conflict the row is read again and change
-// asked again. The walk can be interrupted and run again at any point.
+// value change returns for it. Writes are compare-and-set on the old value, so a
+// concurrent writer is never overwritten: a batch is written in one statement, and a row
+// that changed meanwhile is read again and offered to change again. The walk can be
+// interrupted and run again at any point.
 func (db *DB) rewriteField(ctx context.Context, f EncryptedField, change func(id, value string) (string, bool, error)) (int64, error) {
-	table, col, idCol := pgx.Identifier{f.Table}.Sanitize(), pgx.Identifier{f.Column}.Sanitize(), pgx.Identifier{f.IDColumn}.Sanitize()
-	list := fmt.Sprintf(`SELECT %[1]s::text, %[2]s FROM %[3]s WHERE %[4]s AND %[2]s IS NOT NULL AND %[1]s::text > $1
-		ORDER BY %[1]s::text LIMIT %[5]d`, idCol, col, table, f.where(), rewriteBatch)
-	update := fmt.Sprintf(`UPDATE %s SET %s = $1 WHERE %s::text = $2 AND %s = $3`, table, col, idCol, col)
-	reread := fmt.Sprintf(`SELECT %s FROM %s WHERE %s::text = $1`, col, table, idCol)
+	q := rewriteQueries(f)
 	var changed int64
 	last := ""
 	for {
-		rows, err := db.pool.Query(ctx, list, last)
+		rows, err := db.pool.Query(ctx, q.list, last)
 		if err != nil {
 			return changed, fmt.Errorf("%s: list: %w", f.Kind, err)
 		}
-		type row struct{ id, value string }
-		batch, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (row, error) {
-			var x row
-			return x, r.Scan(&x.id, &x.value)
+		batch, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (rewrite, error) {
+			var x rewrite
+			return x, r.Scan(&x.id, &x.old)
 		})
 		if err != nil {
 			return changed, fmt.Errorf("%s: list: %w", f.Kind, err)
 		}
-		for _, r := range batch {
-			last = r.id
-			for value := r.value; ; {
-				next, ok, err := change(r.id, value)
-				if err != nil || !ok {
-					if err != nil {
-						return changed, fmt.Errorf("%s %s: %w", f.Kind, r.id, err)
-					}
-					break
-				}
-				tag, err := db.pool.Exec(ctx, update, next, r.id, value)
-				if err != nil {
-					return changed, fmt.Errorf("%s %s: update: %w", f.Kind, r.id, err)
-				}
-				if tag.RowsAffected() == 1 {
-					changed++
-					break
-				}
-				// Someone wrote the row meanwhile: start again from what is there now.
-				if err := db.pool.QueryRow(ctx, reread, r.id).Scan(&value); errors.Is(err, pgx.ErrNoRows) {
-					break
-				} else if err != nil {
-					return changed, fmt.Errorf("%s %s: reread: %w", f.Kind, r.id, err)
-				}
-			}
+		n, err := db.rewriteBatch(ctx, f, q, batch, change)
+		changed += n
+		if err != nil {
+			return changed, err
 		}
 		if len(batch) < rewriteBatch {
 			return changed, nil
+		}
+		last = batch[len(batch)-1].id
+	}
+}
+
+type rewrite struct{ id, old, new string }
+
+type fieldQueries struct{ list, updateMany, updateOne, reread string }
+
+func rewriteQueries(f EncryptedField) fieldQueries {
+	table, col, idCol := pgx.Identifier{f.Table}.Sanitize(), pgx.Identifier{f.Column}.Sanitize(), pgx.Identifier{f.IDColumn}.Sanitize()
+	return fieldQueries{
+		list: fmt.Sprintf(`SELECT %[1]s::text, %[2]s FROM %[3]s WHERE %[4]s AND %[2]s IS NOT NULL AND %[1]s::text > $1
+			ORDER BY %[1]s::text LIMIT %[5]d`, idCol, col, table, f.where(), rewriteBatch),
+		updateMany: fmt.Sprintf(`UPDATE %[1]s AS t SET %[2]s = v.new FROM unnest($1::text[], $2::text[], $3::text[]) AS v(id, old, new)
+			WHERE t.%[3]s::text = v.id AND t.%[2]s = v.old RETURNING v.id`, table, col, idCol),
+		updateOne: fmt.Sprintf(`UPDATE %s SET %s = $1 WHERE %s::text = $2 AND %s = $3`, table, col, idCol, col),
+		reread:    fmt.Sprintf(`SELECT %s FROM %s WHERE %s::text = $1`, col, table, idCol),
+	}
+}
+
+// rewriteBatch writes the changes of one batch in a single compare-and-set statement and
+// retries, row by row, those a concurrent writer changed in between.
+func (db *DB) rewriteBatch(ctx context.Context, f EncryptedField, q fieldQueries, batch []rewrite, change func(id, value string) (string, bool, error)) (int64, error) {
+	var ids, olds, news []string
+	for _, r := range batch {
+		next, ok, err := change(r.id, r.old)
+		if err != nil {
+			return 0, fmt.Errorf("%s %s: %w", f.Kind, r.id, err)
+		}
+		if ok {
+			ids, olds, news = append(ids, r.id), append(olds, r.old), append(news, next)
+		}
+	}
+	if len(ids) == 0 {
+		return 0, nil
+	}
+	rows, err := db.pool.Query(ctx, q.updateMany, ids, olds, news)
+	if err != nil {
+		return 0, fmt.Errorf("%s: update: %w", f.Kind, err)
+	}
+	done, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return 0, fmt.Errorf("%s: update: %w", f.Kind, err)
+	}
+	changed := int64(len(done))
+	written := make(map[string]bool, len(done))
+	for _, id := range done {
+		written[id] = true
+	}
+	for _, id := range ids {
+		if written[id] {
+			continue
+		}
+		ok, err := db.rewriteOne(ctx, f, q, id, change)
+		if err != nil {
+			return changed, err
+		}
+		if ok {
+			changed++
+		}
+	}
+	return changed, nil
+}
+
+// rewriteOne retries one row that changed under us until its change sticks, the row no
+// longer needs one, or it is gone.
+func (db *DB) rewriteOne(ctx context.Context, f EncryptedField, q fieldQueries, id string, change func(id, value string) (string, bool, error)) (bool, error) {
+	for {
+		var value string
+		if err := db.pool.QueryRow(ctx, q.reread, id).Scan(&value); errors.Is(err, pgx.ErrNoRows) {
+			return false, nil
+		} else if err != nil {
+			return false, fmt.Errorf("%s %s: reread: %w", f.Kind, id, err)
+		}
+		next, ok, err := change(id, value)
+		if err != nil || !ok {
+			return false, err
+		}
+		tag, err := db.pool.Exec(ctx, q.updateOne, next, id, value)
+		if err != nil {
+			return false, fmt.Errorf("%s %s: update: %w", f.Kind, id, err)
+		}
+		if tag.RowsAffected() == 1 {
+			return true, nil
 		}
 	}
 }
