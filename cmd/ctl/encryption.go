@@ -22,6 +22,7 @@ type keyOptions struct {
 	environ []string
 	actor   string // recorded in the audit log
 	json    bool   // machine-readable output (status)
+	recover bool   // rotate: start a new key version although the old master key is lost
 }
 
 // Validate checks the options.
@@ -74,8 +75,12 @@ func newKeyCmd(environ []string, use, short, long string, run func(context.Conte
 		},
 	}
 	cmd.Flags().StringVar(&opts.actor, "actor", defaultActor(), "who runs the command, for the audit log")
-	if use == "encryption-status" {
+	switch use {
+	case "encryption-status":
 		cmd.Flags().BoolVar(&opts.json, "json", false, "print JSON")
+	case "rotate-encryption-key":
+		cmd.Flags().BoolVar(&opts.recover, "recover-lost-key", false,
+			"the old master key is lost: start a new key version anyway (values under the old versions stay unreadable)")
 	}
 	return cmd
 }
@@ -108,11 +113,18 @@ func runEncryptSecrets(ctx context.Context, opts keyOptions, out io.Writer) erro
 
 func runRotate(ctx context.Context, opts keyOptions, out io.Writer) error {
 	return withStore(ctx, opts, func(_ *config.Config, store *postgres.DB) error {
-		res, err := store.RotateEncryptionKey(ctx, assess.Actor{ID: opts.actor})
+		rotate := store.RotateEncryptionKey
+		if opts.recover {
+			rotate = store.RecoverLostKey
+		}
+		res, err := rotate(ctx, assess.Actor{ID: opts.actor})
 		if err != nil {
 			return err
 		}
 		_, err = fmt.Fprintf(out, "key version %d is current (was %d); %d data keys rewrapped\n", res.Version, res.PreviousVersion, res.Rewrapped)
+		if err == nil && res.Unreadable > 0 {
+			_, err = fmt.Fprintf(out, "%d values are under key versions this master key cannot open; they were left as they are\n", res.Unreadable)
+		}
 		return err
 	})
 }

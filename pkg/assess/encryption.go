@@ -34,6 +34,7 @@ type RotationResult struct {
 	Version         int   `json:"version" doc:"The new current key version"`
 	PreviousVersion int   `json:"previousVersion"`
 	Rewrapped       int64 `json:"rewrapped" doc:"Data keys rewrapped under the new version"`
+	Unreadable      int64 `json:"unreadable" doc:"Values under key versions the master key cannot open, left as they are"`
 }
 
 // SecretsMigration reports an encrypt-secrets run.

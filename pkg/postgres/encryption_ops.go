@@ -162,20 +162,58 @@ func (db *DB) EncryptSecrets(ctx context.Context, actor assess.Actor) (assess.Se
 		Details: map[string]any{"encrypted": res.Encrypted, "alreadyEncrypted": res.AlreadyEncrypted, "keyVersion": db.keys.Current()}})
 }
 
+// rotationLockKey makes rotations exclusive across processes for their whole run.
+const rotationLockKey int64 = 0x61737361793a726f
+
 // RotateEncryptionKey implements assess.EncryptionService: it appends a KEK version with a
 // fresh salt, makes it current, and rewraps every data key under it. Old versions stay
-// in the ledger so values written meanwhile by other replicas still open.
+// in the ledger so values written meanwhile by other replicas still open. It refuses
+// when the master key does not open the current version (a mistyped key must not start
+// a new ledger branch); RecoverLostKey is the deliberate way past that.
 func (db *DB) RotateEncryptionKey(ctx context.Context, actor assess.Actor) (assess.RotationResult, error) {
-	var res assess.RotationResult
 	if db.keys.Passthrough() {
-		return res, errNeedsMasterKey
+		return assess.RotationResult{}, errNeedsMasterKey
 	}
 	if db.keys.Current() == 0 {
-		return res, &assess.Error{Code: assess.ECodeKeyUnavailable,
-			Message: "The configured master key does not open the current key version; rotation needs the right master key."}
+		return assess.RotationResult{}, &assess.Error{Code: assess.ECodeKeyUnavailable, Message: "The configured master key " +
+			"does not open the current key version. Configure the right MASTER_ENCRYPTION_KEY; if it is lost, see " +
+			"`assay-ctl rotate-encryption-key --recover-lost-key` in docs/encryption.md."}
 	}
+	return db.rotate(ctx, actor, false)
+}
+
+// RecoverLostKey starts a new key version under the configured master key although the
+// existing versions cannot be opened (the old master key is lost). Values under the old
+// versions stay unreadable and must be re-entered; new values are sealed again.
+func (db *DB) RecoverLostKey(ctx context.Context, actor assess.Actor) (assess.RotationResult, error) {
+	if db.keys.Passthrough() {
+		return assess.RotationResult{}, errNeedsMasterKey
+	}
+	if db.keys.Current() != 0 {
+		return assess.RotationResult{}, &assess.Error{Code: assess.ECodeBusinessRule,
+			Message: "The master key opens the current key version: nothing is lost, use a normal rotation."}
+	}
+	return db.rotate(ctx, actor, true)
+}
+
+func (db *DB) rotate(ctx context.Context, actor assess.Actor, recovered bool) (assess.RotationResult, error) {
+	var res assess.RotationResult
+	conn, err := db.pool.Acquire(ctx)
+	if err != nil {
+		return res, err
+	}
+	defer conn.Release()
+	var locked bool
+	if err := conn.QueryRow(ctx, "SELECT pg_try_advisory_lock($1)", rotationLockKey).Scan(&locked); err != nil {
+		return res, err
+	}
+	if !locked {
+		return res, &assess.Error{Code: assess.ECodeConflict, Message: "Another key rotation is running; try again when it has finished."}
+	}
+	defer func() { _, _ = conn.Exec(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock($1)", rotationLockKey) }()
+
 	var kek []byte
-	err := db.inTx(ctx, func(tx pgx.Tx) error {
+	err = db.inTx(ctx, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1)", ledgerLockKey); err != nil {
 			return err
 		}
@@ -194,7 +232,7 @@ func (db *DB) RotateEncryptionKey(ctx context.Context, actor assess.Actor) (asse
 			return err
 		}
 		return writeAudit(ctx, tx, assess.AuditEntry{Actor: actor, Action: assess.AuditKEKRotated, TargetType: "encryption_key",
-			TargetID: fmt.Sprint(kv.Version), Details: map[string]any{"version": kv.Version, "previousVersion": res.PreviousVersion}})
+			TargetID: fmt.Sprint(kv.Version), Details: map[string]any{"version": kv.Version, "previousVersion": res.PreviousVersion, "recoveredLostKey": recovered}})
 	})
 	if err != nil {
 		return res, fmt.Errorf("rotate: %w", err)
@@ -202,7 +240,12 @@ func (db *DB) RotateEncryptionKey(ctx context.Context, actor assess.Actor) (asse
 	db.keys.AddVersion(res.Version, kek)
 	for _, f := range db.fields {
 		n, err := db.rewriteField(ctx, f, func(id, value string) (string, bool, error) {
-			if v, err := secret.ParseVersion(value); !secret.IsEncrypted(value) || err != nil || v == res.Version {
+			v, err := secret.ParseVersion(value)
+			if !secret.IsEncrypted(value) || err != nil || v >= res.Version {
+				return "", false, nil
+			}
+			if !db.keys.Usable(v) {
+				res.Unreadable++ // counted, left as is: rotation must not stop at a lost value
 				return "", false, nil
 			}
 			next, err := db.keys.Rewrap(ctx, f.AAD(id), value, res.Version)

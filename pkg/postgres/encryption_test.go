@@ -296,3 +296,67 @@ func BenchmarkRotate(b *testing.B) {
 	}
 	b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "values/s")
 }
+
+// TestRecoverLostKey: the master key is lost. Rotation refuses (a mistyped key must not
+// start a new ledger branch); the explicit recovery starts a new version, leaves the
+// unreadable values as they are and counts them, and new secrets are sealed again.
+func TestRecoverLostKey(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := pgtest.NewPool(t)
+	lost := secretsDB(t, pool, masterKey(t))
+	sealed, err := lost.Keys().Seal(ctx, testField.AAD("old"), []byte("gone"))
+	require.NoError(t, err)
+	_, err = pool.Exec(ctx, "INSERT INTO test_secrets VALUES ('old', $1)", sealed)
+	require.NoError(t, err)
+
+	fresh := secretsDB(t, pool, masterKey(t))
+	_, err = fresh.RotateEncryptionKey(ctx, assess.Actor{ID: "ops"})
+	require.ErrorContains(t, err, "--recover-lost-key")
+	res, err := fresh.RecoverLostKey(ctx, assess.Actor{ID: "ops"})
+	require.NoError(t, err)
+	require.Equal(t, assess.RotationResult{Version: 2, PreviousVersion: 1, Unreadable: 1}, res)
+	require.Equal(t, 0, auditCount(t, pool, assess.AuditKeyUnavailable), "skipped values are not read, so not audited")
+
+	again, err := fresh.Keys().Seal(ctx, testField.AAD("new"), []byte("fresh"))
+	require.NoError(t, err)
+	v, err := secret.ParseVersion(again)
+	require.NoError(t, err)
+	require.Equal(t, 2, v)
+	_, err = fresh.RecoverLostKey(ctx, assess.Actor{ID: "ops"})
+	require.ErrorContains(t, err, "nothing is lost")
+}
+
+func TestConcurrentRotationsAreRefused(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := pgtest.NewPool(t)
+	db := secretsDB(t, pool, masterKey(t))
+	_, err := pool.Exec(ctx, "INSERT INTO test_secrets SELECT 'r' || g, 'v' || g FROM generate_series(1, 3000) g")
+	require.NoError(t, err)
+	_, err = db.EncryptSecrets(ctx, assess.Actor{ID: "t"})
+	require.NoError(t, err)
+	errs := make(chan error, 2)
+	for range 2 {
+		go func() {
+			_, err := db.RotateEncryptionKey(ctx, assess.Actor{ID: "t"})
+			errs <- err
+		}()
+	}
+	var conflicts int
+	for range 2 {
+		if err := <-errs; err != nil {
+			var ae *assess.Error
+			require.True(t, errors.As(err, &ae), "%v", err)
+			require.Equal(t, assess.ECodeConflict, ae.Code)
+			conflicts++
+		}
+	}
+	st, err := db.EncryptionStatus(ctx)
+	require.NoError(t, err)
+	require.Len(t, st.Versions, 3-conflicts)
+	require.Equal(t, int64(3000), st.Fields[0].Encrypted)
+	for id, v := range openAll(t, pool, db.Keys()) {
+		require.Equal(t, "v"+id[1:], v)
+	}
+}

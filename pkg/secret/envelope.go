@@ -65,7 +65,14 @@ func parseEnvelope(stored string) (envelope, error) {
 	if err1 != nil || err2 != nil || len(dek) < nonceSize+KeySize || len(data) < nonceSize {
 		return envelope{}, errCorrupt("encrypted value is malformed")
 	}
-	return envelope{version: v, wrappedDEK: dek, data: data}, nil
+	e := envelope{version: v, wrappedDEK: dek, data: data}
+	// The decoders forgive some variations (unused low bits of the last base64 character,
+	// line breaks, "+1" or "01" as the version); a value must be exactly what Seal wrote,
+	// so that any change to it is detected.
+	if e.String() != stored {
+		return envelope{}, errCorrupt("encrypted value is not in canonical form")
+	}
+	return e, nil
 }
 
 // ParseVersion returns the KEK version an encrypted stored value was written under.

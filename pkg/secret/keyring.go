@@ -34,7 +34,7 @@ type Keyring struct {
 // master key does not open are remembered as unusable rather than failing: the service
 // must start and serve everything that does not need them.
 func NewKeyring(master []byte, ledger []KeyVersion) *Keyring {
-	k := &Keyring{}
+	k := &Keyring{keks: map[int][]byte{}, unusable: map[int]bool{}}
 	if len(master) > 0 {
 		k.master = append([]byte(nil), master...)
 	}
@@ -42,24 +42,37 @@ func NewKeyring(master []byte, ledger []KeyVersion) *Keyring {
 	return k
 }
 
+// load merges a ledger read into the keyring. KEKs already held are kept (after a rekey
+// of the master key, a process still running with the old key keeps what it unwrapped
+// before), and the current version only moves forward (a ledger read that raced with
+// this process's own rotation must not take the new version away).
 func (k *Keyring) load(ledger []KeyVersion) {
-	keks, unusable, current := map[int][]byte{}, map[int]bool{}, 0
-	if k.master != nil {
-		for _, kv := range ledger {
-			kek, err := UnwrapKEK(k.master, kv)
-			if err != nil {
-				unusable[kv.Version] = true
-				continue
-			}
-			keks[kv.Version] = kek
-			if kv.Current {
-				current = kv.Version
-			}
+	if k.master == nil {
+		return
+	}
+	opened := map[int][]byte{}
+	current := 0
+	for _, kv := range ledger {
+		kek, err := UnwrapKEK(k.master, kv)
+		if err != nil {
+			continue
+		}
+		opened[kv.Version] = kek
+		if kv.Current {
+			current = kv.Version
 		}
 	}
 	k.mu.Lock()
-	k.keks, k.unusable, k.current = keks, unusable, current
-	k.mu.Unlock()
+	defer k.mu.Unlock()
+	for _, kv := range ledger {
+		if kek := opened[kv.Version]; kek != nil && k.keks[kv.Version] == nil {
+			k.keks[kv.Version] = kek
+		}
+		k.unusable[kv.Version] = k.keks[kv.Version] == nil
+	}
+	if current > k.current {
+		k.current = current
+	}
 }
 
 // Passthrough reports whether no master key is configured.
@@ -77,8 +90,10 @@ func (k *Keyring) Unusable() []int {
 	k.mu.RLock()
 	defer k.mu.RUnlock()
 	out := make([]int, 0, len(k.unusable))
-	for v := range k.unusable {
-		out = append(out, v)
+	for v, bad := range k.unusable {
+		if bad {
+			out = append(out, v)
+		}
 	}
 	sort.Ints(out)
 	return out
@@ -172,7 +187,8 @@ func (k *Keyring) Rewrap(ctx context.Context, aad, stored string, to int) (strin
 // kek returns KEK version v, reloading the ledger once when v is unknown.
 func (k *Keyring) kek(ctx context.Context, v int, aad string) ([]byte, error) {
 	k.mu.RLock()
-	kek, known := k.keks[v], k.keks[v] != nil || k.unusable[v]
+	_, seen := k.unusable[v]
+	kek, known := k.keks[v], k.keks[v] != nil || seen
 	k.mu.RUnlock()
 	if kek == nil && !known && k.Reload != nil && !k.Passthrough() {
 		if ledger, err := k.Reload(ctx); err == nil {
@@ -192,8 +208,9 @@ func (k *Keyring) kek(ctx context.Context, v int, aad string) ([]byte, error) {
 	if !k.Passthrough() {
 		reason = "the configured master key cannot open that key version, or the version is unknown"
 	}
+	// The record's identity goes to the audit row, not into the client-visible message.
 	return nil, &assess.Error{Code: assess.ECodeKeyUnavailable,
-		Message: fmt.Sprintf("Cannot decrypt %s: it is encrypted under key version %d and %s.", aad, v, reason)}
+		Message: fmt.Sprintf("Cannot decrypt this record: it is encrypted under key version %d and %s.", v, reason)}
 }
 
 // NewVersion creates KEK version `version` under this keyring's master key. The caller
@@ -205,12 +222,20 @@ func (k *Keyring) NewVersion(version int, createdBy string, now time.Time) (KeyV
 	return NewKeyVersion(k.master, version, createdBy, now)
 }
 
+// Usable reports whether this process holds KEK version v.
+func (k *Keyring) Usable(v int) bool {
+	k.mu.RLock()
+	defer k.mu.RUnlock()
+	return k.keks[v] != nil
+}
+
 // AddVersion makes a freshly created KEK version known and current in this process.
 func (k *Keyring) AddVersion(version int, kek []byte) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	k.keks[version] = kek
-	k.current = version
+	k.unusable[version] = false
+	k.current = max(k.current, version)
 }
 
 func errCorrupt(format string, args ...any) error {

@@ -182,6 +182,11 @@ export interface components {
             rewrapped: number;
             /**
              * Format: int64
+             * @description Values under key versions the master key cannot open, left as they are
+             */
+            unreadable: number;
+            /**
+             * Format: int64
              * @description The new current key version
              */
             version: number;
