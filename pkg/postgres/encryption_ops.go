@@ -46,7 +46,7 @@ func (db *DB) rewriteField(ctx context.Context, f EncryptedField, change func(id
 	}
 }
 
-type rewrite struct{ id, old, new string }
+type rewrite struct{ id, old string }
 
 type fieldQueries struct{ list, updateMany, updateOne, reread string }
 
