@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"time"
 
 	"github.com/assay-dev/assay/cmd/internal/boot"
@@ -17,6 +18,7 @@ import (
 	"github.com/assay-dev/assay/pkg/httpapi"
 	"github.com/assay-dev/assay/pkg/metrics"
 	"github.com/assay-dev/assay/pkg/postgres"
+	"github.com/assay-dev/assay/pkg/secret"
 	"github.com/assay-dev/assay/web"
 )
 
@@ -46,19 +48,16 @@ func run(ctx context.Context, opts options) error {
 	if err := boot.PrepareSchema(ctx, db.Pool, log, cfg.MigrateOnStart); err != nil {
 		return err
 	}
-	store := postgres.New(db.Pool, nil)
+	store := postgres.New(db.Pool, nil).ConfigureIdentity(postgres.IdentityConfig{
+		PasswordMinLength: cfg.PasswordMinLength, MaxFailedLogins: cfg.LoginMaxFailedAttempts, LockoutDuration: cfg.LoginLockoutDuration,
+	}, secret.NewHasher(secret.DefaultArgon2, 0))
 	if err := boot.LoadKeys(ctx, store, cfg, log); err != nil {
 		return err
 	}
-	if cfg.JWTSecret == "" {
-		if _, err := store.JWTSecret(ctx); err != nil {
-			// A lost master key must not stop the service: everything else still works.
-			log.ErrorContext(ctx, "the stored session-signing secret cannot be read; sign-in is unavailable until the master key is restored or JWT_SECRET is set",
-				slog.String("error", err.Error()))
-		} else {
-			log.InfoContext(ctx, "JWT_SECRET not set: using the secret generated on first run and kept in app_config (set JWT_SECRET for multi-replica deployments)")
-		}
+	if err := store.SyncBuiltinRoles(ctx); err != nil {
+		return err
 	}
+	sessionKey := sessionKey(ctx, cfg, store, log)
 
 	river, err := workers.NewClient(db.Pool, workers.Config{
 		RunWorkers: cfg.RunWorkers, Maintenance: store, Logger: log,
@@ -75,7 +74,7 @@ func run(ctx context.Context, opts options) error {
 		log.InfoContext(ctx, "workers running in-process (RUN_WORKERS=true)")
 	}
 
-	deps := httpapi.Deps{Logger: log, Database: store, Setup: store, Encryption: store}
+	deps := httpapi.Deps{Logger: log, Database: store, Setup: store, Encryption: store, Identity: store}
 	if deps.Web, err = fs.Sub(web.Dist, "dist"); err != nil {
 		return err
 	}
@@ -89,6 +88,8 @@ func run(ctx context.Context, opts options) error {
 	api := httpapi.New(httpapi.Config{
 		Version: boot.Version, StartedAt: started, CORSOrigins: cfg.CORSOrigins, TrustProxyHops: cfg.TrustProxyHops,
 		MaxBodyBytes: cfg.APIMaxBodyBytes, StorageProvider: string(cfg.StorageProvider), PasswordMinLength: cfg.PasswordMinLength,
+		SessionKey: sessionKey, SessionLifetime: cfg.JWTExpiry, SecureCookie: cfg.SecureCookie,
+		AppOrigins: append([]string{originOf(cfg.AppURL)}, cfg.CORSOrigins...),
 	}, deps)
 	return serve(ctx, cfg, opts, log, api, started)
 }
@@ -128,4 +129,30 @@ func serve(ctx context.Context, cfg *config.Config, opts options, log *slog.Logg
 		return err
 	}
 	return nil
+}
+
+// sessionKey returns the key that signs session cookies: JWT_SECRET, or the secret
+// generated on first run and kept (encrypted when a master key is set) in app_config.
+// When neither can be had the service still starts; sign-in is then unavailable.
+func sessionKey(ctx context.Context, cfg *config.Config, store *postgres.DB, log *slog.Logger) []byte {
+	if cfg.JWTSecret != "" {
+		return []byte(cfg.JWTSecret)
+	}
+	s, err := store.JWTSecret(ctx)
+	if err != nil {
+		log.ErrorContext(ctx, "the stored session-signing secret cannot be read; sign-in is unavailable until the master key is restored or JWT_SECRET is set",
+			slog.String("error", err.Error()))
+		return nil
+	}
+	log.InfoContext(ctx, "JWT_SECRET not set: using the secret generated on first run and kept in app_config (set JWT_SECRET for multi-replica deployments)")
+	return []byte(s)
+}
+
+// originOf reduces a URL to its origin (scheme://host[:port]).
+func originOf(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return raw
+	}
+	return u.Scheme + "://" + u.Host
 }

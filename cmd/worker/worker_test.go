@@ -38,7 +38,7 @@ func TestTwoWorkersRunPeriodicJobOnce(t *testing.T) {
 	defer conn.Close(context.Background())
 	count := func() int {
 		var n int
-		require.NoError(t, conn.QueryRow(context.Background(), "SELECT count(*) FROM maintenance_runs").Scan(&n))
+		require.NoError(t, conn.QueryRow(context.Background(), "SELECT count(*) FROM maintenance_runs WHERE job = 'maintenance.cleanup_sessions'").Scan(&n))
 		return n
 	}
 	require.Eventually(t, func() bool { return count() >= 1 }, 30*time.Second, 100*time.Millisecond)

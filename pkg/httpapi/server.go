@@ -26,6 +26,18 @@ type Config struct {
 	MaxBodyBytes      int64     // cap of JSON request bodies
 	StorageProvider   string    // "database" or "s3": what health reports under storage
 	PasswordMinLength int       // shown to the setup wizard
+	// SessionKey signs session cookies (JWT_SECRET or the generated secret).
+	SessionKey []byte
+	// SessionLifetime is JWT_EXPIRY.
+	SessionLifetime time.Duration
+	// SecureCookie decides the cookie's Secure flag (COOKIE_SECURE) given whether the
+	// request came over HTTPS.
+	SecureCookie func(httpsRequest bool) bool
+	// AppOrigins are the origins, besides the service's own, whose cookie-authenticated
+	// writes are accepted (APP_URL and CORS_ORIGIN).
+	AppOrigins []string
+	// Now is the clock (time.Now when nil).
+	Now func() time.Time
 }
 
 // Deps are the services the handlers use. Nil optional members disable what they serve.
@@ -36,6 +48,8 @@ type Deps struct {
 	Setup    assess.SetupService
 	// Encryption serves the encryption administration endpoints.
 	Encryption assess.EncryptionService
+	// Identity manages accounts, sign-in and sessions.
+	Identity assess.IdentityService
 	// Authorizer checks the credential of every operation that is not public. Nil denies
 	// them all with 401 until the identity layer provides one.
 	Authorizer Authorizer
@@ -51,9 +65,10 @@ type Deps struct {
 // Server is the assembled HTTP handler together with its API description.
 type Server struct {
 	http.Handler
-	API huma.API
-	cfg Config
-	dep Deps
+	API    huma.API
+	cfg    Config
+	dep    Deps
+	signer sessionSigner
 }
 
 // New assembles the handler: platform middleware, health, metrics, the setup gate, the
@@ -65,10 +80,21 @@ func New(cfg Config, deps Deps) *Server {
 	if cfg.MaxBodyBytes <= 0 {
 		cfg.MaxBodyBytes = 1 << 20
 	}
-	if deps.Authorizer == nil {
-		deps.Authorizer = denyAll{}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
 	}
-	s := &Server{cfg: cfg, dep: deps}
+	if cfg.SessionLifetime <= 0 {
+		cfg.SessionLifetime = 24 * time.Hour
+	}
+	s := &Server{cfg: cfg, dep: deps, signer: sessionSigner{key: cfg.SessionKey, lifetime: cfg.SessionLifetime, now: cfg.Now}}
+	switch {
+	case deps.Authorizer != nil:
+	case deps.Identity != nil && len(cfg.SessionKey) > 0:
+		s.dep.Authorizer = &credentialAuthorizer{identity: deps.Identity, signer: s.signer, origins: cfg.AppOrigins}
+	default:
+		s.dep.Authorizer = denyAll{}
+	}
+	deps = s.dep
 	r := chi.NewRouter()
 	r.Use(requestID, clientInfo(cfg.TrustProxyHops), observe(deps.Logger, deps.Observer),
 		securityHeaders, cors(cfg.CORSOrigins), limitBody(cfg.MaxBodyBytes), s.setupGate)

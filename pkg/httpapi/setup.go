@@ -46,4 +46,5 @@ func (s *Server) registerOperations() {
 	s.describeHealth()
 	s.registerSetup()
 	s.registerEncryption()
+	s.registerIdentity()
 }

@@ -58,6 +58,8 @@ type DB struct {
 	now           func() time.Time
 	keys          *secret.Keyring
 	fields        []EncryptedField
+	identity      IdentityConfig
+	hasher        *secret.Hasher
 	setupComplete *atomic.Bool // once true it stays true: users are never all deleted
 }
 
@@ -66,7 +68,9 @@ func New(pool *pgxpool.Pool, now func() time.Time) *DB {
 	if now == nil {
 		now = time.Now
 	}
-	return &DB{pool: pool, now: now, keys: secret.NewKeyring(nil, nil), fields: EncryptedFields, setupComplete: &atomic.Bool{}}
+	return &DB{pool: pool, now: now, keys: secret.NewKeyring(nil, nil), fields: EncryptedFields, setupComplete: &atomic.Bool{},
+		identity: IdentityConfig{PasswordMinLength: 12, MaxFailedLogins: 5, LockoutDuration: 15 * time.Minute},
+		hasher:   secret.NewHasher(secret.DefaultArgon2, 0)}
 }
 
 // Pool returns the underlying pool (for River and metrics).

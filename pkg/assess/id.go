@@ -1,0 +1,61 @@
+package assess
+
+import (
+	"crypto/rand"
+	"encoding/binary"
+	"strings"
+	"time"
+)
+
+// Identifier prefixes of the resources (interface spec, PRODUCT P3.2).
+const (
+	PrefixUser    = "u_"
+	PrefixRole    = "ro_"
+	PrefixSession = "se_"
+	PrefixAPIKey  = "ak_"
+	PrefixInvite  = "inv_"
+)
+
+const crockford = "0123456789abcdefghjkmnpqrstvwxyz"
+
+// NewID returns prefix + a 26-character, time-sortable identifier (48 bits of
+// milliseconds, 80 random bits, Crockford base32, lower case).
+func NewID(prefix string, now time.Time) string {
+	var b [16]byte
+	binary.BigEndian.PutUint64(b[:8], uint64(now.UnixMilli())<<16)
+	_, _ = rand.Read(b[6:])
+	var sb strings.Builder
+	sb.Grow(len(prefix) + 26)
+	sb.WriteString(prefix)
+	// 128 bits → 26 base32 digits, most significant first.
+	hi, lo := binary.BigEndian.Uint64(b[:8]), binary.BigEndian.Uint64(b[8:])
+	for i := 25; i >= 0; i-- {
+		shift := uint(i * 5)
+		var v uint64
+		switch {
+		case shift >= 64:
+			v = hi >> (shift - 64)
+		case shift > 59:
+			v = lo>>shift | hi<<(64-shift)
+		default:
+			v = lo >> shift
+		}
+		sb.WriteByte(crockford[v&31])
+	}
+	return sb.String()
+}
+
+// ValidID reports whether id looks like an identifier of the given prefix, so malformed
+// ids can be answered with 404 before reaching the database.
+func ValidID(prefix, id string) bool {
+	rest, ok := strings.CutPrefix(id, prefix)
+	if !ok || len(rest) != 26 {
+		return false
+	}
+	for _, c := range rest {
+		if !strings.ContainsRune(crockford, c) {
+			return false
+		}
+	}
+	return true
+}

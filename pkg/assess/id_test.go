@@ -1,0 +1,42 @@
+package assess
+
+import (
+	"sort"
+	"testing"
+	"time"
+)
+
+func TestNewIDIsSortableAndValid(t *testing.T) {
+	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	var ids []string
+	seen := map[string]bool{}
+	for i := range 1000 {
+		id := NewID(PrefixUser, base.Add(time.Duration(i)*time.Millisecond))
+		if !ValidID(PrefixUser, id) {
+			t.Fatalf("invalid id %q", id)
+		}
+		if seen[id] {
+			t.Fatalf("duplicate id %q", id)
+		}
+		seen[id] = true
+		ids = append(ids, id)
+	}
+	if !sort.StringsAreSorted(ids) {
+		t.Fatal("ids made later must sort later")
+	}
+	for _, bad := range []string{"", "u_", "u_short", "ro_" + ids[0][2:], "u_" + ids[0][2:27] + "!", "u_" + ids[0][2:] + "x"} {
+		if ValidID(PrefixUser, bad) {
+			t.Errorf("ValidID(%q) = true", bad)
+		}
+	}
+}
+
+func TestBuiltinRolesUseKnownPermissions(t *testing.T) {
+	for _, r := range BuiltinRoles() {
+		for _, p := range r.Permissions {
+			if !KnownPermission(p) {
+				t.Errorf("role %s grants unknown permission %s", r.Name, p)
+			}
+		}
+	}
+}

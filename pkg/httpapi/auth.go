@@ -1,0 +1,70 @@
+package httpapi
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+
+	"github.com/assay-dev/assay/pkg/assess"
+	"github.com/assay-dev/assay/pkg/logging"
+)
+
+// credentialAuthorizer authenticates the session cookie (API keys come next) and checks
+// the operation's permission against the caller's current permissions.
+type credentialAuthorizer struct {
+	identity assess.IdentityService
+	signer   sessionSigner
+	origins  []string // accepted Origin values for cookie-authenticated writes
+}
+
+// Authorize implements Authorizer.
+func (a *credentialAuthorizer) Authorize(r *http.Request, permission string) (context.Context, error) {
+	ctx := r.Context()
+	c, err := r.Cookie(SessionCookieName)
+	if err != nil || c.Value == "" {
+		return nil, assess.Errorf(assess.ECodeUnauthenticated, "Authentication is required: sign in, or send an API key.")
+	}
+	sid, err := a.signer.verify(c.Value)
+	if err != nil {
+		return nil, assess.Errorf(assess.ECodeUnauthenticated, "The session is invalid or has expired; sign in again.")
+	}
+	p, err := a.identity.SessionPrincipal(ctx, sid)
+	if err != nil {
+		return nil, err
+	}
+	actor := assess.Actor{ID: p.User.ID, IP: ClientFrom(ctx).IP, RequestID: logging.RequestID(ctx)}
+	if isUnsafe(r.Method) && !a.sameOrigin(r) {
+		return nil, assess.Errorf(assess.ECodePermissionDenied, "Cross-site request refused: a cookie-authenticated change must come from this application's origin.")
+	}
+	if permission != assess.PermissionAuthenticated && !p.Can(permission) {
+		_ = a.identity.Audit(ctx, assess.AuditEntry{Actor: actor, Action: "auth.permission_denied", TargetType: "operation",
+			TargetID: r.Method + " " + r.URL.Path, Details: map[string]any{"permission": permission}})
+		return nil, assess.Errorf(assess.ECodePermissionDenied, "This action requires the permission %s.", permission)
+	}
+	return assess.WithActor(assess.WithPrincipal(ctx, p), actor), nil
+}
+
+func isUnsafe(method string) bool {
+	return method != http.MethodGet && method != http.MethodHead && method != http.MethodOptions
+}
+
+// sameOrigin accepts a write when its Origin (or, lacking it, its Referer) is this
+// service's own origin or one of the configured ones. Browsers always send one of them on
+// cross-site writes, so a forged form or fetch from another site is refused.
+func (a *credentialAuthorizer) sameOrigin(r *http.Request) bool {
+	origin := r.Header.Get("Origin")
+	if origin == "" {
+		ref, err := url.Parse(r.Header.Get("Referer"))
+		if err != nil || ref.Host == "" {
+			return false
+		}
+		origin = ref.Scheme + "://" + ref.Host
+	}
+	c := ClientFrom(r.Context())
+	if strings.EqualFold(origin, c.Scheme+"://"+c.Host) {
+		return true
+	}
+	return slices.ContainsFunc(a.origins, func(o string) bool { return strings.EqualFold(o, origin) })
+}
