@@ -15,6 +15,7 @@ import (
 // the operation's permission against the caller's current permissions.
 type credentialAuthorizer struct {
 	identity assess.IdentityService
+	apiKeys  assess.APIKeyService
 	signer   sessionSigner
 	origins  []string // accepted Origin values for cookie-authenticated writes
 }
@@ -22,20 +23,12 @@ type credentialAuthorizer struct {
 // Authorize implements Authorizer.
 func (a *credentialAuthorizer) Authorize(r *http.Request, permission string) (context.Context, error) {
 	ctx := r.Context()
-	c, err := r.Cookie(SessionCookieName)
-	if err != nil || c.Value == "" {
-		return nil, assess.Errorf(assess.ECodeUnauthenticated, "Authentication is required: sign in, or send an API key.")
-	}
-	sid, err := a.signer.verify(c.Value)
-	if err != nil {
-		return nil, assess.Errorf(assess.ECodeUnauthenticated, "The session is invalid or has expired; sign in again.")
-	}
-	p, err := a.identity.SessionPrincipal(ctx, sid)
+	p, err := a.authenticate(r)
 	if err != nil {
 		return nil, err
 	}
 	actor := assess.Actor{ID: p.User.ID, IP: ClientFrom(ctx).IP, RequestID: logging.RequestID(ctx)}
-	if isUnsafe(r.Method) && !a.sameOrigin(r) {
+	if p.SessionID != "" && isUnsafe(r.Method) && !a.sameOrigin(r) {
 		return nil, assess.Errorf(assess.ECodePermissionDenied, "Cross-site request refused: a cookie-authenticated change must come from this application's origin.")
 	}
 	if permission != assess.PermissionAuthenticated && !p.Can(permission) {
@@ -44,6 +37,37 @@ func (a *credentialAuthorizer) Authorize(r *http.Request, permission string) (co
 		return nil, assess.Errorf(assess.ECodePermissionDenied, "This action requires the permission %s.", permission)
 	}
 	return assess.WithActor(assess.WithPrincipal(ctx, p), actor), nil
+}
+
+// apiKeyFrom returns an API key sent as `Authorization: Bearer <key>` or `X-Api-Key`.
+func apiKeyFrom(r *http.Request) string {
+	if k := r.Header.Get("X-Api-Key"); k != "" {
+		return k
+	}
+	if v, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok {
+		return strings.TrimSpace(v)
+	}
+	return ""
+}
+
+// authenticate resolves the request's credential: an API key when one is sent (it acts
+// with its owner's current roles), otherwise the session cookie.
+func (a *credentialAuthorizer) authenticate(r *http.Request) (*assess.Principal, error) {
+	if key := apiKeyFrom(r); key != "" {
+		if a.apiKeys == nil {
+			return nil, assess.Errorf(assess.ECodeUnauthenticated, "API keys are not accepted by this server.")
+		}
+		return a.apiKeys.APIKeyPrincipal(r.Context(), key)
+	}
+	c, err := r.Cookie(SessionCookieName)
+	if err != nil || c.Value == "" {
+		return nil, assess.Errorf(assess.ECodeUnauthenticated, "Authentication is required: sign in, or send an API key.")
+	}
+	sid, err := a.signer.verify(c.Value)
+	if err != nil {
+		return nil, assess.Errorf(assess.ECodeUnauthenticated, "The session is invalid or has expired; sign in again.")
+	}
+	return a.identity.SessionPrincipal(r.Context(), sid)
 }
 
 func isUnsafe(method string) bool {

@@ -50,6 +50,8 @@ type Deps struct {
 	Encryption assess.EncryptionService
 	// Identity manages accounts, sign-in and sessions.
 	Identity assess.IdentityService
+	// APIKeys manages API keys and authenticates them.
+	APIKeys assess.APIKeyService
 	// Authorizer checks the credential of every operation that is not public. Nil denies
 	// them all with 401 until the identity layer provides one.
 	Authorizer Authorizer
@@ -90,7 +92,7 @@ func New(cfg Config, deps Deps) *Server {
 	switch {
 	case deps.Authorizer != nil:
 	case deps.Identity != nil && len(cfg.SessionKey) > 0:
-		s.dep.Authorizer = &credentialAuthorizer{identity: deps.Identity, signer: s.signer, origins: cfg.AppOrigins}
+		s.dep.Authorizer = &credentialAuthorizer{identity: deps.Identity, apiKeys: deps.APIKeys, signer: s.signer, origins: cfg.AppOrigins}
 	default:
 		s.dep.Authorizer = denyAll{}
 	}

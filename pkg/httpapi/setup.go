@@ -47,4 +47,5 @@ func (s *Server) registerOperations() {
 	s.registerSetup()
 	s.registerEncryption()
 	s.registerIdentity()
+	s.registerAPIKeys()
 }

@@ -18,6 +18,7 @@ func (f EncryptedField) AAD(id string) string { return f.Table + "/" + f.Column 
 // EncryptedFields is the registry of every secret-holding column.
 var EncryptedFields = []EncryptedField{
 	{Kind: "jwt_secret", Table: "app_config", Column: "value", IDColumn: "key", Filter: "key = 'jwt_secret'"},
+	{Kind: "api_key_hash", Table: "api_keys", Column: "secret_hash", IDColumn: "id"},
 }
 
 func (f EncryptedField) where() string {

@@ -1,0 +1,103 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/stretchr/testify/require"
+)
+
+// keyClient calls the API with an API key in the given header style.
+func keyClient(t *testing.T, ts *testServer, token string, bearer bool) func(method, path string) (*http.Response, map[string]any) {
+	return func(method, path string) (*http.Response, map[string]any) {
+		hdr := []string{"X-Api-Key", token}
+		if bearer {
+			hdr = []string{"Authorization", "Bearer " + token}
+		}
+		return ts.request(t, method, path, "", hdr...)
+	}
+}
+
+func TestAPIKeys(t *testing.T) {
+	t.Parallel()
+	ts := startServer(t)
+	admin := newBrowser(t, ts)
+	res, _ := admin.do("POST", "/api/v1/setup", adminJSON)
+	require.Equal(t, 201, res.StatusCode)
+	addUser(t, ts, "pipeline", "assessor")
+	ci := newBrowser(t, ts)
+	res, _ = ci.do("POST", "/api/v1/auth/login", `{"username":"pipeline","password":"matrix password 1"}`)
+	require.Equal(t, 200, res.StatusCode)
+
+	res, body := ci.do("POST", "/api/v1/me/api-keys", `{"name":"CI"}`)
+	require.Equal(t, 201, res.StatusCode, body)
+	token := body["token"].(string)
+	keyID := body["apiKey"].(map[string]any)["id"].(string)
+	require.True(t, strings.HasPrefix(token, "assay_"))
+
+	for _, bearer := range []bool{true, false} {
+		call := keyClient(t, ts, token, bearer)
+		res, body := call("GET", "/api/v1/auth/me")
+		require.Equal(t, 200, res.StatusCode, body)
+		require.Equal(t, "pipeline", body["user"].(map[string]any)["username"])
+		res, body = call("GET", "/api/v1/admin/encryption/status")
+		requireEnvelope(t, res, body, 403, "permission_denied")
+	}
+	call := keyClient(t, ts, token, true)
+
+	// The key acts with the owner's roles at each request: granting or removing a role
+	// changes what it may do at once.
+	conn, err := pgx.Connect(context.Background(), ts.dsn)
+	require.NoError(t, err)
+	defer conn.Close(context.Background())
+	_, err = conn.Exec(context.Background(), `INSERT INTO user_roles SELECT u.id, r.id FROM users u, roles r WHERE u.username = 'pipeline' AND r.name = 'admin'`)
+	require.NoError(t, err)
+	res, _ = call("GET", "/api/v1/admin/encryption/status")
+	require.Equal(t, 200, res.StatusCode)
+	_, err = conn.Exec(context.Background(), `DELETE FROM user_roles WHERE role_id = (SELECT id FROM roles WHERE name = 'admin') AND user_id = (SELECT id FROM users WHERE username = 'pipeline')`)
+	require.NoError(t, err)
+	res, _ = call("GET", "/api/v1/admin/encryption/status")
+	require.Equal(t, 403, res.StatusCode)
+
+	// The list shows the key with its last use and never the secret.
+	res, body = ci.do("GET", "/api/v1/me/api-keys", "")
+	require.Equal(t, 200, res.StatusCode)
+	items := body["items"].([]any)
+	require.Len(t, items, 1)
+	require.NotEmpty(t, items[0].(map[string]any)["lastUsedAt"])
+	require.NotContains(t, fmt.Sprint(body), token[len(token)-20:])
+
+	// Another user cannot revoke it; the owner can, effective at once.
+	res, _ = admin.do("DELETE", "/api/v1/me/api-keys/"+keyID, "")
+	require.Equal(t, 404, res.StatusCode)
+	res, _ = call("GET", "/api/v1/auth/me")
+	require.Equal(t, 200, res.StatusCode)
+	res, _ = ci.do("DELETE", "/api/v1/me/api-keys/"+keyID, "")
+	require.Equal(t, 204, res.StatusCode)
+	res, body = call("GET", "/api/v1/auth/me")
+	requireEnvelope(t, res, body, 401, "unauthenticated")
+
+	// Expired keys and garbage are refused with the same 401.
+	expires := time.Now().Add(2 * time.Second).UTC().Format(time.RFC3339)
+	res, body = ci.do("POST", "/api/v1/me/api-keys", fmt.Sprintf(`{"name":"short-lived","expiresAt":%q}`, expires))
+	require.Equal(t, 201, res.StatusCode, body)
+	short := keyClient(t, ts, body["token"].(string), false)
+	res, _ = short("GET", "/api/v1/auth/me")
+	require.Equal(t, 200, res.StatusCode)
+	_, err = conn.Exec(context.Background(), `UPDATE api_keys SET expires_at = now() - interval '1 second' WHERE name = 'short-lived'`)
+	require.NoError(t, err)
+	res, _ = short("GET", "/api/v1/auth/me")
+	require.Equal(t, 401, res.StatusCode)
+	for _, junk := range []string{"nope", "assay_", "assay_x_y", token[:len(token)-2] + "zz"} {
+		res, body := keyClient(t, ts, junk, true)("GET", "/api/v1/auth/me")
+		requireEnvelope(t, res, body, 401, "unauthenticated")
+	}
+
+	res, body = ci.do("POST", "/api/v1/me/api-keys", `{"name":"  "}`)
+	requireEnvelope(t, res, body, 400, "validation_failed")
+}

@@ -1,0 +1,74 @@
+package httpapi
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/assay-dev/assay/pkg/assess"
+)
+
+// CreatedAPIKey is the answer to a key creation: the only time the token is shown.
+type CreatedAPIKey struct {
+	APIKey assess.APIKey `json:"apiKey"`
+	Token  string        `json:"token" doc:"The key itself. Shown only in this response; store it now. Send it as 'Authorization: Bearer <token>' or 'X-Api-Key: <token>'."`
+}
+
+// APIKeyPage is one page of API keys.
+type APIKeyPage struct {
+	Items      []assess.APIKey `json:"items"`
+	NextCursor string          `json:"nextCursor,omitempty"`
+	HasMore    bool            `json:"hasMore"`
+}
+
+type listInput struct {
+	Cursor string `query:"cursor" maxLength:"200" doc:"nextCursor of the previous page"`
+	Limit  int    `query:"limit" minimum:"1" maximum:"200" default:"50"`
+}
+
+type keyIDInput struct {
+	ID string `path:"id" maxLength:"64"`
+}
+
+func (s *Server) registerAPIKeys() {
+	register(s, Op{Permission: assess.PermissionAuthenticated, Operation: huma.Operation{
+		OperationID: "createMyAPIKey", Method: http.MethodPost, Path: "/api/v1/me/api-keys", DefaultStatus: http.StatusCreated,
+		Summary: "Create an API key", Tags: []string{"API keys"},
+		Description: "Creates a key acting as the caller, with the caller's roles at the time of each request. The token is " +
+			"returned once and only its hash is stored (encrypted at rest).",
+	}}, func(ctx context.Context, in *struct{ Body assess.NewAPIKey }) (*struct{ Body CreatedAPIKey }, error) {
+		p := assess.PrincipalFrom(ctx)
+		key, token, err := s.dep.APIKeys.CreateAPIKey(ctx, p.User.ID, in.Body, requestActor(ctx))
+		if err != nil {
+			return nil, err
+		}
+		return &struct{ Body CreatedAPIKey }{Body: CreatedAPIKey{APIKey: key, Token: token}}, nil
+	})
+
+	register(s, Op{Permission: assess.PermissionAuthenticated, Operation: huma.Operation{
+		OperationID: "listMyAPIKeys", Method: http.MethodGet, Path: "/api/v1/me/api-keys",
+		Summary: "List one's API keys", Tags: []string{"API keys"}, Description: "Newest first, with last-use times; never the secrets.",
+	}}, func(ctx context.Context, in *listInput) (*struct{ Body APIKeyPage }, error) {
+		keys, next, err := s.dep.APIKeys.ListAPIKeys(ctx, assess.PrincipalFrom(ctx).User.ID, in.Cursor, in.Limit)
+		if err != nil {
+			return nil, err
+		}
+		if keys == nil {
+			keys = []assess.APIKey{}
+		}
+		return &struct{ Body APIKeyPage }{Body: APIKeyPage{Items: keys, NextCursor: next, HasMore: next != ""}}, nil
+	})
+
+	register(s, Op{Permission: assess.PermissionAuthenticated, Operation: huma.Operation{
+		OperationID: "revokeMyAPIKey", Method: http.MethodDelete, Path: "/api/v1/me/api-keys/{id}", DefaultStatus: http.StatusNoContent,
+		Summary: "Revoke one of one's API keys", Tags: []string{"API keys"},
+		Description: "Effective at once. Revoking a revoked key again succeeds; another user's key is a 404.",
+		Errors:      []int{http.StatusNotFound},
+	}}, func(ctx context.Context, in *keyIDInput) (*struct{}, error) {
+		if !assess.ValidID(assess.PrefixAPIKey, in.ID) {
+			return nil, assess.Errorf(assess.ECodeNotFound, "No such API key.")
+		}
+		return nil, s.dep.APIKeys.RevokeAPIKey(ctx, assess.PrincipalFrom(ctx).User.ID, in.ID, requestActor(ctx))
+	})
+}
