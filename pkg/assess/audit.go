@@ -1,6 +1,9 @@
 package assess
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // Actor is who performs an action, as recorded in the audit log.
 type Actor struct {
@@ -42,3 +45,34 @@ const (
 	AuditMasterRekeyed   = "encryption.master_rekeyed"
 	AuditSecretsMigrated = "encryption.secrets_migrated"
 )
+
+// AuditRecord is one audit row as the API shows it.
+type AuditRecord struct {
+	ID         string         `json:"id" doc:"Opaque, time-ordered"`
+	OccurredAt time.Time      `json:"occurredAt"`
+	Actor      string         `json:"actor" doc:"User id, 'cli:<os user>', 'system' or 'anonymous'"`
+	Action     string         `json:"action"`
+	TargetType string         `json:"targetType,omitempty"`
+	TargetID   string         `json:"targetId,omitempty"`
+	Details    map[string]any `json:"details"`
+	RequestID  string         `json:"requestId,omitempty"`
+	IP         string         `json:"ip,omitempty"`
+}
+
+// AuditFilter selects audit rows; empty fields do not filter.
+type AuditFilter struct {
+	Action     string    `query:"action" maxLength:"100" doc:"Exact action, or a prefix ending in '.', e.g. 'auth.'"`
+	Actor      string    `query:"actor" maxLength:"100"`
+	TargetType string    `query:"targetType" maxLength:"100"`
+	TargetID   string    `query:"targetId" maxLength:"200"`
+	From       time.Time `query:"from" doc:"Only rows at or after this time (RFC 3339)"`
+	To         time.Time `query:"to" doc:"Only rows before this time (RFC 3339)"`
+	Cursor     string    `query:"cursor" maxLength:"40" doc:"nextCursor of the previous page"`
+	Limit      int       `query:"limit" minimum:"1" maximum:"200" default:"50"`
+}
+
+// AuditService reads the audit log.
+type AuditService interface {
+	// FindAudit returns rows newest first and the cursor of the next page ("" when none).
+	FindAudit(ctx context.Context, f AuditFilter) ([]AuditRecord, string, error)
+}

@@ -52,6 +52,8 @@ type Deps struct {
 	Identity assess.IdentityService
 	// APIKeys manages API keys and authenticates them.
 	APIKeys assess.APIKeyService
+	// Audit reads the audit log.
+	Audit assess.AuditService
 	// Authorizer checks the credential of every operation that is not public. Nil denies
 	// them all with 401 until the identity layer provides one.
 	Authorizer Authorizer

@@ -48,4 +48,5 @@ func (s *Server) registerOperations() {
 	s.registerEncryption()
 	s.registerIdentity()
 	s.registerAPIKeys()
+	s.registerAudit()
 }

@@ -64,6 +64,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the audit log
+         * @description Security events and changes, newest first: who did what to which record, when, from where (IP, request id). Filter by action (exact, or a prefix such as `auth.`), actor, target and time range.
+         */
+        get: operations["listAudit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/auth/login": {
         parameters: {
             query?: never;
@@ -249,6 +269,27 @@ export interface components {
             hasMore: boolean;
             items: components["schemas"]["APIKey"][] | null;
             nextCursor?: string;
+        };
+        AuditPage: {
+            hasMore: boolean;
+            items: components["schemas"]["AuditRecord"][] | null;
+            nextCursor?: string;
+        };
+        AuditRecord: {
+            action: string;
+            /** @description User id, 'cli:<os user>', 'system' or 'anonymous' */
+            actor: string;
+            details: {
+                [key: string]: unknown;
+            };
+            /** @description Opaque, time-ordered */
+            id: string;
+            ip?: string;
+            /** Format: date-time */
+            occurredAt: string;
+            requestId?: string;
+            targetId?: string;
+            targetType?: string;
         };
         CreatedAPIKey: {
             apiKey: components["schemas"]["APIKey"];
@@ -578,6 +619,102 @@ export interface operations {
             };
             /** @description Forbidden */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAudit: {
+        parameters: {
+            query?: {
+                /** @description Exact action, or a prefix ending in '.', e.g. 'auth.' */
+                action?: string;
+                actor?: string;
+                targetType?: string;
+                targetId?: string;
+                /** @description Only rows at or after this time (RFC 3339) */
+                from?: string;
+                /** @description Only rows before this time (RFC 3339) */
+                to?: string;
+                /** @description nextCursor of the previous page */
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditPage"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
