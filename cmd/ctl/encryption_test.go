@@ -59,7 +59,7 @@ func TestEncryptionLifecycle(t *testing.T) {
 	st := status(t, withA)
 	require.Equal(t, 3, st.CurrentVersion)
 	require.Len(t, st.Versions, 3)
-	require.Equal(t, []assess.EncryptedFieldCount{{Kind: "jwt_secret", Encrypted: 1}}, st.Fields)
+	require.Equal(t, []assess.EncryptedFieldCount{{Kind: "jwt_secret", Encrypted: 1}, {Kind: "api_key_hash"}}, st.Fields)
 
 	_, err = execute(t, append(base, "MASTER_ENCRYPTION_KEY="+keyB, "OLD_MASTER_ENCRYPTION_KEY="+keyC), "rekey-master")
 	require.ErrorContains(t, err, "does not open key version 1")

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
@@ -100,4 +101,44 @@ func TestAPIKeys(t *testing.T) {
 
 	res, body = ci.do("POST", "/api/v1/me/api-keys", `{"name":"  "}`)
 	requireEnvelope(t, res, body, 400, "validation_failed")
+}
+
+// TestAPIKeyTokenIsNotReplayed: an idempotent retry of a key creation learns that it
+// succeeded, but the token is neither repeated nor stored.
+func TestAPIKeyTokenIsNotReplayed(t *testing.T) {
+	t.Parallel()
+	ts := startServer(t)
+	admin := newBrowser(t, ts)
+	res, _ := admin.do("POST", "/api/v1/setup", adminJSON)
+	require.Equal(t, 201, res.StatusCode)
+	post := func() (*http.Response, map[string]any) {
+		req, _ := http.NewRequest("POST", ts.url+"/api/v1/me/api-keys", strings.NewReader(`{"name":"deploy"}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Origin", ts.url)
+		req.Header.Set("Idempotency-Key", "create-deploy-key")
+		r, err := admin.client.Do(req)
+		require.NoError(t, err)
+		defer r.Body.Close()
+		var m map[string]any
+		require.NoError(t, json.NewDecoder(r.Body).Decode(&m))
+		return r, m
+	}
+	res, body := post()
+	require.Equal(t, 201, res.StatusCode, body)
+	token := body["token"].(string)
+	require.NotEmpty(t, res.Header.Get("X-RateLimit-Limit"))
+
+	res, body = post()
+	requireEnvelope(t, res, body, 409, "conflict")
+	require.Equal(t, "true", res.Header.Get("Idempotent-Replayed"))
+	require.NotContains(t, fmt.Sprint(body), token)
+
+	conn, err := pgx.Connect(context.Background(), ts.dsn)
+	require.NoError(t, err)
+	defer conn.Close(context.Background())
+	var stored int
+	require.NoError(t, conn.QueryRow(context.Background(), `SELECT count(*) FROM idempotency_keys WHERE position($1 in convert_from(body, 'UTF8')) > 0`, token).Scan(&stored))
+	require.Zero(t, stored, "the token is not kept for replays")
+	res, _ = admin.do("GET", "/api/v1/me/api-keys", "")
+	require.Equal(t, 200, res.StatusCode)
 }

@@ -12,6 +12,8 @@ import (
 	"net/url"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
+
 	"github.com/assay-dev/assay/cmd/internal/boot"
 	"github.com/assay-dev/assay/jobs/workers"
 	"github.com/assay-dev/assay/pkg/config"
@@ -85,6 +87,7 @@ func run(ctx context.Context, opts options) error {
 		}
 		deps.Metrics, deps.Observer = m.Handler(cfg.MetricsToken), m
 	}
+	deps.RateLimit = limits(cfg, db.Pool, log)
 	api := httpapi.New(httpapi.Config{
 		Version: boot.Version, StartedAt: started, CORSOrigins: cfg.CORSOrigins, TrustProxyHops: cfg.TrustProxyHops,
 		MaxBodyBytes: cfg.APIMaxBodyBytes, StorageProvider: string(cfg.StorageProvider), PasswordMinLength: cfg.PasswordMinLength,
@@ -155,4 +158,21 @@ func originOf(raw string) string {
 		return raw
 	}
 	return u.Scheme + "://" + u.Host
+}
+
+// limits chains the API's shared limits: the per-credential budget, the sign-in limit per
+// client IP (off when NODE_ENV=test) and idempotent replay of creating POSTs.
+func limits(cfg *config.Config, pool *pgxpool.Pool, log *slog.Logger) func(http.Handler) http.Handler {
+	limiter := postgres.NewRateLimiter(pool, nil)
+	chain := []func(http.Handler) http.Handler{httpapi.RateLimit(limiter, cfg.RateLimitPerMinute, log)}
+	if !cfg.IsTest() {
+		chain = append(chain, httpapi.AuthRateLimit(limiter, log))
+	}
+	chain = append(chain, httpapi.Idempotency(postgres.NewIdempotencyStore(pool, nil), cfg.APIMaxBodyBytes, log))
+	return func(h http.Handler) http.Handler {
+		for i := len(chain) - 1; i >= 0; i-- {
+			h = chain[i](h)
+		}
+		return h
+	}
 }

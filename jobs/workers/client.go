@@ -29,7 +29,9 @@ type Config struct {
 	SessionCleanupInterval time.Duration
 	// SessionRetainExpired is how long expired sessions are kept before the purge.
 	SessionRetainExpired time.Duration
-	// Maintenance performs the housekeeping queries.
+	// Maintenance performs the housekeeping queries. When it also implements
+	// assess.LimitsMaintenance (the PostgreSQL store does), the purge of rate-limit windows
+	// and idempotency keys runs every PurgeLimitsInterval as well.
 	Maintenance assess.MaintenanceService
 	// Logger receives River's and the workers' logs.
 	Logger *slog.Logger
@@ -63,6 +65,9 @@ func NewClient(pool *pgxpool.Pool, cfg Config) (*river.Client[pgx.Tx], error) {
 		river.AddWorker(w, &CleanupSessionsWorker{
 			Service: cfg.Maintenance, Logger: cfg.Logger, Now: cfg.Now, WorkerName: cfg.Name,
 		})
+		if lm, ok := cfg.Maintenance.(assess.LimitsMaintenance); ok {
+			river.AddWorker(w, &PurgeLimitsWorker{Service: lm, Logger: cfg.Logger, Now: cfg.Now, WorkerName: cfg.Name})
+		}
 		rc.Workers = w
 		rc.Queues = map[string]river.QueueConfig{
 			river.QueueDefault:    {MaxWorkers: cfg.MaxWorkers},
@@ -88,6 +93,18 @@ func periodicJobs(cfg Config) []*river.PeriodicJob {
 				// interval, the new leader cannot enqueue the same period's run twice.
 				opts := args.InsertOpts()
 				opts.UniqueOpts = river.UniqueOpts{ByPeriod: cfg.SessionCleanupInterval}
+				return args, &opts
+			},
+			&river.PeriodicJobOpts{RunOnStart: true, ID: args.Kind()},
+		))
+	}
+	if _, ok := cfg.Maintenance.(assess.LimitsMaintenance); ok {
+		args := jobs.PurgeLimitsArgs{RateLimitRetention: assess.RateLimitWindowRetention, IdempotencyRetention: assess.IdempotencyKeyLifetime}
+		out = append(out, river.NewPeriodicJob(
+			river.PeriodicInterval(PurgeLimitsInterval),
+			func() (river.JobArgs, *river.InsertOpts) {
+				opts := args.InsertOpts()
+				opts.UniqueOpts = river.UniqueOpts{ByPeriod: PurgeLimitsInterval}
 				return args, &opts
 			},
 			&river.PeriodicJobOpts{RunOnStart: true, ID: args.Kind()},

@@ -22,6 +22,12 @@ type APIKeyPage struct {
 	HasMore    bool            `json:"hasMore"`
 }
 
+type createdAPIKeyOutput struct {
+	OneTimeSecret string `header:"X-One-Time-Secret" doc:"true: the body holds a secret shown only in this response; an idempotent retry answers 409 instead of repeating it"`
+	CacheControl  string `header:"Cache-Control"`
+	Body          CreatedAPIKey
+}
+
 type listInput struct {
 	Cursor string `query:"cursor" maxLength:"200" doc:"nextCursor of the previous page"`
 	Limit  int    `query:"limit" minimum:"1" maximum:"200" default:"50"`
@@ -37,13 +43,13 @@ func (s *Server) registerAPIKeys() {
 		Summary: "Create an API key", Tags: []string{"API keys"},
 		Description: "Creates a key acting as the caller, with the caller's roles at the time of each request. The token is " +
 			"returned once and only its hash is stored (encrypted at rest).",
-	}}, func(ctx context.Context, in *struct{ Body assess.NewAPIKey }) (*struct{ Body CreatedAPIKey }, error) {
+	}}, func(ctx context.Context, in *struct{ Body assess.NewAPIKey }) (*createdAPIKeyOutput, error) {
 		p := assess.PrincipalFrom(ctx)
 		key, token, err := s.dep.APIKeys.CreateAPIKey(ctx, p.User.ID, in.Body, requestActor(ctx))
 		if err != nil {
 			return nil, err
 		}
-		return &struct{ Body CreatedAPIKey }{Body: CreatedAPIKey{APIKey: key, Token: token}}, nil
+		return &createdAPIKeyOutput{OneTimeSecret: "true", CacheControl: "no-store", Body: CreatedAPIKey{APIKey: key, Token: token}}, nil
 	})
 
 	register(s, Op{Permission: assess.PermissionAuthenticated, Operation: huma.Operation{

@@ -1159,6 +1159,8 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Cache-Control"?: string;
+                    "X-One-Time-Secret"?: string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -1,0 +1,141 @@
+package httpapi
+
+import (
+	"context"
+	"log/slog"
+	"math"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/assay-dev/assay/pkg/assess"
+)
+
+// Budgets and windows of the two limiters. The auth budget is fixed by the contract.
+const (
+	apiRateWindow  = time.Minute
+	authRateLimit  = 10
+	authRateWindow = 15 * time.Minute
+	authPathPrefix = "/api/v1/auth/"
+	// limiterTimeout bounds the counting query: a slow database must not slow every
+	// request down by more than this before the limiter gives up and lets it through.
+	limiterTimeout = time.Second
+	// failOpenLogEvery throttles the warning logged while the limiter fails open, so a
+	// database outage does not add one log line per request.
+	failOpenLogEvery = 10 * time.Second
+)
+
+// RateLimit returns the middleware enforcing the per-credential budget of perMinute
+// requests in fixed one-minute windows. Every response it lets through carries
+// X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset (seconds until the window
+// ends); a request over budget gets 429 rate_limited with Retry-After. When the limiter
+// cannot count (database unreachable or slow), the request is let through without the
+// headers and a warning is logged: availability matters more than strictness here.
+func RateLimit(l assess.RateLimiter, perMinute int, log *slog.Logger) func(http.Handler) http.Handler {
+	if perMinute <= 0 {
+		panic("httpapi: RateLimit needs a positive budget")
+	}
+	if log == nil {
+		log = slog.Default()
+	}
+	fo := &failOpen{log: log, limiter: "api"}
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			d, err := hit(r.Context(), l, credentialKey(r), perMinute, apiRateWindow)
+			if err != nil {
+				fo.warn(r.Context(), err)
+				next.ServeHTTP(w, r)
+				return
+			}
+			reset := secondsUntil(d.Reset, apiRateWindow)
+			h := w.Header()
+			h.Set("X-RateLimit-Limit", strconv.Itoa(d.Limit))
+			h.Set("X-RateLimit-Remaining", strconv.Itoa(d.Remaining))
+			h.Set("X-RateLimit-Reset", strconv.Itoa(reset))
+			if !d.Allowed {
+				tooManyRequests(w, r, log, reset, "Rate limit exceeded: this credential may send %d requests per minute; retry in %d seconds.", d.Limit, max(reset, 1))
+				return
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
+}
+
+// AuthRateLimit returns the middleware bounding sign-in attempts: at most 10 non-GET
+// requests under /api/v1/auth/ per client IP in fixed 15-minute windows, whatever the
+// credential. Other requests pass untouched. It fails open like RateLimit.
+func AuthRateLimit(l assess.RateLimiter, log *slog.Logger) func(http.Handler) http.Handler {
+	if log == nil {
+		log = slog.Default()
+	}
+	fo := &failOpen{log: log, limiter: "auth"}
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if !isAuthAttempt(r) {
+				next.ServeHTTP(w, r)
+				return
+			}
+			d, err := hit(r.Context(), l, "auth:"+ClientFrom(r.Context()).IP, authRateLimit, authRateWindow)
+			if err != nil {
+				fo.warn(r.Context(), err)
+				next.ServeHTTP(w, r)
+				return
+			}
+			if !d.Allowed {
+				reset := secondsUntil(d.Reset, authRateWindow)
+				tooManyRequests(w, r, log, reset, "Too many sign-in attempts from this address: at most %d per %d minutes; retry in %d seconds.",
+					authRateLimit, int(authRateWindow/time.Minute), max(reset, 1))
+				return
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
+}
+
+// isAuthAttempt tells the requests the auth limiter counts: anything that is not a read
+// under /api/v1/auth/.
+func isAuthAttempt(r *http.Request) bool {
+	switch r.Method {
+	case http.MethodGet, http.MethodHead, http.MethodOptions:
+		return false
+	}
+	return strings.HasPrefix(r.URL.Path, authPathPrefix)
+}
+
+func hit(ctx context.Context, l assess.RateLimiter, key string, limit int, window time.Duration) (assess.RateDecision, error) {
+	ctx, cancel := context.WithTimeout(ctx, limiterTimeout)
+	defer cancel()
+	return l.Hit(ctx, key, limit, window)
+}
+
+// secondsUntil returns the whole seconds until reset, rounded up and kept within one
+// window so a clock skew between replica and database cannot advertise nonsense.
+func secondsUntil(reset time.Time, window time.Duration) int {
+	s := int(math.Ceil(time.Until(reset).Seconds()))
+	return min(max(s, 0), int(window/time.Second))
+}
+
+func tooManyRequests(w http.ResponseWriter, r *http.Request, log *slog.Logger, reset int, format string, args ...any) {
+	w.Header().Set("Retry-After", strconv.Itoa(max(reset, 1)))
+	writeError(w, r, log, assess.Errorf(assess.ECodeRateLimited, format, args...))
+}
+
+// failOpen logs that a limiter let requests through unchecked, at most once per
+// failOpenLogEvery.
+type failOpen struct {
+	log     *slog.Logger
+	limiter string
+	last    atomic.Int64 // unix nanoseconds of the last warning
+}
+
+func (f *failOpen) warn(ctx context.Context, err error) {
+	now := time.Now().UnixNano()
+	last := f.last.Load()
+	if now-last < int64(failOpenLogEvery) || !f.last.CompareAndSwap(last, now) {
+		return
+	}
+	f.log.WarnContext(ctx, "rate limiter unavailable, letting requests through unchecked",
+		slog.String("limiter", f.limiter), slog.String("error", err.Error()))
+}
