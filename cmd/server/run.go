@@ -76,7 +76,7 @@ func run(ctx context.Context, opts options) error {
 		log.InfoContext(ctx, "workers running in-process (RUN_WORKERS=true)")
 	}
 
-	deps := httpapi.Deps{Logger: log, Database: store, Setup: store, Encryption: store, Identity: store, APIKeys: store, Audit: store}
+	deps := httpapi.Deps{Logger: log, Database: store, Setup: store, Encryption: store, Identity: store, APIKeys: store, Audit: store, Admin: store}
 	if deps.Web, err = fs.Sub(web.Dist, "dist"); err != nil {
 		return err
 	}

@@ -54,6 +54,8 @@ type Deps struct {
 	APIKeys assess.APIKeyService
 	// Audit reads the audit log.
 	Audit assess.AuditService
+	// Admin manages users and roles.
+	Admin assess.AdminService
 	// Authorizer checks the credential of every operation that is not public. Nil denies
 	// them all with 401 until the identity layer provides one.
 	Authorizer Authorizer

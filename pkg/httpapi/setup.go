@@ -49,4 +49,6 @@ func (s *Server) registerOperations() {
 	s.registerIdentity()
 	s.registerAPIKeys()
 	s.registerAudit()
+	s.registerUsers()
+	s.registerRoles()
 }
