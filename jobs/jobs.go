@@ -11,10 +11,12 @@ import (
 // QueueMaintenance is the queue of periodic housekeeping jobs.
 const QueueMaintenance = "maintenance"
 
-// CleanupSessionsArgs asks for expired sessions to be purged.
+// CleanupSessionsArgs asks for expired sessions (and terminal invites) to be purged.
 type CleanupSessionsArgs struct {
 	// RetainExpired is how long an expired session is kept (for audit) before deletion.
 	RetainExpired time.Duration `json:"retainExpired"`
+	// InviteRetention is how long a consumed, revoked or expired invite is kept; 0 keeps them.
+	InviteRetention time.Duration `json:"inviteRetention,omitempty"`
 }
 
 // Kind implements river.JobArgs.

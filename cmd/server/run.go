@@ -60,10 +60,14 @@ func run(ctx context.Context, opts options) error {
 		return err
 	}
 	sessionKey := sessionKey(ctx, cfg, store, log)
+	if err := store.ReconcileRegistrationMode(ctx, string(cfg.RegistrationMode)); err != nil {
+		return err
+	}
 
 	river, err := workers.NewClient(db.Pool, workers.Config{
 		RunWorkers: cfg.RunWorkers, Maintenance: store, Logger: log,
 		SessionCleanupInterval: cfg.SessionCleanupInterval, SessionRetainExpired: cfg.SessionRetainExpired,
+		InviteRetainAfterTerminal: cfg.InviteRetainAfterTerminal,
 	})
 	if err != nil {
 		return err
@@ -76,7 +80,7 @@ func run(ctx context.Context, opts options) error {
 		log.InfoContext(ctx, "workers running in-process (RUN_WORKERS=true)")
 	}
 
-	deps := httpapi.Deps{Logger: log, Database: store, Setup: store, Encryption: store, Identity: store, APIKeys: store, Audit: store, Admin: store}
+	deps := httpapi.Deps{Logger: log, Database: store, Setup: store, Encryption: store, Identity: store, APIKeys: store, Audit: store, Admin: store, Invites: store}
 	if deps.Web, err = fs.Sub(web.Dist, "dist"); err != nil {
 		return err
 	}
@@ -91,7 +95,7 @@ func run(ctx context.Context, opts options) error {
 	api := httpapi.New(httpapi.Config{
 		Version: boot.Version, StartedAt: started, CORSOrigins: cfg.CORSOrigins, TrustProxyHops: cfg.TrustProxyHops,
 		MaxBodyBytes: cfg.APIMaxBodyBytes, StorageProvider: string(cfg.StorageProvider), PasswordMinLength: cfg.PasswordMinLength,
-		SessionKey: sessionKey, SessionLifetime: cfg.JWTExpiry, SecureCookie: cfg.SecureCookie,
+		SessionKey: sessionKey, SessionLifetime: cfg.JWTExpiry, SecureCookie: cfg.SecureCookie, RegistrationMode: string(cfg.RegistrationMode),
 		AppOrigins: append([]string{originOf(cfg.AppURL)}, cfg.CORSOrigins...),
 	}, deps)
 	return serve(ctx, cfg, opts, log, api, started)

@@ -51,6 +51,7 @@ func run(ctx context.Context, environ []string, stdout io.Writer) error {
 	client, err := workers.NewClient(db.Pool, workers.Config{
 		RunWorkers: true, Maintenance: store, Logger: log,
 		SessionCleanupInterval: cfg.SessionCleanupInterval, SessionRetainExpired: cfg.SessionRetainExpired,
+		InviteRetainAfterTerminal: cfg.InviteRetainAfterTerminal,
 	})
 	if err != nil {
 		return err

@@ -28,6 +28,13 @@ func (w *CleanupSessionsWorker) Work(ctx context.Context, job *river.Job[jobs.Cl
 	if err != nil {
 		return fmt.Errorf("cleanup sessions: %w", err)
 	}
+	if job.Args.InviteRetention > 0 {
+		invites, err := w.Service.PurgeTerminalInvites(ctx, started.Add(-job.Args.InviteRetention))
+		if err != nil {
+			return fmt.Errorf("cleanup invites: %w", err)
+		}
+		n += invites
+	}
 	run := assess.MaintenanceRun{
 		Job: job.Kind, StartedAt: started, FinishedAt: w.Now(), Affected: n, Worker: w.WorkerName,
 	}

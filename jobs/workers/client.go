@@ -29,6 +29,8 @@ type Config struct {
 	SessionCleanupInterval time.Duration
 	// SessionRetainExpired is how long expired sessions are kept before the purge.
 	SessionRetainExpired time.Duration
+	// InviteRetainAfterTerminal is how long consumed, revoked and expired invites are kept.
+	InviteRetainAfterTerminal time.Duration
 	// Maintenance performs the housekeeping queries. When it also implements
 	// assess.LimitsMaintenance (the PostgreSQL store does), the purge of rate-limit windows
 	// and idempotency keys runs every PurgeLimitsInterval as well.
@@ -85,7 +87,7 @@ func NewClient(pool *pgxpool.Pool, cfg Config) (*river.Client[pgx.Tx], error) {
 func periodicJobs(cfg Config) []*river.PeriodicJob {
 	var out []*river.PeriodicJob
 	if cfg.SessionCleanupInterval > 0 {
-		args := jobs.CleanupSessionsArgs{RetainExpired: cfg.SessionRetainExpired}
+		args := jobs.CleanupSessionsArgs{RetainExpired: cfg.SessionRetainExpired, InviteRetention: cfg.InviteRetainAfterTerminal}
 		out = append(out, river.NewPeriodicJob(
 			river.PeriodicInterval(cfg.SessionCleanupInterval),
 			func() (river.JobArgs, *river.InsertOpts) {

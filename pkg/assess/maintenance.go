@@ -20,6 +20,9 @@ type MaintenanceService interface {
 	// PurgeExpiredSessions deletes sessions that expired before olderThan and returns how
 	// many were removed.
 	PurgeExpiredSessions(ctx context.Context, olderThan time.Time) (int64, error)
+	// PurgeTerminalInvites deletes invites that were consumed, revoked or expired before
+	// olderThan.
+	PurgeTerminalInvites(ctx context.Context, olderThan time.Time) (int64, error)
 	// RecordMaintenanceRun stores one run of a periodic job.
 	RecordMaintenanceRun(ctx context.Context, run MaintenanceRun) error
 }

@@ -36,6 +36,8 @@ type Config struct {
 	// AppOrigins are the origins, besides the service's own, whose cookie-authenticated
 	// writes are accepted (APP_URL and CORS_ORIGIN).
 	AppOrigins []string
+	// RegistrationMode is REGISTRATION_MODE.
+	RegistrationMode string
 	// Now is the clock (time.Now when nil).
 	Now func() time.Time
 }
@@ -56,6 +58,8 @@ type Deps struct {
 	Audit assess.AuditService
 	// Admin manages users and roles.
 	Admin assess.AdminService
+	// Invites manages invites and self-service registration.
+	Invites assess.InviteService
 	// Authorizer checks the credential of every operation that is not public. Nil denies
 	// them all with 401 until the identity layer provides one.
 	Authorizer Authorizer

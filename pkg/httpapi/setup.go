@@ -51,4 +51,5 @@ func (s *Server) registerOperations() {
 	s.registerAudit()
 	s.registerUsers()
 	s.registerRoles()
+	s.registerInvites()
 }
