@@ -2,7 +2,12 @@ package main
 
 import (
 	"context"
+	"crypto/sha1" //nolint:gosec // the range protocol's hash
+	"encoding/hex"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 
@@ -123,4 +128,29 @@ func TestRegistrationModeChangeIsAudited(t *testing.T) {
 		WHERE action = 'config.registration_mode_changed'`).Scan(&from, &to))
 	require.Equal(t, "open", from)
 	require.Equal(t, "disabled", to)
+}
+
+// TestBreachedPasswordsAreRefused uses a local range server: a breached password is
+// refused at setup, and the check fails open when the service is down.
+func TestBreachedPasswordsAreRefused(t *testing.T) {
+	t.Parallel()
+	// SHA-1("correct horse battery") starts with the prefix the fake answers for.
+	rangeSrv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		sum := sha1.Sum([]byte("correct horse battery")) //nolint:gosec // protocol hash
+		h := strings.ToUpper(hex.EncodeToString(sum[:]))
+		if strings.TrimPrefix(r.URL.Path, "/range/") == h[:5] {
+			fmt.Fprintf(w, "%s:7\n", h[5:])
+		}
+	}))
+	defer rangeSrv.Close()
+	ts := startServer(t, "PASSWORD_HIBP_CHECK_ENABLED=true", "PASSWORD_HIBP_API_URL="+rangeSrv.URL)
+	res, body := newBrowser(t, ts).do("POST", "/api/v1/setup", adminJSON)
+	requireEnvelope(t, res, body, 400, "validation_failed")
+	require.Equal(t, "breached", body["details"].([]any)[0].(map[string]any)["code"])
+	res, _ = newBrowser(t, ts).do("POST", "/api/v1/setup", strings.Replace(adminJSON, "correct horse battery", "an unbreached passphrase", 1))
+	require.Equal(t, 201, res.StatusCode)
+
+	down := startServer(t, "PASSWORD_HIBP_CHECK_ENABLED=true", "PASSWORD_HIBP_API_URL=http://127.0.0.1:1", "PASSWORD_HIBP_TIMEOUT_MS=500")
+	res, _ = newBrowser(t, down).do("POST", "/api/v1/setup", adminJSON)
+	require.Equal(t, 201, res.StatusCode, "an unreachable range service does not block setup")
 }

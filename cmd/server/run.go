@@ -50,9 +50,13 @@ func run(ctx context.Context, opts options) error {
 	if err := boot.PrepareSchema(ctx, db.Pool, log, cfg.MigrateOnStart); err != nil {
 		return err
 	}
-	store := postgres.New(db.Pool, nil).ConfigureIdentity(postgres.IdentityConfig{
+	identity := postgres.IdentityConfig{
 		PasswordMinLength: cfg.PasswordMinLength, MaxFailedLogins: cfg.LoginMaxFailedAttempts, LockoutDuration: cfg.LoginLockoutDuration,
-	}, secret.NewHasher(secret.DefaultArgon2, 0))
+	}
+	if cfg.PasswordHIBPCheckEnabled {
+		identity.Breaches = &secret.BreachChecker{BaseURL: cfg.PasswordHIBPAPIURL, Timeout: cfg.PasswordHIBPTimeout, Logger: log}
+	}
+	store := postgres.New(db.Pool, nil).ConfigureIdentity(identity, secret.NewHasher(secret.DefaultArgon2, 0))
 	if err := boot.LoadKeys(ctx, store, cfg, log); err != nil {
 		return err
 	}

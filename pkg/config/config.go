@@ -198,6 +198,9 @@ type Config struct {
 	PasswordHIBPCheckEnabled bool
 	// PasswordHIBPTimeout bounds that check, which passes on timeout (PASSWORD_HIBP_TIMEOUT_MS).
 	PasswordHIBPTimeout time.Duration
+	// PasswordHIBPAPIURL is the base URL of the range service; {URL}/range/{first five
+	// SHA-1 hex characters} is queried (PASSWORD_HIBP_API_URL; a mirror or a test server).
+	PasswordHIBPAPIURL string
 	// LoginMaxFailedAttempts locks an account after this many consecutive failed sign-ins;
 	// 0 disables lockout (LOGIN_MAX_FAILED_ATTEMPTS).
 	LoginMaxFailedAttempts int

@@ -192,6 +192,7 @@ func (l *loader) loadAuth(c *Config) {
 	c.PasswordMinLength = l.integer("PASSWORD_MIN_LENGTH", 8, 128, "characters")
 	c.PasswordHIBPCheckEnabled = l.boolean("PASSWORD_HIBP_CHECK_ENABLED")
 	c.PasswordHIBPTimeout = l.span("PASSWORD_HIBP_TIMEOUT_MS", 1, 60000, time.Millisecond, "milliseconds")
+	c.PasswordHIBPAPIURL = l.absoluteURL("PASSWORD_HIBP_API_URL")
 	c.LoginMaxFailedAttempts = l.integer("LOGIN_MAX_FAILED_ATTEMPTS", 0, unbounded, "0 disables lockout")
 	c.LoginLockoutDuration = l.span("LOGIN_LOCKOUT_DURATION_MINUTES", 1, 10080, time.Minute, "minutes")
 	c.RegistrationMode = RegistrationMode(l.enum("REGISTRATION_MODE",

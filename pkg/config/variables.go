@@ -99,6 +99,7 @@ var variables = []variable{
 	{name: "PASSWORD_MIN_LENGTH", def: "12"},
 	{name: "PASSWORD_HIBP_CHECK_ENABLED", def: "false"},
 	{name: "PASSWORD_HIBP_TIMEOUT_MS", def: "3000"},
+	{name: "PASSWORD_HIBP_API_URL", def: "https://api.pwnedpasswords.com"},
 	{name: "LOGIN_MAX_FAILED_ATTEMPTS", def: "5"},
 	{name: "LOGIN_LOCKOUT_DURATION_MINUTES", def: "15"},
 	{name: "REGISTRATION_MODE", def: "disabled"},

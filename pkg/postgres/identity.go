@@ -18,6 +18,18 @@ type IdentityConfig struct {
 	PasswordMinLength int           // PASSWORD_MIN_LENGTH
 	MaxFailedLogins   int           // LOGIN_MAX_FAILED_ATTEMPTS; 0 disables lockout
 	LockoutDuration   time.Duration // LOGIN_LOCKOUT_DURATION_MINUTES
+	// Breaches checks new passwords against a breached-password range service; nil
+	// disables the check (PASSWORD_HIBP_CHECK_ENABLED).
+	Breaches *secret.BreachChecker
+}
+
+// refuseBreached fails when a new password is known from a breach.
+func (db *DB) refuseBreached(ctx context.Context, field, password string) error {
+	if db.identity.Breaches == nil || !db.identity.Breaches.Breached(ctx, password) {
+		return nil
+	}
+	return &assess.Error{Code: assess.ECodeValidation, Message: "This password appears in a known data breach; choose another.",
+		Details: []assess.Detail{{Field: field, Code: "breached", Message: "This password appears in a known data breach."}}}
 }
 
 // ConfigureIdentity sets the account policies and the password hasher.
@@ -56,6 +68,9 @@ func (db *DB) SyncBuiltinRoles(ctx context.Context) error {
 // CreateFirstAdmin implements assess.IdentityService.
 func (db *DB) CreateFirstAdmin(ctx context.Context, a assess.NewAccount, actor assess.Actor) (assess.User, error) {
 	if err := a.Validate(db.identity.PasswordMinLength); err != nil {
+		return assess.User{}, err
+	}
+	if err := db.refuseBreached(ctx, "password", a.Password); err != nil {
 		return assess.User{}, err
 	}
 	hash, err := db.hasher.Hash(ctx, a.Password)
@@ -263,6 +278,9 @@ func (db *DB) RevokeSession(ctx context.Context, sessionID string, actor assess.
 func (db *DB) ChangePassword(ctx context.Context, p *assess.Principal, current, next string, actor assess.Actor) error {
 	if d := assess.PasswordProblem(next, db.identity.PasswordMinLength); d != nil {
 		return &assess.Error{Code: assess.ECodeValidation, Message: "The new password is not acceptable.", Details: []assess.Detail{*d}}
+	}
+	if err := db.refuseBreached(ctx, "newPassword", next); err != nil {
+		return err
 	}
 	var hash string
 	if err := db.pool.QueryRow(ctx, "SELECT coalesce(password_hash, '') FROM users WHERE id = $1", p.User.ID).Scan(&hash); err != nil {

@@ -131,6 +131,9 @@ func (db *DB) Register(ctx context.Context, mode string, r assess.Registration, 
 	if err := r.Validate(db.identity.PasswordMinLength); err != nil {
 		return err
 	}
+	if err := db.refuseBreached(ctx, "password", r.Password); err != nil {
+		return err
+	}
 	hash, err := db.hasher.Hash(ctx, r.Password)
 	if err != nil {
 		return err

@@ -130,6 +130,9 @@ func (db *DB) CreateUser(ctx context.Context, nu assess.NewUser, actor assess.Ac
 	if err := nu.Validate(db.identity.PasswordMinLength); err != nil {
 		return assess.User{}, err
 	}
+	if err := db.refuseBreached(ctx, "password", nu.Password); err != nil {
+		return assess.User{}, err
+	}
 	roles := nu.Roles
 	if len(roles) == 0 {
 		roles = []string{assess.RoleAssessee}
@@ -247,6 +250,9 @@ func (db *DB) ResetPassword(ctx context.Context, id, password string, actor asse
 	}
 	if d := assess.PasswordProblem(password, db.identity.PasswordMinLength); d != nil {
 		return &assess.Error{Code: assess.ECodeValidation, Message: "The new password is not acceptable.", Details: []assess.Detail{*d}}
+	}
+	if err := db.refuseBreached(ctx, "password", password); err != nil {
+		return err
 	}
 	hash, err := db.hasher.Hash(ctx, password)
 	if err != nil {
