@@ -54,6 +54,7 @@ func TestFromEnvironDefaults(t *testing.T) {
 		CookieSecure:              CookieSecureAuto,
 		PasswordMinLength:         12,
 		PasswordHIBPTimeout:       3 * time.Second,
+		PasswordHIBPAPIURL:        "https://api.pwnedpasswords.com",
 		LoginMaxFailedAttempts:    5,
 		LoginLockoutDuration:      15 * time.Minute,
 		RegistrationMode:          RegistrationDisabled,
