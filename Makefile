@@ -10,7 +10,7 @@ LDFLAGS       := -s -w -X github.com/assay-dev/assay/cmd/internal/boot.Version=$
 GOLANGCI_LINT_VERSION := v2.15.0
 BIN           := $(CURDIR)/bin
 
-.PHONY: run build web-deps web-build go-build test lint bench-startup clean
+.PHONY: run build web-deps web-build go-build test lint bench-startup bench-auth clean
 
 run: build
 	$(BIN)/assay-server
@@ -34,6 +34,10 @@ test:
 # Start-up time to healthy and idle memory against an external PostgreSQL (PRODUCT P10.1).
 bench-startup:
 	bash scripts/bench-startup.sh
+
+# p99 of an authenticated request with 50 concurrent sign-ins in flight (issue 4 load check).
+bench-auth:
+	bash scripts/bench-auth-load.sh
 
 lint: $(BIN)/golangci-lint
 	$(BIN)/golangci-lint run ./...

@@ -31,11 +31,12 @@ type Hasher struct {
 	slots  chan struct{}
 }
 
-// NewHasher returns a hasher running at most maxConcurrent hashes at a time (default:
-// the number of CPUs).
+// NewHasher returns a hasher running at most maxConcurrent hashes at a time. The default
+// leaves one CPU free for everything else (at least one hash runs): an argon2 hash holds
+// a core for its whole duration, so letting every core hash starves other requests.
 func NewHasher(params Argon2Params, maxConcurrent int) *Hasher {
 	if maxConcurrent <= 0 {
-		maxConcurrent = runtime.NumCPU()
+		maxConcurrent = max(1, runtime.NumCPU()-1)
 	}
 	return &Hasher{Params: params, slots: make(chan struct{}, maxConcurrent)}
 }
