@@ -15,5 +15,5 @@ for _ in $(seq 1 120); do [ -s "$W/dsn" ] && break; sleep 0.5; done
 PORT=3096 DATABASE_PROVIDER=postgres DATABASE_URL="$(cat "$W/dsn")" NODE_ENV=test RATE_LIMIT_PER_MINUTE=1000000 \
   LOG_LEVEL=error bin/assay-server >"$W/server.log" 2>&1 & SRV=$!
 for _ in $(seq 1 60); do curl -sf http://127.0.0.1:3096/api/health >/dev/null && break; sleep 0.25; done
-"$W/loadcheck" -url http://127.0.0.1:3096 -samples 400 -signins 50
+"$W/loadcheck" -url http://127.0.0.1:3096 -samples 400 -logins 50
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"

@@ -20,9 +20,9 @@ import (
 func main() {
 	base := flag.String("url", "http://127.0.0.1:3001", "server base URL")
 	samples := flag.Int("samples", 400, "GET /auth/me requests per phase")
-	signins := flag.Int("signins", 50, "concurrent sign-ins during the loaded phase")
+	logins := flag.Int("logins", 50, "concurrent sign-ins during the loaded phase")
 	flag.Parse()
-	if err := run(*base, *samples, *signins); err != nil {
+	if err := run(*base, *samples, *logins); err != nil {
 		fmt.Fprintln(os.Stderr, "loadcheck:", err)
 		os.Exit(1)
 	}
@@ -41,7 +41,7 @@ func post(url, origin, body string, hdr map[string]string) (*http.Response, erro
 	return http.DefaultClient.Do(req)
 }
 
-func run(base string, samples, signins int) error {
+func run(base string, samples, logins int) error {
 	const admin = `{"username":"loadadmin","email":"load@example.com","displayName":"Load","password":"load check password"}`
 	res, err := post(base+"/api/v1/setup", base, admin, nil)
 	if err != nil {
@@ -49,14 +49,20 @@ func run(base string, samples, signins int) error {
 	}
 	res.Body.Close()
 	res, err = post(base+"/api/v1/auth/login", base, `{"username":"loadadmin","password":"load check password"}`, nil)
-	if err != nil || res.StatusCode != 200 {
-		return fmt.Errorf("sign-in failed: %v %v", err, res)
+	if err != nil {
+		return fmt.Errorf("sign-in: %w", err)
+	}
+	if res.StatusCode != 200 {
+		return fmt.Errorf("sign-in answered %s", res.Status)
 	}
 	cookie := res.Header.Get("Set-Cookie")
 	res.Body.Close()
 	res, err = post(base+"/api/v1/me/api-keys", base, `{"name":"loadcheck"}`, map[string]string{"Cookie": cookie})
-	if err != nil || res.StatusCode != 201 {
-		return fmt.Errorf("api key: %v %v", err, res)
+	if err != nil {
+		return fmt.Errorf("api key: %w", err)
+	}
+	if res.StatusCode != 201 {
+		return fmt.Errorf("api key creation answered %s", res.Status)
 	}
 	var created struct{ Token string }
 	_ = json.NewDecoder(res.Body).Decode(&created)
@@ -69,7 +75,7 @@ func run(base string, samples, signins int) error {
 	var stop atomic.Bool
 	var done atomic.Int64
 	var wg sync.WaitGroup
-	for range signins {
+	for range logins {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -94,7 +100,7 @@ func run(base string, samples, signins int) error {
 	p := func(d []time.Duration, q float64) time.Duration { return d[int(float64(len(d)-1)*q)] }
 	fmt.Printf("GET /api/v1/auth/me, %d samples per phase\n", samples)
 	fmt.Printf("  unloaded: p50 %v  p99 %v\n", p(unloaded, .5), p(unloaded, .99))
-	fmt.Printf("  with %d sign-ins in flight (%.0f sign-ins/s): p50 %v  p99 %v\n", signins,
+	fmt.Printf("  with %d sign-ins in flight (%.0f sign-ins/s): p50 %v  p99 %v\n", logins,
 		float64(done.Load())/elapsed.Seconds(), p(loaded, .5), p(loaded, .99))
 	fmt.Printf("  p99 ratio loaded/unloaded: %.2f (target ≤ 3)\n", float64(p(loaded, .99))/float64(p(unloaded, .99)))
 	return nil
