@@ -48,3 +48,11 @@ journey('the wizard refuses a too-short password and a mismatched confirmation',
   assert.equal(pathOf(page), '/setup')
   assert.equal(submitted.length, 0, 'nothing was sent to the server')
 })
+
+// Before setup nobody can sign in, so a page that needs a session leads to the
+// wizard, not to the sign-in page.
+journey('a signed-in page of a fresh installation leads to the wizard, not to sign-in', async ({ page }) => {
+  await page.goto(url('/profile'))
+  await waitForPath(page, '/setup')
+  await page.getByRole('heading', { level: 1, name: 'Set up Assay' }).waitFor()
+})

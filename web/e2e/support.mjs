@@ -7,8 +7,15 @@ import { test } from 'node:test'
 import { fileURLToPath } from 'node:url'
 import { chromium } from 'playwright-core'
 
-/** BASE_URL is the running Assay server under test. */
+/** BASE_URL is the running Assay server under test; its installation must stay fresh (no user). */
 export const BASE_URL = (process.env.BASE_URL || 'http://127.0.0.1:3001').replace(/\/$/, '')
+
+/**
+ * SETUP_BASE_URL is a second running Assay server, fresh when the run starts, for
+ * the journeys that complete setup (which can happen only once per installation).
+ * Empty when unset: those journeys are then skipped.
+ */
+export const SETUP_BASE_URL = (process.env.SETUP_BASE_URL || '').replace(/\/$/, '')
 
 const ARTIFACTS = fileURLToPath(new URL('./artifacts/', import.meta.url))
 
@@ -27,6 +34,11 @@ export function url(path) {
   return BASE_URL + path
 }
 
+/** setupUrl resolves a path against SETUP_BASE_URL. */
+export function setupUrl(path) {
+  return SETUP_BASE_URL + path
+}
+
 /** pathOf returns the path of a page's current URL. */
 export function pathOf(page) {
   return new URL(page.url()).pathname
@@ -39,11 +51,12 @@ function slug(name) {
 /**
  * journey declares a browser test. `body` receives `{ page, context, problems }`;
  * `problems` collects CSP violations and uncaught page errors, and the journey
- * fails if any occurred. Options: `timeout` (ms, whole test), `colorScheme`.
+ * fails if any occurred. Options: `timeout` (ms, whole test), `colorScheme`, and
+ * `skip` (a reason to skip the journey, as node:test takes it).
  */
 export function journey(name, body, options = {}) {
-  const { timeout = 60_000, colorScheme = 'light' } = options
-  test(name, { timeout }, async () => {
+  const { timeout = 60_000, colorScheme = 'light', skip = false } = options
+  test(name, { timeout, skip }, async () => {
     const browser = await chromium.launch({
       executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
       args: LAUNCH_ARGS,

@@ -1,4 +1,4 @@
-import createClient, { type ClientOptions } from 'openapi-fetch'
+import createClient, { type ClientOptions, type Middleware } from 'openapi-fetch'
 import { ApiError, networkError, toApiError } from './errors'
 import type { paths } from './schema'
 
@@ -19,6 +19,38 @@ export const clientOptions: ClientOptions = {
  * document (see `npm run gen:api`). It is the only way the UI reaches the server.
  */
 export const api = createClient<paths>(clientOptions)
+
+/**
+ * NOT_A_SESSION_END lists the operations whose 401 does not mean that a session has
+ * ended: signing in answers 401 for a wrong password, and signing out of a session
+ * that has already ended is what the caller wanted anyway.
+ */
+const NOT_A_SESSION_END: ReadonlySet<string> = new Set(['/api/v1/auth/login', '/api/v1/auth/logout'])
+
+let unauthorizedListener: (() => void) | null = null
+
+/**
+ * onUnauthorized registers the function told whenever the server answers 401
+ * ("who are you?") to a call through `api`, except those in NOT_A_SESSION_END. The
+ * session feature uses it to notice an expired or revoked session wherever it shows
+ * up. There is one listener; registering another replaces it. Returns a function
+ * that removes the listener.
+ */
+export function onUnauthorized(listener: () => void): () => void {
+  unauthorizedListener = listener
+  return () => {
+    if (unauthorizedListener === listener) unauthorizedListener = null
+  }
+}
+
+/** unauthorizedMiddleware reports 401 answers to the listener; the caller still gets its ApiError. */
+export const unauthorizedMiddleware: Middleware = {
+  onResponse({ schemaPath, response }) {
+    if (response.status === 401 && !NOT_A_SESSION_END.has(schemaPath)) unauthorizedListener?.()
+  },
+}
+
+api.use(unauthorizedMiddleware)
 
 /** ApiResult is the shape openapi-fetch resolves with. */
 type ApiResult<T> = { data?: T; error?: unknown; response: Response }

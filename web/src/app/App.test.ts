@@ -1,8 +1,11 @@
 import { flushPromises, mount } from '@vue/test-utils'
 import { createPinia, setActivePinia } from 'pinia'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
-import { createMemoryHistory } from 'vue-router'
+import { createMemoryHistory, type Router } from 'vue-router'
+import { ApiError } from '../api/errors'
 import { fetchHealth } from '../features/dashboard/api'
+import { fetchMe, signOut } from '../features/session/api'
+import { signedInAdmin, signedInAssessee } from '../features/session/fixtures'
 import { fetchSetupStatus } from '../features/setup/api'
 import App from './App.vue'
 import { createAppI18n } from './i18n'
@@ -17,13 +20,16 @@ vi.mock('../features/dashboard/api', () => ({
   API_DOCS_URL: '/api/v1/docs',
   fetchHealth: vi.fn(),
 }))
+vi.mock('../features/session/api', () => ({ fetchMe: vi.fn(), signOut: vi.fn() }))
 
-// mountApp renders the whole application at `path` with setup complete.
-async function mountApp(path: string) {
+// mountApp renders the whole application at `path` with setup complete and, unless
+// the test says otherwise, the administrator signed in. `prepare` may add routes.
+async function mountApp(path: string, prepare: (router: Router) => void = () => {}) {
   const pinia = createPinia()
   setActivePinia(pinia)
   const preferences = usePreferencesStore()
   const router = createAppRouter(createMemoryHistory())
+  prepare(router)
   await router.push(path)
   const wrapper = mount(App, {
     attachTo: document.body,
@@ -40,7 +46,27 @@ beforeEach(() => {
   vi.spyOn(navigator, 'languages', 'get').mockReturnValue(['en-US'])
   vi.mocked(fetchSetupStatus).mockResolvedValue({ setupComplete: true, setupUrl: '/setup', passwordMinLength: 12 })
   vi.mocked(fetchHealth).mockResolvedValue({ status: 'ok', version: '1.2.3', uptime: 5, database: 'ok', storage: 'ok' })
+  vi.mocked(fetchMe).mockReset().mockResolvedValue(signedInAdmin)
+  vi.mocked(signOut).mockReset()
 })
+
+const page = { template: '<p>user list</p>' }
+
+// withAdministration adds the page later features will add, guarded by a permission.
+function withAdministration(router: Router): void {
+  router.addRoute({ path: '/admin', name: 'administration', component: page, meta: { permission: 'admin.users' } })
+}
+
+// Element Plus shows a dropdown's menu in a popper attached to <body>; poppers of
+// earlier tests may linger there, so look in the newest one.
+function menuPopper(): HTMLElement | undefined {
+  const poppers = document.body.querySelectorAll<HTMLElement>('.user-menu__popper')
+  return poppers[poppers.length - 1]
+}
+
+function menuItems(): HTMLElement[] {
+  return [...(menuPopper()?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? [])]
+}
 
 describe('the application shell', () => {
   it('shows the product name and only navigation entries whose pages exist', async () => {
@@ -82,6 +108,77 @@ describe('the application shell', () => {
   })
 })
 
+describe('the navigation', () => {
+  it('shows an entry only to users who hold its route permission', async () => {
+    const admin = await mountApp('/', withAdministration)
+    const labels = (wrapper: typeof admin.wrapper) =>
+      wrapper.get('nav[aria-label="Main navigation"]').findAll('a').map((link) => link.text())
+    expect(labels(admin.wrapper)).toEqual(['Dashboard', 'Administration'])
+    admin.wrapper.unmount()
+
+    vi.mocked(fetchMe).mockResolvedValue(signedInAssessee)
+    const assessee = await mountApp('/', withAdministration)
+    expect(labels(assessee.wrapper)).toEqual(['Dashboard'])
+    assessee.wrapper.unmount()
+  })
+})
+
+describe('a page whose permission the user lacks', () => {
+  it('explains which permission is missing instead of showing the page', async () => {
+    vi.mocked(fetchMe).mockResolvedValue(signedInAssessee)
+    const { wrapper, router } = await mountApp('/admin', withAdministration)
+    expect(router.currentRoute.value.fullPath).toBe('/admin')
+    expect(wrapper.get('h1').text()).toBe('Access denied')
+    expect(wrapper.get('main').text()).toContain('You do not have permission to open this page (needs admin.users).')
+    expect(wrapper.text()).not.toContain('user list')
+    expect(document.title).toBe('Access denied · Assay')
+    wrapper.unmount()
+  })
+
+  it('shows the page to a user who holds it', async () => {
+    const { wrapper } = await mountApp('/admin', withAdministration)
+    expect(wrapper.get('main').text()).toBe('user list')
+    wrapper.unmount()
+  })
+})
+
+describe('the user menu', () => {
+  it('shows the signed-in user and opens their profile', async () => {
+    const { wrapper, router } = await mountApp('/')
+    const trigger = wrapper.get('button[aria-label="Account menu of Ada Admin"]')
+    expect(trigger.text()).toContain('Ada Admin')
+    await trigger.trigger('click')
+    await vi.waitFor(() => expect(menuItems().map((item) => item.textContent?.trim())).toEqual(['Profile', 'Sign out']))
+    expect(menuPopper()?.textContent).toContain('admin@example.com')
+    menuItems()[0]?.click()
+    await vi.waitFor(() => expect(router.currentRoute.value.name).toBe('profile'), { timeout: 10_000 })
+    wrapper.unmount()
+  })
+
+  it('signs out and opens sign-in, which confirms it', async () => {
+    vi.mocked(signOut).mockResolvedValue()
+    const { wrapper, router } = await mountApp('/')
+    await wrapper.get('button[aria-label="Account menu of Ada Admin"]').trigger('click')
+    await vi.waitFor(() => expect(menuItems()).toHaveLength(2))
+    menuItems()[1]?.click()
+    await vi.waitFor(() => expect(router.currentRoute.value.name).toBe('login'), { timeout: 10_000 })
+    await flushPromises()
+    expect(signOut).toHaveBeenCalledTimes(1)
+    expect(router.currentRoute.value.fullPath).toBe('/login')
+    expect(wrapper.text()).toContain('You have signed out.')
+    expect(wrapper.find('button[aria-label="Account menu of Ada Admin"]').exists()).toBe(false)
+    wrapper.unmount()
+  })
+
+  it('is absent while nobody is signed in', async () => {
+    vi.mocked(fetchMe).mockRejectedValue(new ApiError(401, 'unauthenticated', 'Sign in.', 'r1'))
+    const { wrapper, router } = await mountApp('/')
+    expect(router.currentRoute.value.name).toBe('login')
+    expect(wrapper.find('[data-test="user-menu"]').exists()).toBe(false)
+    wrapper.unmount()
+  })
+})
+
 describe('the not-found page', () => {
   it('names the unknown path and links home', async () => {
     const { wrapper } = await mountApp('/no/such/page')
@@ -90,6 +187,22 @@ describe('the not-found page', () => {
     const home = wrapper.get('main a')
     expect(home.text()).toBe('Go to the dashboard')
     expect(home.attributes('href')).toBe('/')
+    wrapper.unmount()
+  })
+})
+
+describe('when the session cannot be checked', () => {
+  it('shows an error banner instead of signing the viewer out', async () => {
+    vi.mocked(fetchMe).mockRejectedValueOnce(new ApiError(503, 'unavailable', 'The database is not reachable.', 'r7'))
+    const { wrapper, router } = await mountApp('/profile')
+    expect(router.currentRoute.value.name).toBe('profile')
+    const banner = wrapper.get('[role="alert"]')
+    expect(banner.text()).toContain('Assay could not check whether you are signed in')
+    expect(banner.text()).toContain('The database is not reachable.')
+
+    await banner.get('button').trigger('click')
+    await vi.waitFor(() => expect(wrapper.find('[role="alert"]').exists()).toBe(false))
+    expect(wrapper.get('[data-test="user-menu"]').text()).toContain('Ada Admin')
     wrapper.unmount()
   })
 })

@@ -1,5 +1,6 @@
 import { useI18n } from 'vue-i18n'
 import { NETWORK_ERROR, type ApiError } from '../api/errors'
+import { SESSION_NOT_KEPT } from '../features/session/store'
 
 /**
  * useApiErrorText returns a function that phrases an ApiError for the viewer:
@@ -10,6 +11,7 @@ export function useApiErrorText(): (error: ApiError) => string {
   return (error) => {
     if (error.message !== '') return error.message
     if (error.error === NETWORK_ERROR) return t('errors.network')
+    if (error.error === SESSION_NOT_KEPT) return t('errors.sessionNotKept')
     return t('errors.unexpected', { status: error.status })
   }
 }

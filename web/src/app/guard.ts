@@ -1,6 +1,9 @@
 import type { RouteLocationNormalized, RouteLocationRaw, Router } from 'vue-router'
 import type { SetupStatus } from '../features/setup/api'
 import { useSetupStore } from '../features/setup/store'
+import { loginLocation, safeRedirect } from '../features/session/redirect'
+import { useSessionStore } from '../features/session/store'
+import type { SessionView } from './access'
 
 /**
  * SETUP_PAGE_MAX_AGE_MS is how old a cached status may be when the viewer opens
@@ -8,6 +11,9 @@ import { useSetupStore } from '../features/setup/store'
  * setup), except right after a redirect that has just asked.
  */
 export const SETUP_PAGE_MAX_AGE_MS = 2_000
+
+/** GuardedRoute is the part of a route the access decisions look at. */
+export type GuardedRoute = Pick<RouteLocationNormalized, 'name' | 'meta' | 'fullPath' | 'query'>
 
 /**
  * setupRedirect decides where a navigation must go instead, given the setup
@@ -27,11 +33,51 @@ export function setupRedirect(
   return to.name === 'setup' ? { name: 'login' } : null
 }
 
-/** installSetupGuard makes every navigation respect the installation's setup status. */
-export function installSetupGuard(router: Router): void {
+/**
+ * sessionRedirect decides where a navigation must go instead, given the session: a
+ * page that requires sign-in (every page unless its meta says `requiresAuth: false`)
+ * leads a signed-out viewer to sign-in, which returns to the page afterwards; the
+ * sign-in page leads a signed-in user on to where they were going. An unknown
+ * session (the server did not answer) lets the navigation through: the error banner
+ * explains. A missing permission is not a redirect either (see missingPermission).
+ */
+export function sessionRedirect(to: GuardedRoute, session: SessionView): RouteLocationRaw | null {
+  if (to.name === 'login') return session.status === 'signedIn' ? safeRedirect(to.query.redirect) : null
+  if (to.meta.requiresAuth === false) return null
+  return session.status === 'signedOut' ? loginLocation(to.fullPath) : null
+}
+
+/**
+ * navigationRedirect combines both decisions in order: setup first, then the
+ * session. Before setup is complete nobody can be signed in, so the session is not
+ * consulted.
+ */
+export function navigationRedirect(
+  to: GuardedRoute,
+  status: SetupStatus | null,
+  session: SessionView,
+): RouteLocationRaw | null {
+  const setupTarget = setupRedirect(to, status)
+  if (setupTarget !== null) return setupTarget
+  if (status !== null && !status.setupComplete) return null
+  return sessionRedirect(to, session)
+}
+
+// needsSession reports whether deciding about `to` requires knowing who is signed in.
+function needsSession(to: GuardedRoute): boolean {
+  return to.name === 'login' || to.meta.requiresAuth !== false
+}
+
+/**
+ * installAccessGuard makes every navigation respect the installation's setup
+ * status and the viewer's session, loading each once and only when needed.
+ */
+export function installAccessGuard(router: Router): void {
   router.beforeEach(async (to) => {
     const setup = useSetupStore()
     await setup.load(to.name === 'setup' ? { maxAgeMs: SETUP_PAGE_MAX_AGE_MS } : {})
-    return setupRedirect(to, setup.status) ?? true
+    const session = useSessionStore()
+    if (setup.status?.setupComplete !== false && needsSession(to)) await session.load()
+    return navigationRedirect(to, setup.status, session) ?? true
   })
 }

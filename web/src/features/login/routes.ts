@@ -6,6 +6,6 @@ export const loginRoutes: RouteRecordRaw[] = [
     path: '/login',
     name: 'login',
     component: () => import('./LoginPage.vue'),
-    meta: { layout: 'public', titleKey: 'login.title' },
+    meta: { layout: 'public', titleKey: 'login.title', requiresAuth: false },
   },
 ]

@@ -4,6 +4,9 @@ import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { createMemoryHistory, createRouter, type Router } from 'vue-router'
 import { ApiError } from '../../api/errors'
 import { createAppI18n } from '../../app/i18n'
+import { fetchMe } from '../session/api'
+import { signedInAdmin } from '../session/fixtures'
+import { useSessionStore } from '../session/store'
 import { createFirstAdministrator } from './api'
 import SetupPage from './SetupPage.vue'
 import { useSetupStore } from './store'
@@ -12,6 +15,7 @@ vi.mock('./api', () => ({
   fetchSetupStatus: vi.fn(),
   createFirstAdministrator: vi.fn(),
 }))
+vi.mock('../session/api', () => ({ fetchMe: vi.fn(), signOut: vi.fn() }))
 
 const createAccount = vi.mocked(createFirstAdministrator)
 
@@ -70,6 +74,7 @@ const valid = {
 
 beforeEach(() => {
   createAccount.mockReset()
+  vi.mocked(fetchMe).mockReset().mockResolvedValue(signedInAdmin)
 })
 
 describe('the administrator form', () => {
@@ -120,8 +125,8 @@ describe('the administrator form', () => {
 })
 
 describe('creating the account', () => {
-  it('sends the account and opens the dashboard', async () => {
-    createAccount.mockResolvedValue()
+  it('sends the account and opens the dashboard signed in', async () => {
+    createAccount.mockResolvedValue(signedInAdmin)
     const wrapper = await mountPage()
     await fill(wrapper, { ...valid, username: '  admin  ' })
     await submit(wrapper)
@@ -133,6 +138,9 @@ describe('creating the account', () => {
     })
     expect(router.currentRoute.value.name).toBe('dashboard')
     expect(useSetupStore().status?.setupComplete).toBe(true)
+    // The server set the session cookie; the session is read back from it.
+    expect(fetchMe).toHaveBeenCalledTimes(1)
+    expect(useSessionStore().user?.displayName).toBe('Ada Admin')
   })
 
   it("shows the server's error message and request id when it fails", async () => {

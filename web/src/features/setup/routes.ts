@@ -6,6 +6,6 @@ export const setupRoutes: RouteRecordRaw[] = [
     path: '/setup',
     name: 'setup',
     component: () => import('./SetupPage.vue'),
-    meta: { layout: 'public', titleKey: 'setup.title' },
+    meta: { layout: 'public', titleKey: 'setup.title', requiresAuth: false },
   },
 ]
