@@ -61,20 +61,24 @@ TEST_DATABASE_URL=$(cat "$WORK/dsn") go test -race -count=1 -timeout 20m ./...
 step "browser journeys (Chromium) against the real server"
 make -s go-build
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-# Two servers, each with its own embedded database: one stays a fresh installation for
-# the first-run journeys, the other is set up by the journeys that complete the wizard.
-start_server() { # name port
-  mkdir -p "$WORK/$1"
-  PORT=$2 PGLITE_DATA_DIR="$WORK/$1/pglite" LOG_LEVEL=warn "$BIN/assay-server" >"$WORK/$1.log" 2>&1 &
+# Three servers, each with its own embedded database: one stays a fresh installation for
+# the first-run journeys, one is set up by the session journeys, and one (invite-only
+# registration) by the administration journeys. Separate servers keep each group within
+# the sign-in limit of 10 attempts per IP per 15 minutes.
+start_server() { # name port [VAR=value ...]
+  local name=$1 port=$2; shift 2
+  mkdir -p "$WORK/$name"
+  env "$@" PORT="$port" PGLITE_DATA_DIR="$WORK/$name/pglite" LOG_LEVEL=warn "$BIN/assay-server" >"$WORK/$name.log" 2>&1 &
   PIDS+=($!)
 }
 wait_healthy() { # name port
   for _ in $(seq 1 120); do curl -sf "http://127.0.0.1:$2/api/health" >/dev/null && return 0; sleep 0.5; done
   echo "server $1 did not become healthy"; cat "$WORK/$1.log"; return 1
 }
-FRESH_PORT=$(free_port); SETUP_PORT=$(free_port)
-start_server fresh "$FRESH_PORT"; start_server setup "$SETUP_PORT"
-wait_healthy fresh "$FRESH_PORT"; wait_healthy setup "$SETUP_PORT"
-(cd web && BASE_URL="http://127.0.0.1:$FRESH_PORT" SETUP_BASE_URL="http://127.0.0.1:$SETUP_PORT" npm run --silent e2e)
+FRESH_PORT=$(free_port); SETUP_PORT=$(free_port); ADMIN_PORT=$(free_port)
+start_server fresh "$FRESH_PORT"; start_server setup "$SETUP_PORT"; start_server admin "$ADMIN_PORT" REGISTRATION_MODE=invite_only
+wait_healthy fresh "$FRESH_PORT"; wait_healthy setup "$SETUP_PORT"; wait_healthy admin "$ADMIN_PORT"
+(cd web && BASE_URL="http://127.0.0.1:$FRESH_PORT" SETUP_BASE_URL="http://127.0.0.1:$SETUP_PORT" \
+  ADMIN_BASE_URL="http://127.0.0.1:$ADMIN_PORT" npm run --silent e2e)
 
 step "all checks passed"
