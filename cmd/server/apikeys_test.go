@@ -142,3 +142,31 @@ func TestAPIKeyTokenIsNotReplayed(t *testing.T) {
 	res, _ = admin.do("GET", "/api/v1/me/api-keys", "")
 	require.Equal(t, 200, res.StatusCode)
 }
+
+func TestAdministratorsManageOtherUsersKeys(t *testing.T) {
+	t.Parallel()
+	ts := startServer(t)
+	admin := newBrowser(t, ts)
+	res, _ := admin.do("POST", "/api/v1/setup", adminJSON)
+	require.Equal(t, 201, res.StatusCode)
+	res, body := admin.do("POST", "/api/v1/users", `{"username":"robot","email":"robot@example.com","displayName":"CI robot","password":"robot password 123","roles":["assessor"]}`)
+	require.Equal(t, 201, res.StatusCode, body)
+	robot := body["id"].(string)
+
+	res, body = admin.do("POST", "/api/v1/users/"+robot+"/api-keys", `{"name":"pipeline"}`)
+	require.Equal(t, 201, res.StatusCode, body)
+	token, keyID := body["token"].(string), body["apiKey"].(map[string]any)["id"].(string)
+	res, body = keyClient(t, ts, token, true)("GET", "/api/v1/auth/me")
+	require.Equal(t, 200, res.StatusCode)
+	require.Equal(t, "robot", body["user"].(map[string]any)["username"], "the key acts as its owner, not its creator")
+
+	res, body = admin.do("GET", "/api/v1/users/"+robot+"/api-keys", "")
+	require.Equal(t, 200, res.StatusCode)
+	require.Len(t, body["items"], 1)
+	res, _ = admin.do("DELETE", "/api/v1/users/"+robot+"/api-keys/"+keyID, "")
+	require.Equal(t, 204, res.StatusCode)
+	res, _ = keyClient(t, ts, token, true)("GET", "/api/v1/auth/me")
+	require.Equal(t, 401, res.StatusCode)
+	res, body = admin.do("GET", "/api/v1/users/u_01m82hrkky527408g45wmneht9/api-keys", "")
+	requireEnvelope(t, res, body, 404, "not_found")
+}

@@ -78,3 +78,61 @@ func (s *Server) registerAPIKeys() {
 		return nil, s.dep.APIKeys.RevokeAPIKey(ctx, assess.PrincipalFrom(ctx).User.ID, in.ID, requestActor(ctx))
 	})
 }
+
+// PermissionAdminSettings guards other users' API keys.
+const PermissionAdminSettings = "admin.settings"
+
+// registerUserAPIKeys lets administrators manage any user's API keys (for service accounts
+// and for revoking a leaked key without the owner).
+func (s *Server) registerUserAPIKeys() {
+	tags := []string{"API keys"}
+	register(s, Op{Permission: PermissionAdminSettings, Operation: huma.Operation{
+		OperationID: "listUserAPIKeys", Method: http.MethodGet, Path: "/api/v1/users/{id}/api-keys",
+		Summary: "List a user's API keys", Tags: tags, Errors: []int{http.StatusNotFound},
+	}}, func(ctx context.Context, in *struct {
+		ID     string `path:"id" maxLength:"64"`
+		Cursor string `query:"cursor" maxLength:"200"`
+		Limit  int    `query:"limit" minimum:"1" maximum:"200" default:"50"`
+	}) (*struct{ Body APIKeyPage }, error) {
+		if _, err := s.dep.Admin.FindUser(ctx, in.ID); err != nil {
+			return nil, err
+		}
+		keys, next, err := s.dep.APIKeys.ListAPIKeys(ctx, in.ID, in.Cursor, in.Limit)
+		if err != nil {
+			return nil, err
+		}
+		if keys == nil {
+			keys = []assess.APIKey{}
+		}
+		return &struct{ Body APIKeyPage }{Body: APIKeyPage{Items: keys, NextCursor: next, HasMore: next != ""}}, nil
+	})
+	register(s, Op{Permission: PermissionAdminSettings, Operation: huma.Operation{
+		OperationID: "createUserAPIKey", Method: http.MethodPost, Path: "/api/v1/users/{id}/api-keys", DefaultStatus: http.StatusCreated,
+		Summary: "Create an API key for a user", Tags: tags, Errors: []int{http.StatusNotFound},
+		Description: "The key acts as that user, with their roles at each request; the token is shown once.",
+	}}, func(ctx context.Context, in *struct {
+		ID   string `path:"id" maxLength:"64"`
+		Body assess.NewAPIKey
+	}) (*createdAPIKeyOutput, error) {
+		if _, err := s.dep.Admin.FindUser(ctx, in.ID); err != nil {
+			return nil, err
+		}
+		key, token, err := s.dep.APIKeys.CreateAPIKey(ctx, in.ID, in.Body, requestActor(ctx))
+		if err != nil {
+			return nil, err
+		}
+		return &createdAPIKeyOutput{OneTimeSecret: "true", CacheControl: "no-store", Body: CreatedAPIKey{APIKey: key, Token: token}}, nil
+	})
+	register(s, Op{Permission: PermissionAdminSettings, Operation: huma.Operation{
+		OperationID: "revokeUserAPIKey", Method: http.MethodDelete, Path: "/api/v1/users/{id}/api-keys/{keyId}", DefaultStatus: http.StatusNoContent,
+		Summary: "Revoke a user's API key", Tags: tags, Errors: []int{http.StatusNotFound},
+	}}, func(ctx context.Context, in *struct {
+		ID    string `path:"id" maxLength:"64"`
+		KeyID string `path:"keyId" maxLength:"64"`
+	}) (*struct{}, error) {
+		if !assess.ValidID(assess.PrefixAPIKey, in.KeyID) {
+			return nil, assess.Errorf(assess.ECodeNotFound, "No such API key.")
+		}
+		return nil, s.dep.APIKeys.RevokeAPIKey(ctx, in.ID, in.KeyID, requestActor(ctx))
+	})
+}

@@ -52,4 +52,5 @@ func (s *Server) registerOperations() {
 	s.registerUsers()
 	s.registerRoles()
 	s.registerInvites()
+	s.registerUserAPIKeys()
 }
