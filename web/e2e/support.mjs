@@ -17,6 +17,14 @@ export const BASE_URL = (process.env.BASE_URL || 'http://127.0.0.1:3001').replac
  */
 export const SETUP_BASE_URL = (process.env.SETUP_BASE_URL || '').replace(/\/$/, '')
 
+/**
+ * ADMIN_BASE_URL is a third running Assay server, fresh when the run starts and
+ * started with REGISTRATION_MODE=invite_only, for the administration journeys
+ * (which set it up, invite and register a user, and sign in). Empty when unset:
+ * those journeys are then skipped.
+ */
+export const ADMIN_BASE_URL = (process.env.ADMIN_BASE_URL || '').replace(/\/$/, '')
+
 const ARTIFACTS = fileURLToPath(new URL('./artifacts/', import.meta.url))
 
 const LAUNCH_ARGS = [
@@ -37,6 +45,11 @@ export function url(path) {
 /** setupUrl resolves a path against SETUP_BASE_URL. */
 export function setupUrl(path) {
   return SETUP_BASE_URL + path
+}
+
+/** adminUrl resolves a path against ADMIN_BASE_URL. */
+export function adminUrl(path) {
+  return ADMIN_BASE_URL + path
 }
 
 /** pathOf returns the path of a page's current URL. */

@@ -1,5 +1,6 @@
 import 'element-plus/theme-chalk/dark/css-vars.css'
 import 'element-plus/es/components/message/style/css'
+import 'element-plus/es/components/message-box/style/css'
 import './app/styles.css'
 import { createPinia } from 'pinia'
 import { createApp } from 'vue'

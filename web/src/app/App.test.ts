@@ -1,9 +1,10 @@
-import { flushPromises, mount } from '@vue/test-utils'
+import { flushPromises, mount, type VueWrapper } from '@vue/test-utils'
 import { createPinia, setActivePinia } from 'pinia'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { createMemoryHistory, type Router } from 'vue-router'
 import { ApiError } from '../api/errors'
 import { fetchHealth } from '../features/dashboard/api'
+import { listApiKeys } from '../features/profile/api'
 import { fetchMe, signOut } from '../features/session/api'
 import { signedInAdmin, signedInAssessee } from '../features/session/fixtures'
 import { fetchSetupStatus } from '../features/setup/api'
@@ -21,6 +22,12 @@ vi.mock('../features/dashboard/api', () => ({
   fetchHealth: vi.fn(),
 }))
 vi.mock('../features/session/api', () => ({ fetchMe: vi.fn(), signOut: vi.fn() }))
+vi.mock('../features/profile/api', () => ({
+  changePassword: vi.fn(),
+  listApiKeys: vi.fn(),
+  createApiKey: vi.fn(),
+  revokeApiKey: vi.fn(),
+}))
 
 // mountApp renders the whole application at `path` with setup complete and, unless
 // the test says otherwise, the administrator signed in. `prepare` may add routes.
@@ -48,6 +55,7 @@ beforeEach(() => {
   vi.mocked(fetchHealth).mockResolvedValue({ status: 'ok', version: '1.2.3', uptime: 5, database: 'ok', storage: 'ok' })
   vi.mocked(fetchMe).mockReset().mockResolvedValue(signedInAdmin)
   vi.mocked(signOut).mockReset()
+  vi.mocked(listApiKeys).mockResolvedValue({ items: [], hasMore: false })
 })
 
 const page = { template: '<p>user list</p>' }
@@ -109,17 +117,30 @@ describe('the application shell', () => {
 })
 
 describe('the navigation', () => {
-  it('shows an entry only to users who hold its route permission', async () => {
-    const admin = await mountApp('/', withAdministration)
-    const labels = (wrapper: typeof admin.wrapper) =>
-      wrapper.get('nav[aria-label="Main navigation"]').findAll('a').map((link) => link.text())
-    expect(labels(admin.wrapper)).toEqual(['Dashboard', 'Administration'])
-    admin.wrapper.unmount()
+  const links = (wrapper: VueWrapper) =>
+    wrapper.get('nav[aria-label="Main navigation"]').findAll('a').map((link) => link.text())
 
+  it('groups the administration pages, each shown only with its permission', async () => {
+    // The administrator fixture holds admin.users but neither admin.roles nor admin.audit.
+    const { wrapper } = await mountApp('/')
+    expect(links(wrapper)).toEqual(['Dashboard'])
+    const group = wrapper.get('[data-test="nav-group-administration"] button')
+    expect(group.text()).toBe('Administration')
+    await group.trigger('click')
+    await vi.waitFor(() => {
+      const poppers = document.body.querySelectorAll('.app-nav__popper')
+      const items = [...(poppers[poppers.length - 1]?.querySelectorAll('[role="menuitem"]') ?? [])]
+      expect(items.map((item) => item.textContent?.trim())).toEqual(['Users', 'Invites'])
+    })
+    wrapper.unmount()
+  })
+
+  it('leaves the group out for users who may open none of its pages', async () => {
     vi.mocked(fetchMe).mockResolvedValue(signedInAssessee)
-    const assessee = await mountApp('/', withAdministration)
-    expect(labels(assessee.wrapper)).toEqual(['Dashboard'])
-    assessee.wrapper.unmount()
+    const { wrapper } = await mountApp('/')
+    expect(links(wrapper)).toEqual(['Dashboard'])
+    expect(wrapper.find('[data-test="nav-group-administration"]').exists()).toBe(false)
+    wrapper.unmount()
   })
 })
 

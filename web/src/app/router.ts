@@ -1,9 +1,14 @@
 import { createRouter, createWebHistory, type RouteRecordRaw, type Router, type RouterHistory } from 'vue-router'
+import { auditRoutes } from '../features/audit/routes'
 import { dashboardRoutes } from '../features/dashboard/routes'
+import { invitesRoutes } from '../features/invites/routes'
 import { loginRoutes } from '../features/login/routes'
 import { notFoundRoutes } from '../features/not-found/routes'
 import { profileRoutes } from '../features/profile/routes'
+import { registerRoutes } from '../features/register/routes'
+import { rolesRoutes } from '../features/roles/routes'
 import { setupRoutes } from '../features/setup/routes'
+import { usersRoutes } from '../features/users/routes'
 import { installSessionExpiry } from '../features/session/expiry'
 import { installAccessGuard } from './guard'
 import { stringifyQuery } from './query'
@@ -13,7 +18,12 @@ export const routes: RouteRecordRaw[] = [
   ...dashboardRoutes,
   ...setupRoutes,
   ...loginRoutes,
+  ...registerRoutes,
   ...profileRoutes,
+  ...usersRoutes,
+  ...rolesRoutes,
+  ...invitesRoutes,
+  ...auditRoutes,
   ...notFoundRoutes,
 ]
 

@@ -28,6 +28,7 @@ async function mountPage(path = '/login'): Promise<VueWrapper> {
       { path: '/', name: 'dashboard', component: page },
       { path: '/profile', name: 'profile', component: page },
       { path: '/login', name: 'login', component: LoginPage },
+      { path: '/register', name: 'register', component: page },
     ],
   })
   await router.push(path)

@@ -9,10 +9,15 @@ import { signedInAdmin, signedInAssessee } from '../session/fixtures'
 import { useSessionStore } from '../session/store'
 import type { Me } from '../session/api'
 import { useSetupStore } from '../setup/store'
-import { changePassword } from './api'
+import { changePassword, listApiKeys } from './api'
 import ProfilePage from './ProfilePage.vue'
 
-vi.mock('./api', () => ({ changePassword: vi.fn() }))
+vi.mock('./api', () => ({
+  changePassword: vi.fn(),
+  listApiKeys: vi.fn().mockResolvedValue({ items: [], hasMore: false }),
+  createApiKey: vi.fn(),
+  revokeApiKey: vi.fn(),
+}))
 vi.mock('../session/api', () => ({ fetchMe: vi.fn(), signOut: vi.fn() }))
 vi.mock('../setup/api', () => ({ fetchSetupStatus: vi.fn(), createFirstAdministrator: vi.fn() }))
 
@@ -67,6 +72,7 @@ const valid = {
 beforeEach(() => {
   localStorage.clear()
   change.mockReset()
+  vi.mocked(listApiKeys).mockResolvedValue({ items: [], hasMore: false })
 })
 
 describe('the account', () => {

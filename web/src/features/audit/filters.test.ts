@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest'
+import { auditQuery, hasDetails } from './filters'
+
+describe('auditQuery', () => {
+  it('leaves out empty filters and trims texts', () => {
+    expect(auditQuery({ action: ' ', actor: '', days: null })).toEqual({ limit: 50 })
+    expect(auditQuery({ action: ' user. ', actor: ' u_1 ', days: null }, 'c2')).toEqual({
+      action: 'user.',
+      actor: 'u_1',
+      cursor: 'c2',
+      limit: 50,
+    })
+  })
+
+  it('covers whole days, the last one included', () => {
+    const query = auditQuery({ action: '', actor: '', days: [new Date(2025, 2, 10, 15), new Date(2025, 2, 12, 9)] })
+    expect(query.from).toBe(new Date(2025, 2, 10).toISOString())
+    expect(query.to).toBe(new Date(2025, 2, 13).toISOString())
+  })
+
+  it('rolls over the end of a month', () => {
+    const query = auditQuery({ action: '', actor: '', days: [new Date(2025, 0, 31), new Date(2025, 0, 31)] })
+    expect(query.to).toBe(new Date(2025, 1, 1).toISOString())
+  })
+})
+
+describe('hasDetails', () => {
+  it('is true only for a non-empty object', () => {
+    expect(hasDetails({ username: 'ada' })).toBe(true)
+    expect(hasDetails({})).toBe(false)
+    expect(hasDetails(null)).toBe(false)
+  })
+})
