@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/cookiejar"
@@ -127,3 +128,28 @@ func TestSetupSignInAndSessions(t *testing.T) {
 }
 
 func timeNow() time.Time { return time.Now() }
+
+func TestUpdateOwnProfile(t *testing.T) {
+	t.Parallel()
+	ts := startServer(t)
+	b := newBrowser(t, ts)
+	res, body := b.do("POST", "/api/v1/setup", adminJSON)
+	require.Equal(t, 201, res.StatusCode)
+	version := body["user"].(map[string]any)["version"]
+	res, body = b.do("GET", "/api/v1/auth/me", "")
+	require.Equal(t, 200, res.StatusCode)
+	require.Empty(t, res.Header.Values("Set-Cookie"), "reading the profile does not touch the cookie")
+
+	res, body = b.do("PATCH", "/api/v1/auth/me", fmt.Sprintf(`{"version":%v,"displayName":"Ada L.","email":"ada@example.com"}`, version))
+	require.Equal(t, 200, res.StatusCode, body)
+	require.Empty(t, res.Header.Values("Set-Cookie"))
+	u := body["user"].(map[string]any)
+	require.Equal(t, "Ada L.", u["displayName"])
+	require.Equal(t, "ada@example.com", u["email"])
+	require.Contains(t, body["permissions"], "admin.users")
+
+	res, body = b.do("PATCH", "/api/v1/auth/me", fmt.Sprintf(`{"version":%v,"displayName":"Stale"}`, version))
+	requireEnvelope(t, res, body, 409, "version_conflict")
+	res, body = b.do("PATCH", "/api/v1/auth/me", `{"version":2,"active":false}`)
+	requireEnvelope(t, res, body, 400, "validation_failed") // roles and active are not the user's to change
+}

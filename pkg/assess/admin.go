@@ -86,3 +86,10 @@ type AdminService interface {
 	UpdateRole(ctx context.Context, id string, upd RoleUpdate, actor Actor) (Role, error)
 	DeleteRole(ctx context.Context, id string, actor Actor) error
 }
+
+// ProfileUpdate is what users may change about themselves.
+type ProfileUpdate struct {
+	Version     int64   `json:"version" minimum:"1" doc:"The version last read; a stale one is refused with 409 version_conflict"`
+	Email       *string `json:"email,omitempty" format:"email" maxLength:"254"`
+	DisplayName *string `json:"displayName,omitempty" minLength:"1" maxLength:"128"`
+}

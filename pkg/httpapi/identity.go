@@ -17,7 +17,14 @@ type Me struct {
 	Permissions []string    `json:"permissions" doc:"Union of the permissions of the user's roles"`
 }
 
+// meOutput answers with the caller's account; sessionOutput also sets the session
+// cookie (huma writes a header for a zero cookie too, so they are separate types).
 type meOutput struct {
+	CacheControl string `header:"Cache-Control"`
+	Body         Me
+}
+
+type sessionOutput struct {
 	SetCookie    http.Cookie `header:"Set-Cookie"`
 	CacheControl string      `header:"Cache-Control"`
 	Body         Me
@@ -58,7 +65,7 @@ func (s *Server) registerIdentity() {
 		Description: "Creates the first administrator and signs them in (sets the session cookie). Refused with 409 " +
 			"once any user exists. No environment variable seeds an administrator.",
 		Errors: []int{http.StatusConflict},
-	}}, func(ctx context.Context, in *setupInput) (*meOutput, error) {
+	}}, func(ctx context.Context, in *setupInput) (*sessionOutput, error) {
 		u, err := s.dep.Identity.CreateFirstAdmin(ctx, in.Body, requestActor(ctx))
 		if err != nil {
 			return nil, err
@@ -71,7 +78,7 @@ func (s *Server) registerIdentity() {
 		Summary: "Sign in", Tags: []string{"Authentication"},
 		Description: "Checks a username (or e-mail) and password and sets the session cookie. Every failure — unknown " +
 			"user, wrong password, locked or inactive account — is the same 401.",
-	}}, func(ctx context.Context, in *loginInput) (*meOutput, error) {
+	}}, func(ctx context.Context, in *loginInput) (*sessionOutput, error) {
 		u, err := s.dep.Identity.Authenticate(ctx, in.Body.Username, in.Body.Password, requestActor(ctx))
 		if err != nil {
 			return nil, err
@@ -111,7 +118,7 @@ func (s *Server) registerIdentity() {
 }
 
 // startSession creates a session for u and answers with the cookie and the user.
-func (s *Server) startSession(ctx context.Context, u assess.User) (*meOutput, error) {
+func (s *Server) startSession(ctx context.Context, u assess.User) (*sessionOutput, error) {
 	sess, err := s.dep.Identity.CreateSession(ctx, u.ID, s.cfg.SessionLifetime, requestActor(ctx))
 	if err != nil {
 		return nil, err
@@ -124,7 +131,7 @@ func (s *Server) startSession(ctx context.Context, u assess.User) (*meOutput, er
 	if err != nil {
 		return nil, err
 	}
-	return &meOutput{SetCookie: s.sessionCookie(ctx, token, int(time.Until(sess.ExpiresAt).Seconds())), CacheControl: "no-store",
+	return &sessionOutput{SetCookie: s.sessionCookie(ctx, token, int(time.Until(sess.ExpiresAt).Seconds())), CacheControl: "no-store",
 		Body: Me{User: p.User, Permissions: p.Permissions}}, nil
 }
 

@@ -53,4 +53,5 @@ func (s *Server) registerOperations() {
 	s.registerRoles()
 	s.registerInvites()
 	s.registerUserAPIKeys()
+	s.registerProfile()
 }
