@@ -136,7 +136,7 @@ func TestUpdateOwnProfile(t *testing.T) {
 	res, body := b.do("POST", "/api/v1/setup", adminJSON)
 	require.Equal(t, 201, res.StatusCode)
 	version := body["user"].(map[string]any)["version"]
-	res, body = b.do("GET", "/api/v1/auth/me", "")
+	res, _ = b.do("GET", "/api/v1/auth/me", "")
 	require.Equal(t, 200, res.StatusCode)
 	require.Empty(t, res.Header.Values("Set-Cookie"), "reading the profile does not touch the cookie")
 
