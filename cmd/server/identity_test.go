@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/cookiejar"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -152,4 +153,33 @@ func TestUpdateOwnProfile(t *testing.T) {
 	requireEnvelope(t, res, body, 409, "version_conflict")
 	res, body = b.do("PATCH", "/api/v1/auth/me", `{"version":2,"active":false}`)
 	requireEnvelope(t, res, body, 400, "validation_failed") // roles and active are not the user's to change
+}
+
+// TestSessionsWorkAcrossReplicas: two servers on one database with the same JWT_SECRET
+// accept each other's session cookies, and a logout on one ends the session on both.
+func TestSessionsWorkAcrossReplicas(t *testing.T) {
+	t.Parallel()
+	secret := "JWT_SECRET=replica-shared-secret-0123456789abcdef"
+	a := startServer(t, secret)
+	b := startServerOn(t, a.dsn, secret)
+	browser := newBrowser(t, a)
+	res, _ := browser.do("POST", "/api/v1/setup", adminJSON)
+	require.Equal(t, 201, res.StatusCode)
+	cookies := browser.client.Jar.Cookies(mustURL(t, a.url))
+	require.NotEmpty(t, cookies)
+
+	onB := newBrowser(t, b)
+	onB.client.Jar.SetCookies(mustURL(t, b.url), cookies)
+	res, body := onB.do("GET", "/api/v1/auth/me", "")
+	require.Equal(t, 200, res.StatusCode, body)
+	res, _ = onB.do("POST", "/api/v1/auth/logout", "")
+	require.Equal(t, 204, res.StatusCode)
+	res, _ = browser.do("GET", "/api/v1/auth/me", "")
+	require.Equal(t, 401, res.StatusCode, "the session row is shared: logout on one replica ends it everywhere")
+}
+
+func mustURL(t *testing.T, raw string) *url.URL {
+	u, err := url.Parse(raw)
+	require.NoError(t, err)
+	return u
 }
