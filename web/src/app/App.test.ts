@@ -22,12 +22,21 @@ vi.mock('../features/dashboard/api', () => ({
   fetchHealth: vi.fn(),
 }))
 vi.mock('../features/session/api', () => ({ fetchMe: vi.fn(), signOut: vi.fn() }))
-vi.mock('../features/profile/api', () => ({
-  changePassword: vi.fn(),
-  listApiKeys: vi.fn(),
-  createApiKey: vi.fn(),
-  revokeApiKey: vi.fn(),
-}))
+vi.mock('../features/profile/api', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../features/profile/api')>()
+  const listApiKeys = vi.fn()
+  const createApiKey = vi.fn()
+  const revokeApiKey = vi.fn()
+  return {
+    ...actual,
+    changePassword: vi.fn(),
+    updateProfile: vi.fn(),
+    listApiKeys,
+    createApiKey,
+    revokeApiKey,
+    apiKeysFor: () => ({ list: listApiKeys, create: createApiKey, revoke: revokeApiKey }),
+  }
+})
 
 // mountApp renders the whole application at `path` with setup complete and, unless
 // the test says otherwise, the administrator signed in. `prepare` may add routes.

@@ -9,15 +9,24 @@ import { signedInAdmin, signedInAssessee } from '../session/fixtures'
 import { useSessionStore } from '../session/store'
 import type { Me } from '../session/api'
 import { useSetupStore } from '../setup/store'
-import { changePassword, listApiKeys } from './api'
+import { changePassword, listApiKeys, updateProfile } from './api'
 import ProfilePage from './ProfilePage.vue'
 
-vi.mock('./api', () => ({
-  changePassword: vi.fn(),
-  listApiKeys: vi.fn().mockResolvedValue({ items: [], hasMore: false }),
-  createApiKey: vi.fn(),
-  revokeApiKey: vi.fn(),
-}))
+vi.mock('./api', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('./api')>()
+  const listApiKeys = vi.fn().mockResolvedValue({ items: [], hasMore: false })
+  const createApiKey = vi.fn()
+  const revokeApiKey = vi.fn()
+  return {
+    ...actual,
+    changePassword: vi.fn(),
+    updateProfile: vi.fn(),
+    listApiKeys,
+    createApiKey,
+    revokeApiKey,
+    apiKeysFor: () => ({ list: listApiKeys, create: createApiKey, revoke: revokeApiKey }),
+  }
+})
 vi.mock('../session/api', () => ({ fetchMe: vi.fn(), signOut: vi.fn() }))
 vi.mock('../setup/api', () => ({ fetchSetupStatus: vi.fn(), createFirstAdministrator: vi.fn() }))
 
@@ -205,6 +214,61 @@ describe('changing the password', () => {
     expect(alert.text()).toContain('The password could not be changed')
     expect(alert.text()).toContain('Too many requests; try again in a minute.')
     expect(alert.text()).toContain('Request ID: req-9')
+    wrapper.unmount()
+  })
+})
+
+describe('editing the profile', () => {
+  // The dialog is teleported to <body>; find its parts there.
+  function dialogInput(name: string): HTMLInputElement {
+    const input = document.body.querySelector<HTMLInputElement>(`.el-dialog input[name="${name}"]`)
+    if (!input) throw new Error(`no input ${name}`)
+    return input
+  }
+
+  async function settle(): Promise<void> {
+    for (let i = 0; i < 5; i++) {
+      await flushPromises()
+      await new Promise((resolve) => setTimeout(resolve, 0))
+    }
+  }
+
+  async function openAndSave(wrapper: VueWrapper, displayName: string): Promise<void> {
+    await wrapper.get('[data-test="edit-profile"]').trigger('click')
+    await settle()
+    const input = dialogInput('displayName')
+    input.value = displayName
+    input.dispatchEvent(new Event('input'))
+    await settle()
+    const save = [...document.body.querySelectorAll<HTMLButtonElement>('.el-dialog__footer button')].find(
+      (button) => button.textContent?.trim() === 'Save',
+    )
+    save?.click()
+    await settle()
+  }
+
+  it('sends only the changed field with the version and takes the answer into the session', async () => {
+    const update = vi.mocked(updateProfile)
+    update.mockReset()
+    const renamed = { ...signedInAssessee, user: { ...signedInAssessee.user, displayName: 'Grace B. Hopper', version: 4 } }
+    update.mockResolvedValue(renamed)
+    const wrapper = await mountPage(signedInAssessee)
+    await openAndSave(wrapper, 'Grace B. Hopper')
+    await vi.waitFor(() => expect(update).toHaveBeenCalledWith({ version: 3, displayName: 'Grace B. Hopper' }))
+    await vi.waitFor(() => expect(useSessionStore().user?.version).toBe(4))
+    expect(wrapper.get('.account-card__name').text()).toBe('Grace B. Hopper')
+    wrapper.unmount()
+  })
+
+  it('offers to reload after a version conflict', async () => {
+    const update = vi.mocked(updateProfile)
+    update.mockReset()
+    update.mockRejectedValue(new ApiError(409, 'version_conflict', 'stale', 'req-1'))
+    const wrapper = await mountPage(signedInAssessee)
+    await openAndSave(wrapper, 'Grace B. Hopper')
+    await vi.waitFor(() =>
+      expect(document.body.textContent).toContain('Your account has been changed elsewhere meanwhile'),
+    )
     wrapper.unmount()
   })
 })

@@ -1,5 +1,6 @@
 import { api, unwrap } from '../../api/client'
 import type { components } from '../../api/schema'
+import type { Me, User } from '../session/api'
 
 /** PasswordChange is what the change-password form submits. */
 export type PasswordChange = components['schemas']['PasswordInputBody']
@@ -12,6 +13,38 @@ export type PasswordChange = components['schemas']['PasswordInputBody']
  */
 export async function changePassword(change: PasswordChange): Promise<void> {
   await unwrap(api.POST('/api/v1/auth/password', { body: change }))
+}
+
+/** ProfileUpdate is a change to the signed-in user's own account; `version` is the one last read. */
+export type ProfileUpdate = components['schemas']['ProfileUpdate']
+
+/** ProfileEdit holds the edit-profile form's values. */
+export interface ProfileEdit {
+  displayName: string
+  email: string
+}
+
+/**
+ * profileUpdate builds the PATCH body: the version the form was filled from and only
+ * the fields that changed (trimmed), so a save never overwrites what it did not touch.
+ * Returns null when nothing changed.
+ */
+export function profileUpdate(user: Pick<User, 'version' | 'displayName' | 'email'>, edit: ProfileEdit): ProfileUpdate | null {
+  const update: ProfileUpdate = { version: user.version }
+  const displayName = edit.displayName.trim()
+  const email = edit.email.trim()
+  if (displayName !== user.displayName) update.displayName = displayName
+  if (email !== user.email) update.email = email
+  return Object.keys(update).length === 1 ? null : update
+}
+
+/**
+ * updateProfile changes the signed-in user's display name or e-mail address
+ * (PATCH /api/v1/auth/me) and answers with the session as GET /auth/me would. A
+ * stale `version` rejects with a 409 ApiError whose code is `version_conflict`.
+ */
+export function updateProfile(update: ProfileUpdate): Promise<Me> {
+  return unwrap(api.PATCH('/api/v1/auth/me', { body: update }))
 }
 
 /** ApiKey is one of the signed-in user's API keys; the token itself is never listed. */
@@ -29,6 +62,16 @@ export type CreatedApiKey = components['schemas']['CreatedAPIKey']
 /** API_KEY_PAGE_SIZE is how many keys one page lists. */
 export const API_KEY_PAGE_SIZE = 50
 
+/** ApiKeysApi lists, creates and revokes the API keys of one user. */
+export interface ApiKeysApi {
+  /** list lists the keys, newest first. */
+  list(cursor?: string): Promise<ApiKeyPage>
+  /** create creates a key (201); only this answer holds its token. */
+  create(key: NewApiKey): Promise<CreatedApiKey>
+  /** revoke ends a key at once (204). */
+  revoke(keyId: string): Promise<void>
+}
+
 /** listApiKeys lists the signed-in user's keys, newest first (GET /api/v1/me/api-keys). */
 export function listApiKeys(cursor?: string): Promise<ApiKeyPage> {
   return unwrap(api.GET('/api/v1/me/api-keys', { params: { query: { cursor, limit: API_KEY_PAGE_SIZE } } }))
@@ -42,4 +85,31 @@ export function createApiKey(key: NewApiKey): Promise<CreatedApiKey> {
 /** revokeApiKey ends a key at once (DELETE /api/v1/me/api-keys/{id}, 204). */
 export async function revokeApiKey(id: string): Promise<void> {
   await unwrap(api.DELETE('/api/v1/me/api-keys/{id}', { params: { path: { id } } }))
+}
+
+/** ownApiKeys are the signed-in user's keys (/api/v1/me/api-keys). */
+const ownApiKeys: ApiKeysApi = { list: listApiKeys, create: createApiKey, revoke: revokeApiKey }
+
+/** userApiKeys are the keys of the user `id` (/api/v1/users/{id}/api-keys, permission admin.settings). */
+function userApiKeys(id: string): ApiKeysApi {
+  return {
+    list: (cursor) =>
+      unwrap(
+        api.GET('/api/v1/users/{id}/api-keys', {
+          params: { path: { id }, query: { cursor, limit: API_KEY_PAGE_SIZE } },
+        }),
+      ),
+    create: (key) => unwrap(api.POST('/api/v1/users/{id}/api-keys', { params: { path: { id } }, body: key })),
+    revoke: async (keyId) => {
+      await unwrap(api.DELETE('/api/v1/users/{id}/api-keys/{keyId}', { params: { path: { id, keyId } } }))
+    },
+  }
+}
+
+/**
+ * apiKeysFor selects whose keys to manage: the signed-in user's own (no `userId`)
+ * or, for an administrator, those of the user `userId`.
+ */
+export function apiKeysFor(userId?: string): ApiKeysApi {
+  return userId ? userApiKeys(userId) : ownApiKeys
 }

@@ -119,6 +119,13 @@ export const useSessionStore = defineStore('session', () => {
     notice.value = 'signedOut'
   }
 
+  /** replace takes the session as the server answered a change to it (e.g. PATCH /auth/me). */
+  function replace(next: Me): void {
+    me.value = next
+    answered.value = true
+    error.value = null
+  }
+
   /**
    * expire forgets a user whose session the server no longer accepts (an API call
    * answered 401). It returns whether someone was signed in, so the caller knows
@@ -143,6 +150,7 @@ export const useSessionStore = defineStore('session', () => {
     load,
     confirmSignIn,
     signOut,
+    replace,
     expire,
   }
 })
