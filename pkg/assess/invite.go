@@ -32,6 +32,7 @@ type NewInvite struct {
 	Email          string `json:"email,omitempty" maxLength:"254" doc:"Optional; restricts redemption to this address"`
 	IntendedRole   string `json:"intendedRole" minLength:"1" maxLength:"64" doc:"A role name from GET /api/v1/roles"`
 	ExpiresInHours int    `json:"expiresInHours,omitempty" minimum:"1" maximum:"8760" default:"168"`
+	SendEmail      bool   `json:"sendEmail,omitempty" doc:"E-mail the invitation link to email; needs e-mail switched on (422 email_disabled otherwise)"`
 }
 
 // Registration is a self-service sign-up.

@@ -8,6 +8,7 @@ package config
 
 import (
 	"log/slog"
+	"net/netip"
 	"time"
 )
 
@@ -143,6 +144,16 @@ type Config struct {
 	SMTPFrom string
 	// SMTPTLSRejectUnauthorized verifies the server's certificate (SMTP_TLS_REJECT_UNAUTHORIZED).
 	SMTPTLSRejectUnauthorized bool
+	// SMTPTimeout bounds one SMTP conversation (SMTP_TIMEOUT, milliseconds).
+	SMTPTimeout time.Duration
+	// EmailMaxRetries is the number of retries of a failed e-mail (EMAIL_MAX_RETRIES).
+	EmailMaxRetries int
+	// EmailDeliveryRetention is how long the e-mail delivery log is kept
+	// (EMAIL_DELIVERY_RETENTION_DAYS).
+	EmailDeliveryRetention time.Duration
+	// PasswordResetTTL is the lifetime of an e-mailed password-reset link
+	// (PASSWORD_RESET_TTL_MINUTES).
+	PasswordResetTTL time.Duration
 
 	// WebhookEnabled switches webhook deliveries on (WEBHOOK_ENABLED).
 	WebhookEnabled bool
@@ -164,6 +175,17 @@ type Config struct {
 	// ChatDeliveryRetention is how long the chat delivery log is kept
 	// (CHAT_DELIVERY_RETENTION_DAYS).
 	ChatDeliveryRetention time.Duration
+	// ChatMaxRetries is the number of retries of a failed chat delivery (CHAT_MAX_RETRIES).
+	ChatMaxRetries int
+	// DeliveryRetryBase is the first retry delay of webhook, chat and e-mail deliveries;
+	// each further retry waits four times longer, with jitter (DELIVERY_RETRY_BASE_MS).
+	DeliveryRetryBase time.Duration
+	// DeliveryDisableAfterFailures turns a webhook or chat destination off after this many
+	// consecutive failed deliveries; 0 never does (DELIVERY_DISABLE_AFTER_FAILURES).
+	DeliveryDisableAfterFailures int
+	// OutboundAllowNetworks lists the private, loopback or link-local networks deliveries
+	// may reach anyway (OUTBOUND_ALLOW_NETWORKS, comma-separated CIDRs or addresses).
+	OutboundAllowNetworks []netip.Prefix
 
 	// MetricsEnabled serves /metrics (METRICS_ENABLED).
 	MetricsEnabled bool
@@ -175,6 +197,9 @@ type Config struct {
 	// MetricsDomainRefreshInterval is how often the domain gauges are recomputed
 	// (METRICS_DOMAIN_REFRESH_INTERVAL).
 	MetricsDomainRefreshInterval time.Duration
+	// WorkerMetricsPort is where a stand-alone worker serves /metrics when MetricsEnabled
+	// (WORKER_METRICS_PORT).
+	WorkerMetricsPort int
 
 	// MasterKey is the decoded 32-byte MASTER_ENCRYPTION_KEY; nil means passthrough mode.
 	MasterKey []byte
@@ -246,4 +271,16 @@ func (c *Config) SecureCookie(requestHTTPS bool) bool {
 	default:
 		return requestHTTPS || c.IsProduction()
 	}
+}
+
+// IsSet reports whether the environment (or a *_FILE variable) gave name a value, as
+// opposed to the default. Settings an administrator can also store in the database (SMTP)
+// use it so that the environment wins only where it says something.
+func (c *Config) IsSet(name string) bool {
+	for _, s := range c.settings {
+		if s.Name == name {
+			return s.Source != sourceDefault
+		}
+	}
+	return false
 }

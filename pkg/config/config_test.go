@@ -39,6 +39,10 @@ func TestFromEnvironDefaults(t *testing.T) {
 
 		SMTPPort:                  587,
 		SMTPTLSRejectUnauthorized: true,
+		SMTPTimeout:               10 * time.Second,
+		EmailMaxRetries:           5,
+		EmailDeliveryRetention:    30 * 24 * time.Hour,
+		PasswordResetTTL:          time.Hour,
 
 		WebhookEnabled:           true,
 		WebhookTimeout:           10 * time.Second,
@@ -46,9 +50,14 @@ func TestFromEnvironDefaults(t *testing.T) {
 		WebhookDeliveryRetention: 30 * 24 * time.Hour,
 		ChatTimeout:              10 * time.Second,
 		ChatDeliveryRetention:    30 * 24 * time.Hour,
+		ChatMaxRetries:           5,
+		DeliveryRetryBase:        30 * time.Second,
+
+		DeliveryDisableAfterFailures: 20,
 
 		MetricsPrefix:                "cdxa_",
 		MetricsDomainRefreshInterval: time.Minute,
+		WorkerMetricsPort:            9091,
 
 		JWTExpiry:                 24 * time.Hour,
 		CookieSecure:              CookieSecureAuto,

@@ -134,20 +134,18 @@ func (l *loader) loadSMTP(c *Config) {
 	c.SMTPPass = l.raw("SMTP_PASS")
 	c.SMTPFrom = l.raw("SMTP_FROM")
 	c.SMTPTLSRejectUnauthorized = l.boolean("SMTP_TLS_REJECT_UNAUTHORIZED")
+	c.SMTPTimeout = l.span("SMTP_TIMEOUT", 1, 300000, time.Millisecond, "milliseconds")
+	c.EmailMaxRetries = l.integer("EMAIL_MAX_RETRIES", 0, 100, "")
+	c.EmailDeliveryRetention = l.span("EMAIL_DELIVERY_RETENTION_DAYS", 1, 3650, day, "days")
+	c.PasswordResetTTL = l.span("PASSWORD_RESET_TTL_MINUTES", 5, 10080, time.Minute, "minutes")
 	if c.SMTPFrom != "" {
 		if _, err := mail.ParseAddress(c.SMTPFrom); err != nil {
 			l.refuse("SMTP_FROM", `must be an e-mail address such as assay@example.com or "Assay" <assay@example.com>`)
 		}
 	}
-	if !c.SMTPEnabled {
-		return
-	}
-	if c.SMTPHost == "" {
-		l.refuse("SMTP_HOST", "required when SMTP_ENABLED is true")
-	}
-	if c.SMTPFrom == "" {
-		l.refuse("SMTP_FROM", "required when SMTP_ENABLED is true")
-	}
+	// SMTP_HOST and SMTP_FROM may come from the settings an administrator stores in the
+	// admin UI, so SMTP_ENABLED=true without them is not refused here; a delivery without a
+	// host anywhere fails with a clear message in the e-mail delivery log.
 }
 
 func (l *loader) loadDelivery(c *Config) {
@@ -160,6 +158,10 @@ func (l *loader) loadDelivery(c *Config) {
 	c.MattermostEnabled = l.boolean("MATTERMOST_ENABLED")
 	c.ChatTimeout = l.span("CHAT_TIMEOUT", 1, 300000, time.Millisecond, "milliseconds")
 	c.ChatDeliveryRetention = l.span("CHAT_DELIVERY_RETENTION_DAYS", 1, 3650, day, "days")
+	c.ChatMaxRetries = l.integer("CHAT_MAX_RETRIES", 0, 100, "")
+	c.DeliveryRetryBase = l.span("DELIVERY_RETRY_BASE_MS", 1, 3600000, time.Millisecond, "milliseconds")
+	c.DeliveryDisableAfterFailures = l.integer("DELIVERY_DISABLE_AFTER_FAILURES", 0, 100000, "0 never disables")
+	c.OutboundAllowNetworks = l.networks("OUTBOUND_ALLOW_NETWORKS")
 }
 
 func (l *loader) loadMetrics(c *Config) {
@@ -170,6 +172,7 @@ func (l *loader) loadMetrics(c *Config) {
 		l.refuse("METRICS_PREFIX", "must start with a letter or underscore, contain only letters, digits and underscores, and end with an underscore, such as cdxa_")
 	}
 	c.MetricsDomainRefreshInterval = l.span("METRICS_DOMAIN_REFRESH_INTERVAL", 1, 86400, time.Second, "seconds")
+	c.WorkerMetricsPort = l.integer("WORKER_METRICS_PORT", 1, 65535, "")
 }
 
 func (l *loader) loadEncryption(c *Config) {

@@ -59,8 +59,6 @@ func TestFromEnvironRefuses(t *testing.T) {
 		{name: "cors empty list", env: []string{"CORS_ORIGIN=,"}, variable: "CORS_ORIGIN", value: ","},
 		{name: "app url relative", env: []string{"APP_URL=/assay"}, variable: "APP_URL", value: "/assay"},
 		{name: "app url ftp", env: []string{"APP_URL=ftp://example.com"}, variable: "APP_URL"},
-		{name: "smtp without host", env: []string{"SMTP_ENABLED=true", "SMTP_FROM=assay@example.com"}, variable: "SMTP_HOST", value: "", mention: "SMTP_ENABLED"},
-		{name: "smtp without sender", env: []string{"SMTP_ENABLED=on", "SMTP_HOST=mail"}, variable: "SMTP_FROM", value: ""},
 		{name: "smtp bad sender", env: []string{"SMTP_FROM=not an address"}, variable: "SMTP_FROM", value: "not an address"},
 		{name: "metrics prefix", env: []string{"METRICS_PREFIX=9bad"}, variable: "METRICS_PREFIX", value: "9bad"},
 		{name: "metrics prefix without underscore", env: []string{"METRICS_PREFIX=assay"}, variable: "METRICS_PREFIX", value: "assay"},

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
+	"net/netip"
 	"net/url"
 	"os"
 	"slices"
@@ -243,4 +244,26 @@ func (l *loader) readSecretFile(name, fileVar string) {
 	}
 	l.v.Set(name, value)
 	l.source[name] = sourceFile
+}
+
+// networks parses a comma-separated list of CIDR prefixes or single addresses.
+func (l *loader) networks(name string) []netip.Prefix {
+	var out []netip.Prefix
+	for _, item := range strings.Split(l.raw(name), ",") {
+		item = strings.TrimSpace(item)
+		if item == "" {
+			continue
+		}
+		if p, err := netip.ParsePrefix(item); err == nil {
+			out = append(out, p.Masked())
+			continue
+		}
+		if a, err := netip.ParseAddr(item); err == nil {
+			out = append(out, netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen()))
+			continue
+		}
+		l.refuse(name, "must be a comma-separated list of IP addresses or CIDR prefixes, such as 127.0.0.1,10.20.0.0/16")
+		return nil
+	}
+	return out
 }

@@ -69,6 +69,10 @@ var variables = []variable{
 	{name: "SMTP_PASS", secret: true, verbatim: true},
 	{name: "SMTP_FROM"},
 	{name: "SMTP_TLS_REJECT_UNAUTHORIZED", def: "true"},
+	{name: "SMTP_TIMEOUT", def: "10000"},
+	{name: "EMAIL_MAX_RETRIES", def: "5"},
+	{name: "EMAIL_DELIVERY_RETENTION_DAYS", def: "30"},
+	{name: "PASSWORD_RESET_TTL_MINUTES", def: "60"},
 
 	// Webhooks and chat.
 	{name: "WEBHOOK_ENABLED", def: "true"},
@@ -80,12 +84,17 @@ var variables = []variable{
 	{name: "MATTERMOST_ENABLED", def: "false"},
 	{name: "CHAT_TIMEOUT", def: "10000"},
 	{name: "CHAT_DELIVERY_RETENTION_DAYS", def: "30"},
+	{name: "CHAT_MAX_RETRIES", def: "5"},
+	{name: "DELIVERY_RETRY_BASE_MS", def: "30000"},
+	{name: "DELIVERY_DISABLE_AFTER_FAILURES", def: "20"},
+	{name: "OUTBOUND_ALLOW_NETWORKS"},
 
 	// Metrics.
 	{name: "METRICS_ENABLED", def: "false"},
 	{name: "METRICS_TOKEN", secret: true, verbatim: true},
 	{name: "METRICS_PREFIX", def: "cdxa_"},
 	{name: "METRICS_DOMAIN_REFRESH_INTERVAL", def: "60"},
+	{name: "WORKER_METRICS_PORT", def: "9091"},
 
 	// Encryption.
 	{name: "MASTER_ENCRYPTION_KEY", secret: true},

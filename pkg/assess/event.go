@@ -1,0 +1,218 @@
+package assess
+
+import (
+	"slices"
+	"strings"
+	"time"
+)
+
+// Identifier prefixes of the event and delivery records.
+const (
+	PrefixEvent         = "evt_"
+	PrefixNotification  = "nt_"
+	PrefixWebhook       = "wh_"
+	PrefixChat          = "ch_"
+	PrefixDelivery      = "dl_"
+	PrefixRule          = "nr_"
+	PrefixPasswordReset = "prt_"
+)
+
+// Event is the envelope every channel delivers: the webhook body, the source of chat
+// messages, e-mails and in-app notifications. Data has the shape of the API resource the
+// event is about (a User for user.*, a Webhook for channel.webhook.*, …).
+type Event struct {
+	ID        string     `json:"id" doc:"Stable identifier of the event (evt_…)"`
+	Type      string     `json:"type" doc:"<resource>.<verb>, see the webhooks section of this document"`
+	Timestamp time.Time  `json:"timestamp"`
+	Actor     EventActor `json:"actor"`
+	Data      any        `json:"data"`
+}
+
+// EventActor names who caused an event.
+type EventActor struct {
+	ID          string `json:"id" doc:"User id, or 'system' for the service itself, or 'cli:<os user>'"`
+	DisplayName string `json:"displayName"`
+}
+
+// NewEvent is what a store hands to the emitter inside the transaction of a change.
+type NewEvent struct {
+	Type string
+	Data any // the resource, marshalled as the API shows it; never a secret
+	// SubjectUserID is the user the event concerns (the account changed, the owner of an
+	// API key, the creator of an invite); routed per EventType.NotifySubject.
+	SubjectUserID string
+	// Summary is a short phrase naming the record, used in notifications, e-mails and chat
+	// ("alice", "Key for CI", "https://hooks.example.com/x").
+	Summary string
+	// Link is the SPA path of the record, such as /admin/users?id=u_…; joined to APP_URL in
+	// e-mails and chat.
+	Link string
+}
+
+// EventType describes one type of the catalogue.
+type EventType struct {
+	Type        string `json:"type"`
+	Category    string `json:"category" doc:"The text before the first dot; filters accept '<category>.*'"`
+	Title       string `json:"title" doc:"Short English title used in notifications"`
+	Description string `json:"description"`
+	// Permission is what a user must hold to receive the event through in-app
+	// notifications, e-mail or a personal rule (the subject user receives it anyway).
+	Permission string `json:"permission"`
+	// NotifyHolders sends an in-app notification to every active holder of Permission,
+	// except the actor.
+	NotifyHolders bool `json:"notifyHolders" doc:"Holders of the permission are notified in-app by default"`
+	// NotifySubject sends an in-app notification to the subject user, unless they are the actor.
+	NotifySubject bool `json:"notifySubject" doc:"The user the event concerns is notified in-app by default"`
+	// EmailDefault also e-mails the default in-app recipients (when e-mail is enabled).
+	EmailDefault bool `json:"emailDefault" doc:"The default recipients are also e-mailed"`
+	// Payload is a zero value of the data type, for the OpenAPI webhooks section.
+	Payload any `json:"-"`
+}
+
+// Event categories of the identity and channel events. Domain issues add their own.
+const (
+	CategoryUser    = "user"
+	CategoryAPIKey  = "apikey"
+	CategoryInvite  = "invite"
+	CategoryRole    = "role"
+	CategoryChannel = "channel"
+)
+
+// Event types emitted by the identity and channel features.
+const (
+	EventUserCreated     = "user.created"
+	EventUserUpdated     = "user.updated"
+	EventUserDeactivated = "user.deactivated"
+	EventUserLocked      = "user.locked"
+	EventAPIKeyCreated   = "apikey.created"
+	EventAPIKeyRevoked   = "apikey.revoked"
+	EventInviteCreated   = "invite.created"
+	EventInviteConsumed  = "invite.consumed"
+	EventInviteRevoked   = "invite.revoked"
+	EventRoleCreated     = "role.created"
+	EventRoleUpdated     = "role.updated"
+	EventRoleDeleted     = "role.deleted"
+	EventWebhookCreated  = "channel.webhook.created"
+	EventWebhookUpdated  = "channel.webhook.updated"
+	EventWebhookDeleted  = "channel.webhook.deleted"
+	EventWebhookDisabled = "channel.webhook.disabled"
+	EventChatCreated     = "channel.chat.created"
+	EventChatUpdated     = "channel.chat.updated"
+	EventChatDeleted     = "channel.chat.deleted"
+	EventChatDisabled    = "channel.chat.disabled"
+	EventChannelTest     = "channel.test"
+)
+
+// ChannelTestMessage is the data of channel.test.
+type ChannelTestMessage struct {
+	DestinationID string `json:"destinationId" doc:"The webhook or chat destination the test was sent to"`
+	Channel       string `json:"channel" enum:"webhook,slack,teams,mattermost"`
+	Message       string `json:"message"`
+}
+
+// EventTypes is the catalogue. Every type the service emits is listed here, and the
+// OpenAPI document describes each under its webhooks root.
+var EventTypes = []EventType{
+	{Type: EventUserCreated, Title: "User created", Description: "An account was created (setup, administrator, registration or invite).",
+		Permission: "admin.users", NotifyHolders: true, Payload: User{}},
+	{Type: EventUserUpdated, Title: "User updated", Description: "An account's details, roles or state changed.",
+		Permission: "admin.users", NotifySubject: true, Payload: User{}},
+	{Type: EventUserDeactivated, Title: "User deactivated", Description: "An account was deactivated and signed out everywhere.",
+		Permission: "admin.users", NotifyHolders: true, Payload: User{}},
+	{Type: EventUserLocked, Title: "Account locked", Description: "Too many failed sign-ins locked an account for a while.",
+		Permission: "admin.users", NotifyHolders: true, NotifySubject: true, EmailDefault: true, Payload: User{}},
+	{Type: EventAPIKeyCreated, Title: "API key created", Description: "An API key was created.",
+		Permission: "admin.settings", NotifySubject: true, Payload: APIKey{}},
+	{Type: EventAPIKeyRevoked, Title: "API key revoked", Description: "An API key was revoked.",
+		Permission: "admin.settings", NotifySubject: true, Payload: APIKey{}},
+	{Type: EventInviteCreated, Title: "Invite created", Description: "An invitation to register was created.",
+		Permission: "admin.users", NotifyHolders: true, Payload: Invite{}},
+	{Type: EventInviteConsumed, Title: "Invite accepted", Description: "Someone registered with an invitation.",
+		Permission: "admin.users", NotifySubject: true, Payload: Invite{}},
+	{Type: EventInviteRevoked, Title: "Invite revoked", Description: "An invitation was revoked.",
+		Permission: "admin.users", NotifyHolders: true, Payload: Invite{}},
+	{Type: EventRoleCreated, Title: "Role created", Description: "A custom role was created.",
+		Permission: "admin.roles", NotifyHolders: true, Payload: Role{}},
+	{Type: EventRoleUpdated, Title: "Role changed", Description: "A role's name, description or permissions changed.",
+		Permission: "admin.roles", NotifyHolders: true, Payload: Role{}},
+	{Type: EventRoleDeleted, Title: "Role deleted", Description: "A custom role was deleted.",
+		Permission: "admin.roles", NotifyHolders: true, Payload: Role{}},
+	{Type: EventWebhookCreated, Title: "Webhook created", Description: "A webhook destination was added.",
+		Permission: "admin.webhooks", NotifyHolders: true, Payload: Webhook{}},
+	{Type: EventWebhookUpdated, Title: "Webhook changed", Description: "A webhook destination was changed, re-enabled or given a new secret.",
+		Permission: "admin.webhooks", NotifyHolders: true, Payload: Webhook{}},
+	{Type: EventWebhookDeleted, Title: "Webhook deleted", Description: "A webhook destination was removed.",
+		Permission: "admin.webhooks", NotifyHolders: true, Payload: Webhook{}},
+	{Type: EventWebhookDisabled, Title: "Webhook disabled", Description: "A webhook destination was switched off after too many consecutive failed deliveries.",
+		Permission: "admin.webhooks", NotifyHolders: true, EmailDefault: true, Payload: Webhook{}},
+	{Type: EventChatCreated, Title: "Chat destination created", Description: "A Slack, Teams or Mattermost destination was added.",
+		Permission: "admin.integrations", NotifyHolders: true, Payload: ChatDestination{}},
+	{Type: EventChatUpdated, Title: "Chat destination changed", Description: "A chat destination was changed or re-enabled.",
+		Permission: "admin.integrations", NotifyHolders: true, Payload: ChatDestination{}},
+	{Type: EventChatDeleted, Title: "Chat destination deleted", Description: "A chat destination was removed.",
+		Permission: "admin.integrations", NotifyHolders: true, Payload: ChatDestination{}},
+	{Type: EventChatDisabled, Title: "Chat destination disabled", Description: "A chat destination was switched off after too many consecutive failed deliveries.",
+		Permission: "admin.integrations", NotifyHolders: true, EmailDefault: true, Payload: ChatDestination{}},
+	{Type: EventChannelTest, Title: "Test message", Description: "A test sent to one destination from the admin UI or API; delivered only there.",
+		Permission: "admin.webhooks", Payload: ChannelTestMessage{}},
+}
+
+func init() {
+	for i := range EventTypes {
+		EventTypes[i].Category, _, _ = strings.Cut(EventTypes[i].Type, ".")
+	}
+}
+
+// LookupEventType returns the catalogue entry of typ.
+func LookupEventType(typ string) (EventType, bool) {
+	i := slices.IndexFunc(EventTypes, func(e EventType) bool { return e.Type == typ })
+	if i < 0 {
+		return EventType{}, false
+	}
+	return EventTypes[i], true
+}
+
+// EventFilterMatches reports whether a subscription filter selects typ. A filter entry is
+// "*" (everything), "<category>.*" (a whole category, such as "user.*"), or an exact type.
+func EventFilterMatches(filter []string, typ string) bool {
+	category, _, _ := strings.Cut(typ, ".")
+	for _, f := range filter {
+		if f == "*" || f == typ || f == category+".*" {
+			return true
+		}
+	}
+	return false
+}
+
+// ValidateEventFilter checks a subscription filter: at least one entry, each "*", a known
+// category followed by ".*", or a known type. It returns the filter sorted and without
+// duplicates. field names the request field in the error details.
+func ValidateEventFilter(field string, filter []string) ([]string, error) {
+	if len(filter) == 0 {
+		return nil, &Error{Code: ECodeValidation, Message: "Choose at least one event type.",
+			Details: []Detail{{Field: field, Code: "required", Message: "Choose at least one event type, a category such as user.*, or * for all."}}}
+	}
+	var details []Detail
+	for _, f := range filter {
+		if !knownFilterEntry(f) {
+			details = append(details, Detail{Field: field, Code: "unknown_event_type", Message: "Unknown event type " + f + "."})
+		}
+	}
+	if len(details) > 0 {
+		return nil, &Error{Code: ECodeValidation, Message: "The event filter names unknown event types.", Details: details}
+	}
+	out := slices.Clone(filter)
+	slices.Sort(out)
+	return slices.Compact(out), nil
+}
+
+func knownFilterEntry(f string) bool {
+	if f == "*" {
+		return true
+	}
+	if cat, ok := strings.CutSuffix(f, ".*"); ok {
+		return slices.ContainsFunc(EventTypes, func(e EventType) bool { return e.Category == cat })
+	}
+	_, ok := LookupEventType(f)
+	return ok
+}
