@@ -2,6 +2,7 @@ package config
 
 import (
 	"log/slog"
+	"net/netip"
 	"testing"
 	"time"
 
@@ -228,4 +229,15 @@ func settingsByName(settings []Setting) map[string]Setting {
 		m[s.Name] = s
 	}
 	return m
+}
+
+func TestDeliveryVariables(t *testing.T) {
+	c, err := FromEnviron([]string{"OUTBOUND_ALLOW_NETWORKS= 127.0.0.1 , 10.20.0.0/16,::ffff:192.168.1.9", "SMTP_HOST=mail.example.com"})
+	require.NoError(t, err)
+	require.Equal(t, []netip.Prefix{
+		netip.MustParsePrefix("127.0.0.1/32"), netip.MustParsePrefix("10.20.0.0/16"), netip.MustParsePrefix("192.168.1.9/32"),
+	}, c.OutboundAllowNetworks)
+	require.True(t, c.IsSet("SMTP_HOST"), "set by the environment")
+	require.False(t, c.IsSet("SMTP_PORT"), "default only")
+	require.False(t, c.IsSet("NO_SUCH_VARIABLE"))
 }

@@ -50,6 +50,8 @@ func TestFromEnvironRefuses(t *testing.T) {
 		{name: "s3 endpoint relative", env: []string{"S3_ENDPOINT=minio:9000"}, variable: "S3_ENDPOINT", value: "minio:9000"},
 		{name: "storage provider", env: []string{"STORAGE_PROVIDER=disk"}, variable: "STORAGE_PROVIDER", value: "disk"},
 		{name: "bad boolean", env: []string{"SMTP_ENABLED=maybe"}, variable: "SMTP_ENABLED", value: "maybe", mention: "true, false, 1, 0, yes, no, on, off"},
+		{name: "outbound networks", env: []string{"OUTBOUND_ALLOW_NETWORKS=127.0.0.1,intranet"}, variable: "OUTBOUND_ALLOW_NETWORKS", value: "127.0.0.1,intranet", mention: "CIDR"},
+		{name: "disable threshold negative", env: []string{"DELIVERY_DISABLE_AFTER_FAILURES=-1"}, variable: "DELIVERY_DISABLE_AFTER_FAILURES", value: "-1"},
 		{name: "bad boolean 2", env: []string{"METRICS_ENABLED=enabled"}, variable: "METRICS_ENABLED", value: "enabled"},
 		{name: "bad boolean 3", env: []string{"MIGRATE_ON_START=2"}, variable: "MIGRATE_ON_START", value: "2"},
 		{name: "cors wildcard", env: []string{"CORS_ORIGIN=*"}, variable: "CORS_ORIGIN", value: "*", mention: "credentials"},
