@@ -130,9 +130,10 @@ CREATE TABLE notification_rules (
 );
 CREATE INDEX notification_rules_scope_idx ON notification_rules (scope, owner_id, id) WHERE enabled;
 
--- Stored SMTP settings (one row); the environment overrides each field it sets.
+-- Stored SMTP settings (one row, id 'smtp': a text key, as the secret registry needs);
+-- the environment overrides each field it sets.
 CREATE TABLE smtp_settings (
-    id                       boolean PRIMARY KEY DEFAULT true CHECK (id),
+    id                       text PRIMARY KEY DEFAULT 'smtp' CHECK (id = 'smtp'),
     enabled                  boolean NOT NULL DEFAULT false,
     host                     text NOT NULL DEFAULT '',
     port                     integer NOT NULL DEFAULT 587,

@@ -59,7 +59,8 @@ func TestEncryptionLifecycle(t *testing.T) {
 	st := status(t, withA)
 	require.Equal(t, 3, st.CurrentVersion)
 	require.Len(t, st.Versions, 3)
-	require.Equal(t, []assess.EncryptedFieldCount{{Kind: "jwt_secret", Encrypted: 1}, {Kind: "api_key_hash"}}, st.Fields)
+	require.Equal(t, []assess.EncryptedFieldCount{{Kind: "jwt_secret", Encrypted: 1}, {Kind: "api_key_hash"},
+		{Kind: "webhook_url"}, {Kind: "webhook_secret"}, {Kind: "chat_url"}, {Kind: "email_params"}, {Kind: "smtp_password"}}, st.Fields)
 
 	_, err = execute(t, append(base, "MASTER_ENCRYPTION_KEY="+keyB, "OLD_MASTER_ENCRYPTION_KEY="+keyC), "rekey-master")
 	require.ErrorContains(t, err, "does not open key version 1")

@@ -48,8 +48,12 @@ func (db *DB) CreateAPIKey(ctx context.Context, userID string, k assess.NewAPIKe
 			VALUES ($1, $2, $3, $4, $5, $6, $7)`, key.ID, userID, key.Name, sealed, actor.ID, now, key.ExpiresAt); err != nil {
 			return err
 		}
-		return writeAudit(ctx, tx, assess.AuditEntry{Actor: actor, Action: "apikey.created", TargetType: "api_key", TargetID: key.ID,
-			Details: map[string]any{"owner": userID, "name": key.Name}})
+		if err := writeAudit(ctx, tx, assess.AuditEntry{Actor: actor, Action: "apikey.created", TargetType: "api_key", TargetID: key.ID,
+			Details: map[string]any{"owner": userID, "name": key.Name}}); err != nil {
+			return err
+		}
+		_, err := db.emit(ctx, tx, actor, apiKeyEvent(assess.EventAPIKeyCreated, key))
+		return err
 	})
 	if err != nil {
 		return assess.APIKey{}, "", err
@@ -81,18 +85,32 @@ func (db *DB) ListAPIKeys(ctx context.Context, userID, cursor string, limit int)
 	return keys, next, nil
 }
 
-// RevokeAPIKey implements assess.APIKeyService. Revoking an already revoked key is a no-op.
+// RevokeAPIKey implements assess.APIKeyService. Revoking an already revoked key is a
+// no-op (audited, but no event).
 func (db *DB) RevokeAPIKey(ctx context.Context, userID, keyID string, actor assess.Actor) error {
 	return db.inTx(ctx, func(tx pgx.Tx) error {
-		tag, err := tx.Exec(ctx, `UPDATE api_keys SET revoked_at = coalesce(revoked_at, $3) WHERE id = $1 AND user_id = $2`, keyID, userID, db.now())
+		var wasRevoked bool
+		err := tx.QueryRow(ctx, `SELECT revoked_at IS NOT NULL FROM api_keys WHERE id = $1 AND user_id = $2 FOR UPDATE`, keyID, userID).Scan(&wasRevoked)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return assess.Errorf(assess.ECodeNotFound, "No such API key.")
+		}
 		if err != nil {
 			return err
 		}
-		if tag.RowsAffected() == 0 {
-			return assess.Errorf(assess.ECodeNotFound, "No such API key.")
+		if _, err := tx.Exec(ctx, `UPDATE api_keys SET revoked_at = coalesce(revoked_at, $2) WHERE id = $1`, keyID, db.now()); err != nil {
+			return err
 		}
-		return writeAudit(ctx, tx, assess.AuditEntry{Actor: actor, Action: "apikey.revoked", TargetType: "api_key", TargetID: keyID,
-			Details: map[string]any{"owner": userID}})
+		if err := writeAudit(ctx, tx, assess.AuditEntry{Actor: actor, Action: "apikey.revoked", TargetType: "api_key", TargetID: keyID,
+			Details: map[string]any{"owner": userID}}); err != nil || wasRevoked {
+			return err
+		}
+		var k assess.APIKey
+		if err := tx.QueryRow(ctx, `SELECT id, user_id, name, created_at, expires_at, last_used_at, revoked_at FROM api_keys WHERE id = $1`, keyID).
+			Scan(&k.ID, &k.UserID, &k.Name, &k.CreatedAt, &k.ExpiresAt, &k.LastUsedAt, &k.RevokedAt); err != nil {
+			return err
+		}
+		_, err = db.emit(ctx, tx, actor, apiKeyEvent(assess.EventAPIKeyRevoked, k))
+		return err
 	})
 }
 

@@ -13,6 +13,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/riverqueue/river"
 
 	"github.com/assay-dev/assay/pkg/assess"
 	"github.com/assay-dev/assay/pkg/secret"
@@ -61,6 +62,8 @@ type DB struct {
 	identity      IdentityConfig
 	hasher        *secret.Hasher
 	setupComplete *atomic.Bool // once true it stays true: users are never all deleted
+	delivery      DeliveryConfig
+	jobs          *river.Client[pgx.Tx] // insert-only: delivery jobs join the change's transaction
 }
 
 // New returns a DB on pool. now is the clock (time.Now when nil).
@@ -70,7 +73,8 @@ func New(pool *pgxpool.Pool, now func() time.Time) *DB {
 	}
 	return &DB{pool: pool, now: now, keys: secret.NewKeyring(nil, nil), fields: EncryptedFields, setupComplete: &atomic.Bool{},
 		identity: IdentityConfig{PasswordMinLength: 12, MaxFailedLogins: 5, LockoutDuration: 15 * time.Minute},
-		hasher:   secret.NewHasher(secret.DefaultArgon2, 0)}
+		hasher:   secret.NewHasher(secret.DefaultArgon2, 0),
+		delivery: defaultDeliveryConfig(), jobs: newInsertOnlyClient(pool)}
 }
 
 // Pool returns the underlying pool (for River and metrics).

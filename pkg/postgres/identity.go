@@ -107,8 +107,11 @@ func (db *DB) CreateFirstAdmin(ctx context.Context, a assess.NewAccount, actor a
 		if actor.ID == "" {
 			actor.ID = u.ID
 		}
-		return writeAudit(ctx, tx, assess.AuditEntry{Actor: actor, Action: "setup.completed", TargetType: "user", TargetID: u.ID,
-			Details: map[string]any{"username": u.Username}})
+		if err := writeAudit(ctx, tx, assess.AuditEntry{Actor: actor, Action: "setup.completed", TargetType: "user", TargetID: u.ID,
+			Details: map[string]any{"username": u.Username}}); err != nil {
+			return err
+		}
+		return db.emitUser(ctx, tx, actor, assess.EventUserCreated, u.ID)
 	})
 	if err != nil {
 		return assess.User{}, err
@@ -166,28 +169,40 @@ func (db *DB) Authenticate(ctx context.Context, login, password string, actor as
 }
 
 // loginFailed counts a wrong password and locks the account when the count reaches the
-// limit; an inactive account with the right password is refused without counting.
+// limit; an inactive account with the right password is refused without counting. The
+// lock is the service's own action: user.locked is emitted as the system, about the user.
 func (db *DB) loginFailed(ctx context.Context, u assess.User, passwordOK bool, actor assess.Actor) error {
 	if passwordOK { // inactive
 		_ = db.Audit(ctx, assess.AuditEntry{Actor: actor, Action: "auth.login_failed", TargetType: "user", TargetID: u.ID,
 			Details: map[string]any{"reason": "inactive"}})
 		return assess.ErrBadCredentials
 	}
-	max := db.identity.MaxFailedLogins
-	var failed int
-	var lockedUntil *time.Time
-	err := db.pool.QueryRow(ctx, `UPDATE users SET
-		failed_logins = CASE WHEN $2 > 0 AND failed_logins + 1 >= $2 THEN 0 ELSE failed_logins + 1 END,
-		locked_until = CASE WHEN $2 > 0 AND failed_logins + 1 >= $2 THEN $3::timestamptz ELSE locked_until END
-		WHERE id = $1 RETURNING failed_logins, locked_until`, u.ID, max, db.now().Add(db.identity.LockoutDuration)).Scan(&failed, &lockedUntil)
+	err := db.inTx(ctx, func(tx pgx.Tx) error {
+		max := db.identity.MaxFailedLogins
+		var failed int
+		var lockedUntil *time.Time
+		err := tx.QueryRow(ctx, `UPDATE users SET
+			failed_logins = CASE WHEN $2 > 0 AND failed_logins + 1 >= $2 THEN 0 ELSE failed_logins + 1 END,
+			locked_until = CASE WHEN $2 > 0 AND failed_logins + 1 >= $2 THEN $3::timestamptz ELSE locked_until END
+			WHERE id = $1 RETURNING failed_logins, locked_until`, u.ID, max, db.now().Add(db.identity.LockoutDuration)).Scan(&failed, &lockedUntil)
+		if err != nil {
+			return err
+		}
+		if err := writeAudit(ctx, tx, assess.AuditEntry{Actor: actorOrAnonymous(actor), Action: "auth.login_failed", TargetType: "user",
+			TargetID: u.ID, Details: map[string]any{"reason": "wrong_password"}}); err != nil {
+			return err
+		}
+		if lockedUntil == nil || !lockedUntil.After(db.now()) || failed != 0 {
+			return nil
+		}
+		if err := writeAudit(ctx, tx, assess.AuditEntry{Actor: actorOrAnonymous(actor), Action: "auth.lockout", TargetType: "user",
+			TargetID: u.ID, Details: map[string]any{"lockedUntil": lockedUntil.UTC(), "attempts": max}}); err != nil {
+			return err
+		}
+		return db.emitUser(ctx, tx, assess.SystemActor, assess.EventUserLocked, u.ID)
+	})
 	if err != nil {
 		return err
-	}
-	_ = db.Audit(ctx, assess.AuditEntry{Actor: actor, Action: "auth.login_failed", TargetType: "user", TargetID: u.ID,
-		Details: map[string]any{"reason": "wrong_password"}})
-	if lockedUntil != nil && lockedUntil.After(db.now()) && failed == 0 {
-		_ = db.Audit(ctx, assess.AuditEntry{Actor: actor, Action: "auth.lockout", TargetType: "user", TargetID: u.ID,
-			Details: map[string]any{"lockedUntil": lockedUntil.UTC(), "attempts": max}})
 	}
 	return assess.ErrBadCredentials
 }

@@ -29,6 +29,9 @@ func (db *DB) CreateInvite(ctx context.Context, in assess.NewInvite, actor asses
 	if in.ExpiresInHours == 0 {
 		in.ExpiresInHours = 168
 	}
+	if err := checkInviteEmail(in); err != nil {
+		return assess.Invite{}, "", err
+	}
 	raw := make([]byte, 32)
 	if _, err := rand.Read(raw); err != nil {
 		return assess.Invite{}, "", err
@@ -50,8 +53,17 @@ func (db *DB) CreateInvite(ctx context.Context, in assess.NewInvite, actor asses
 			VALUES ($1, $2, $3, $4, $5, $6, $7)`, inv.ID, email, ids[0], tokenHash(token), actor.ID, now, inv.ExpiresAt); err != nil {
 			return err
 		}
-		return writeAudit(ctx, tx, assess.AuditEntry{Actor: actor, Action: "invite.created", TargetType: "invite", TargetID: inv.ID,
-			Details: map[string]any{"email": in.Email, "intendedRole": in.IntendedRole, "expiresAt": inv.ExpiresAt}})
+		if err := writeAudit(ctx, tx, assess.AuditEntry{Actor: actor, Action: "invite.created", TargetType: "invite", TargetID: inv.ID,
+			Details: map[string]any{"email": in.Email, "intendedRole": in.IntendedRole, "expiresAt": inv.ExpiresAt, "sendEmail": in.SendEmail}}); err != nil {
+			return err
+		}
+		if _, err := db.emit(ctx, tx, actor, inviteEvent(assess.EventInviteCreated, inv)); err != nil {
+			return err
+		}
+		if in.SendEmail {
+			return db.queueInviteEmail(ctx, tx, inv, token, actor)
+		}
+		return nil
 	})
 	if err != nil {
 		return assess.Invite{}, "", err
@@ -113,7 +125,10 @@ func (db *DB) RevokeInvite(ctx context.Context, id string, actor assess.Actor) e
 		if _, err := tx.Exec(ctx, "UPDATE invites SET revoked_at = $2 WHERE id = $1", id, db.now()); err != nil {
 			return err
 		}
-		return writeAudit(ctx, tx, assess.AuditEntry{Actor: actor, Action: "invite.revoked", TargetType: "invite", TargetID: id})
+		if err := writeAudit(ctx, tx, assess.AuditEntry{Actor: actor, Action: "invite.revoked", TargetType: "invite", TargetID: id}); err != nil {
+			return err
+		}
+		return db.emitInvite(ctx, tx, actor, assess.EventInviteRevoked, id)
 	})
 }
 
@@ -160,7 +175,10 @@ func (db *DB) Register(ctx context.Context, mode string, r assess.Registration, 
 		if inviteID != "" {
 			details["invite"] = inviteID
 		}
-		return writeAudit(ctx, tx, assess.AuditEntry{Actor: withID(actor, id), Action: "user.registered", TargetType: "user", TargetID: id, Details: details})
+		if err := writeAudit(ctx, tx, assess.AuditEntry{Actor: withID(actor, id), Action: "user.registered", TargetType: "user", TargetID: id, Details: details}); err != nil {
+			return err
+		}
+		return db.emitRegistration(ctx, tx, withID(actor, id), id, inviteID)
 	})
 	if errors.Is(err, errDuplicateAccount) {
 		// Same answer as a success: the caller must not learn that the account exists.

@@ -31,10 +31,24 @@ func (db *DB) FindRoles(ctx context.Context) ([]assess.Role, error) {
 }
 
 func (db *DB) findRole(ctx context.Context, id string) (assess.Role, error) {
+	return findRoleIn(ctx, db.pool, id)
+}
+
+// emitRole reads the role inside tx and emits an event of typ about it.
+func (db *DB) emitRole(ctx context.Context, tx pgx.Tx, actor assess.Actor, typ, id string) error {
+	r, err := findRoleIn(ctx, tx, id)
+	if err != nil {
+		return err
+	}
+	_, err = db.emit(ctx, tx, actor, roleEvent(typ, r))
+	return err
+}
+
+func findRoleIn(ctx context.Context, q querier, id string) (assess.Role, error) {
 	if !assess.ValidID(assess.PrefixRole, id) {
 		return assess.Role{}, errRoleNotFound
 	}
-	r, err := scanRole(db.pool.QueryRow(ctx, "SELECT "+roleColumns+" FROM roles r WHERE r.id = $1", id))
+	r, err := scanRole(q.QueryRow(ctx, "SELECT "+roleColumns+" FROM roles r WHERE r.id = $1", id))
 	if errors.Is(err, pgx.ErrNoRows) {
 		return r, errRoleNotFound
 	}
@@ -55,8 +69,11 @@ func (db *DB) CreateRole(ctx context.Context, nr assess.NewRole, actor assess.Ac
 		if _, err := tx.Exec(ctx, "INSERT INTO role_permissions (role_id, permission) SELECT $1, unnest($2::text[])", id, perms); err != nil {
 			return err
 		}
-		return writeAudit(ctx, tx, assess.AuditEntry{Actor: actor, Action: "role.created", TargetType: "role", TargetID: id,
-			Details: map[string]any{"name": nr.Name, "permissions": perms}})
+		if err := writeAudit(ctx, tx, assess.AuditEntry{Actor: actor, Action: "role.created", TargetType: "role", TargetID: id,
+			Details: map[string]any{"name": nr.Name, "permissions": perms}}); err != nil {
+			return err
+		}
+		return db.emitRole(ctx, tx, actor, assess.EventRoleCreated, id)
 	})
 	if err != nil {
 		return assess.Role{}, err
@@ -108,8 +125,11 @@ func (db *DB) UpdateRole(ctx context.Context, id string, upd assess.RoleUpdate, 
 		if _, err := tx.Exec(ctx, "UPDATE roles SET version = version + 1, updated_at = $2 WHERE id = $1", id, db.now()); err != nil {
 			return err
 		}
-		return writeAudit(ctx, tx, assess.AuditEntry{Actor: actor, Action: "role.updated", TargetType: "role", TargetID: id,
-			Details: map[string]any{"name": before.Name, "before": before.Permissions, "after": perms}})
+		if err := writeAudit(ctx, tx, assess.AuditEntry{Actor: actor, Action: "role.updated", TargetType: "role", TargetID: id,
+			Details: map[string]any{"name": before.Name, "before": before.Permissions, "after": perms}}); err != nil {
+			return err
+		}
+		return db.emitRole(ctx, tx, actor, assess.EventRoleUpdated, id)
 	})
 	if err != nil {
 		return assess.Role{}, err
@@ -118,6 +138,7 @@ func (db *DB) UpdateRole(ctx context.Context, id string, upd assess.RoleUpdate, 
 }
 
 // DeleteRole implements assess.AdminService; a role still held by users is a conflict.
+// Global notification rules stop naming it.
 func (db *DB) DeleteRole(ctx context.Context, id string, actor assess.Actor) error {
 	r, err := db.findRole(ctx, id)
 	if err != nil {
@@ -138,8 +159,16 @@ func (db *DB) DeleteRole(ctx context.Context, id string, actor assess.Actor) err
 		if _, err := tx.Exec(ctx, "DELETE FROM roles WHERE id = $1", id); err != nil {
 			return err
 		}
-		return writeAudit(ctx, tx, assess.AuditEntry{Actor: actor, Action: "role.deleted", TargetType: "role", TargetID: id,
-			Details: map[string]any{"name": r.Name}})
+		if _, err := tx.Exec(ctx, `UPDATE notification_rules SET roles = array_remove(roles, $1), version = version + 1, updated_at = $2
+			WHERE $1 = ANY (roles)`, r.Name, db.now()); err != nil {
+			return err
+		}
+		if err := writeAudit(ctx, tx, assess.AuditEntry{Actor: actor, Action: "role.deleted", TargetType: "role", TargetID: id,
+			Details: map[string]any{"name": r.Name}}); err != nil {
+			return err
+		}
+		_, err := db.emit(ctx, tx, actor, roleEvent(assess.EventRoleDeleted, r))
+		return err
 	})
 }
 

@@ -74,14 +74,29 @@ func (db *DB) FindUsers(ctx context.Context, f assess.UserFilter) ([]assess.User
 
 // FindUser implements assess.AdminService.
 func (db *DB) FindUser(ctx context.Context, id string) (assess.User, error) {
+	return findUser(ctx, db.pool, id)
+}
+
+// findUser reads a user as the API shows it, also inside a transaction.
+func findUser(ctx context.Context, q querier, id string) (assess.User, error) {
 	if !assess.ValidID(assess.PrefixUser, id) {
 		return assess.User{}, errUserNotFound
 	}
-	u, err := scanUser(db.pool.QueryRow(ctx, "SELECT "+userColumns+" FROM users u WHERE u.id = $1", id))
+	u, err := scanUser(q.QueryRow(ctx, "SELECT "+userColumns+" FROM users u WHERE u.id = $1", id))
 	if errors.Is(err, pgx.ErrNoRows) {
 		return u, errUserNotFound
 	}
 	return u, err
+}
+
+// emitUser reads the user inside tx and emits an event of typ about them.
+func (db *DB) emitUser(ctx context.Context, tx pgx.Tx, actor assess.Actor, typ, id string) error {
+	u, err := findUser(ctx, tx, id)
+	if err != nil {
+		return err
+	}
+	_, err = db.emit(ctx, tx, actor, userEvent(typ, u))
+	return err
 }
 
 // roleIDs resolves role names, refusing unknown ones.
@@ -153,8 +168,11 @@ func (db *DB) CreateUser(ctx context.Context, nu assess.NewUser, actor assess.Ac
 		if err := setRoles(ctx, tx, id, roles); err != nil {
 			return err
 		}
-		return writeAudit(ctx, tx, assess.AuditEntry{Actor: actor, Action: "user.created", TargetType: "user", TargetID: id,
-			Details: map[string]any{"username": nu.Username, "roles": roles}})
+		if err := writeAudit(ctx, tx, assess.AuditEntry{Actor: actor, Action: "user.created", TargetType: "user", TargetID: id,
+			Details: map[string]any{"username": nu.Username, "roles": roles}}); err != nil {
+			return err
+		}
+		return db.emitUser(ctx, tx, actor, assess.EventUserCreated, id)
 	})
 	if err != nil {
 		return assess.User{}, err
@@ -183,34 +201,15 @@ func (db *DB) UpdateUser(ctx context.Context, id string, upd assess.UserUpdate, 
 		if version != upd.Version {
 			return versionConflict(version)
 		}
+		if before, err = findUser(ctx, tx, id); err != nil { // as locked, for the audit and the events
+			return err
+		}
 		if upd.Active != nil && !*upd.Active && id == actor.ID {
 			return &assess.Error{Code: assess.ECodeBusinessRule, Message: "You cannot deactivate your own account.",
 				Details: []assess.Detail{{Field: "active", Code: "self_deactivation"}}}
 		}
-		if upd.Email != nil {
-			if _, err := tx.Exec(ctx, "UPDATE users SET email = $2 WHERE id = $1", id, strings.TrimSpace(*upd.Email)); err != nil {
-				return mapUniqueViolation(err, "e-mail")
-			}
-		}
-		if upd.DisplayName != nil {
-			if _, err := tx.Exec(ctx, "UPDATE users SET display_name = $2 WHERE id = $1", id, strings.TrimSpace(*upd.DisplayName)); err != nil {
-				return err
-			}
-		}
-		if upd.Active != nil {
-			if _, err := tx.Exec(ctx, "UPDATE users SET active = $2 WHERE id = $1", id, *upd.Active); err != nil {
-				return err
-			}
-			if !*upd.Active { // sign the user out everywhere at once
-				if _, err := tx.Exec(ctx, "UPDATE sessions SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL", id, db.now()); err != nil {
-					return err
-				}
-			}
-		}
-		if upd.Roles != nil {
-			if err := setRoles(ctx, tx, id, *upd.Roles); err != nil {
-				return err
-			}
+		if err := db.applyUserUpdate(ctx, tx, id, upd); err != nil {
+			return err
 		}
 		if err := requireAnAdmin(ctx, tx); err != nil {
 			return err
@@ -218,14 +217,47 @@ func (db *DB) UpdateUser(ctx context.Context, id string, upd assess.UserUpdate, 
 		if _, err := tx.Exec(ctx, "UPDATE users SET version = version + 1, updated_at = $2 WHERE id = $1", id, db.now()); err != nil {
 			return err
 		}
-		return writeAudit(ctx, tx, assess.AuditEntry{Actor: actor, Action: "user.updated", TargetType: "user", TargetID: id,
+		if err := writeAudit(ctx, tx, assess.AuditEntry{Actor: actor, Action: "user.updated", TargetType: "user", TargetID: id,
 			Details: map[string]any{"before": map[string]any{"email": before.Email, "displayName": before.DisplayName, "active": before.Active, "roles": before.Roles},
-				"changes": upd}})
+				"changes": upd}}); err != nil {
+			return err
+		}
+		return db.emitUserChanges(ctx, tx, actor, before)
 	})
 	if err != nil {
 		return assess.User{}, err
 	}
 	return db.FindUser(ctx, id)
+}
+
+// applyUserUpdate writes the fields of upd; deactivation signs the user out everywhere.
+func (db *DB) applyUserUpdate(ctx context.Context, tx pgx.Tx, id string, upd assess.UserUpdate) error {
+	if upd.Email != nil {
+		if _, err := tx.Exec(ctx, "UPDATE users SET email = $2 WHERE id = $1", id, strings.TrimSpace(*upd.Email)); err != nil {
+			return mapUniqueViolation(err, "e-mail")
+		}
+	}
+	if upd.DisplayName != nil {
+		if _, err := tx.Exec(ctx, "UPDATE users SET display_name = $2 WHERE id = $1", id, strings.TrimSpace(*upd.DisplayName)); err != nil {
+			return err
+		}
+	}
+	if upd.Active != nil {
+		if _, err := tx.Exec(ctx, "UPDATE users SET active = $2 WHERE id = $1", id, *upd.Active); err != nil {
+			return err
+		}
+		if !*upd.Active { // sign the user out everywhere at once
+			if _, err := tx.Exec(ctx, "UPDATE sessions SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL", id, db.now()); err != nil {
+				return err
+			}
+		}
+	}
+	if upd.Roles != nil {
+		if err := setRoles(ctx, tx, id, *upd.Roles); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // requireAnAdmin keeps the installation manageable: at least one active administrator.
@@ -269,4 +301,26 @@ func (db *DB) ResetPassword(ctx context.Context, id, password string, actor asse
 		}
 		return writeAudit(ctx, tx, assess.AuditEntry{Actor: actor, Action: "user.password_reset", TargetType: "user", TargetID: id})
 	})
+}
+
+// emitUserChanges emits user.deactivated when the account went from active to inactive,
+// and user.updated when anything else about it changed (a no-op update emits nothing).
+func (db *DB) emitUserChanges(ctx context.Context, tx pgx.Tx, actor assess.Actor, before assess.User) error {
+	after, err := findUser(ctx, tx, before.ID)
+	if err != nil {
+		return err
+	}
+	deactivated := before.Active && !after.Active
+	if deactivated {
+		if _, err := db.emit(ctx, tx, actor, userEvent(assess.EventUserDeactivated, after)); err != nil {
+			return err
+		}
+	}
+	otherChange := before.Email != after.Email || before.DisplayName != after.DisplayName ||
+		!slices.Equal(before.Roles, after.Roles) || (!before.Active && after.Active)
+	if !otherChange {
+		return nil
+	}
+	_, err = db.emit(ctx, tx, actor, userEvent(assess.EventUserUpdated, after))
+	return err
 }

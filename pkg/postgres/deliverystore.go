@@ -1,0 +1,260 @@
+package postgres
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/assay-dev/assay/pkg/assess"
+)
+
+// LoadDelivery implements assess.DeliveryStore. It opens the secrets the attempt needs
+// (webhook URL and secret, chat URL, e-mail parameters) into the task, and sets Skip
+// instead when nothing is to be sent: the delivery is already final, its channel is
+// switched off, or its destination is inactive (tests are sent to inactive destinations).
+// A delivery that no longer exists (its destination was deleted) is not_found.
+func (db *DB) LoadDelivery(ctx context.Context, id string) (assess.DeliveryTask, error) {
+	var t assess.DeliveryTask
+	if !assess.ValidID(assess.PrefixDelivery, id) {
+		return t, errDeliveryNotFound
+	}
+	var template, params string
+	d, err := scanDelivery(scanExtra(db.pool.QueryRow(ctx, "SELECT "+deliveryColumns+
+		", d.template, coalesce(d.params, '') FROM deliveries d WHERE d.id = $1", id), &template, &params))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return t, errDeliveryNotFound
+	}
+	if err != nil {
+		return t, err
+	}
+	t.Delivery = d
+	if err := db.fillEvent(ctx, &t); err != nil {
+		return t, err
+	}
+	if d.Status == assess.DeliverySucceeded || d.Status == assess.DeliveryFailed || d.Status == assess.DeliverySkipped {
+		t.Skip = "The delivery is already " + d.Status + "."
+		return t, nil
+	}
+	switch d.Channel {
+	case assess.ChannelWebhook:
+		err = db.loadWebhookTarget(ctx, &t)
+	case assess.ChannelEmail:
+		err = db.loadEmailTarget(ctx, &t, template, params)
+	default:
+		err = db.loadChatTarget(ctx, &t)
+	}
+	return t, err
+}
+
+// rowWithExtra scans the delivery columns followed by extra destinations.
+type rowWithExtra struct {
+	row   pgx.Row
+	extra []any
+}
+
+func scanExtra(r pgx.Row, extra ...any) pgx.Row { return rowWithExtra{r, extra} }
+
+func (r rowWithExtra) Scan(dest ...any) error { return r.row.Scan(append(dest, r.extra...)...) }
+
+// fillEvent copies what the channels render from the delivery's event into the task.
+func (db *DB) fillEvent(ctx context.Context, t *assess.DeliveryTask) error {
+	if t.Delivery.EventID == "" {
+		return nil
+	}
+	e, err := loadEvent(ctx, db.pool, t.Delivery.EventID)
+	if err != nil {
+		return fmt.Errorf("load event of delivery %s: %w", t.Delivery.ID, err)
+	}
+	if t.Envelope, err = e.envelope(); err != nil {
+		return err
+	}
+	t.Summary, t.Link, t.ActorName = e.Summary, e.Link, e.ActorName
+	if typ, ok := assess.LookupEventType(e.Type); ok {
+		t.Title = typ.Title
+	}
+	return nil
+}
+
+func (db *DB) loadWebhookTarget(ctx context.Context, t *assess.DeliveryTask) error {
+	var url, secret string
+	var active bool
+	err := db.pool.QueryRow(ctx, "SELECT url, secret, active FROM webhooks WHERE id = $1", t.Delivery.DestinationID).Scan(&url, &secret, &active)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		t.Skip = "The webhook was deleted."
+		return nil
+	case err != nil:
+		return err
+	case !db.delivery.WebhooksEnabled:
+		t.Skip = "Webhooks are switched off (WEBHOOK_ENABLED)."
+		return nil
+	case !active && t.Delivery.EventType != assess.EventChannelTest:
+		t.Skip = "The webhook is inactive."
+		return nil
+	}
+	if t.URL, err = db.open(ctx, webhookURLField, t.Delivery.DestinationID, url); err != nil {
+		return err
+	}
+	t.Secret, err = db.open(ctx, webhookSecretField, t.Delivery.DestinationID, secret)
+	return err
+}
+
+func (db *DB) loadChatTarget(ctx context.Context, t *assess.DeliveryTask) error {
+	var url string
+	var active bool
+	err := db.pool.QueryRow(ctx, "SELECT url, active FROM chat_destinations WHERE id = $1", t.Delivery.DestinationID).Scan(&url, &active)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		t.Skip = "The chat destination was deleted."
+		return nil
+	case err != nil:
+		return err
+	case !db.chatPlatformOn(t.Delivery.Channel):
+		t.Skip = "The " + t.Delivery.Channel + " channel is switched off."
+		return nil
+	case !active && t.Delivery.EventType != assess.EventChannelTest:
+		t.Skip = "The chat destination is inactive."
+		return nil
+	}
+	t.URL, err = db.open(ctx, chatURLField, t.Delivery.DestinationID, url)
+	return err
+}
+
+func (db *DB) loadEmailTarget(ctx context.Context, t *assess.DeliveryTask, template, sealed string) error {
+	on, err := db.emailOn(ctx, db.pool)
+	if err != nil || !on {
+		t.Skip = "E-mail is switched off."
+		return err
+	}
+	t.Email = &assess.EmailMessage{To: t.Delivery.Recipient, Template: template}
+	if sealed == "" {
+		return nil
+	}
+	raw, err := db.keys.Open(ctx, emailParamsField.AAD(t.Delivery.ID), sealed)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(raw, &t.Email.Params)
+}
+
+// open opens a sealed column value of row id.
+func (db *DB) open(ctx context.Context, f EncryptedField, id, stored string) (string, error) {
+	plain, err := db.keys.Open(ctx, f.AAD(id), stored)
+	return string(plain), err
+}
+
+// deliveryState is what recording an attempt needs of a delivery row.
+type deliveryState struct {
+	Channel, EventType string
+	Attempts           int
+	WebhookID, ChatID  *string
+}
+
+// RecordDeliveryAttempt implements assess.DeliveryStore. The attempt is numbered after
+// the ones already logged; a success or a last failure makes the delivery final.
+// Deliveries of tests leave the destination's failure count alone.
+func (db *DB) RecordDeliveryAttempt(ctx context.Context, id string, o assess.DeliveryOutcome) error {
+	return db.inTx(ctx, func(tx pgx.Tx) error {
+		var st deliveryState
+		err := tx.QueryRow(ctx, `SELECT channel, event_type, attempts, webhook_id, chat_id FROM deliveries WHERE id = $1 FOR UPDATE`, id).
+			Scan(&st.Channel, &st.EventType, &st.Attempts, &st.WebhookID, &st.ChatID)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return errDeliveryNotFound
+		}
+		if err != nil {
+			return err
+		}
+		if err := db.logAttempt(ctx, tx, id, st.Attempts+1, o); err != nil {
+			return err
+		}
+		if st.EventType == assess.EventChannelTest || (!o.Succeeded && !o.Final) {
+			return nil
+		}
+		switch {
+		case st.WebhookID != nil:
+			return db.countOutcome(ctx, tx, webhookDestinations(db), *st.WebhookID, o.Succeeded)
+		case st.ChatID != nil:
+			return db.countOutcome(ctx, tx, chatDestinations(db), *st.ChatID, o.Succeeded)
+		}
+		return nil
+	})
+}
+
+// logAttempt appends the attempt and moves the delivery to its next state.
+func (db *DB) logAttempt(ctx context.Context, tx pgx.Tx, id string, attempt int, o assess.DeliveryOutcome) error {
+	outcome := assess.DeliverySucceeded
+	if !o.Succeeded {
+		outcome = assess.DeliveryFailed
+	}
+	var httpStatus *int
+	if o.HTTPStatus != 0 {
+		httpStatus = &o.HTTPStatus
+	}
+	if _, err := tx.Exec(ctx, `INSERT INTO delivery_attempts (delivery_id, attempt, started_at, duration_ms, outcome, http_status, error, response)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, id, attempt, o.StartedAt, o.Duration.Milliseconds(), outcome, httpStatus,
+		truncateUTF8(o.Error, 2000), truncateUTF8(o.Response, 1024)); err != nil {
+		return err
+	}
+	now := db.now()
+	status, next, completed := assess.DeliveryRetrying, &o.NextAttemptAt, (*time.Time)(nil)
+	if o.NextAttemptAt.IsZero() {
+		next = nil
+	}
+	if o.Succeeded || o.Final {
+		status, next, completed = outcome, nil, &now
+	}
+	_, err := tx.Exec(ctx, `UPDATE deliveries SET attempts = $2, status = $3, last_status = $4, last_error = $5,
+		next_attempt_at = $6, completed_at = $7, updated_at = $8 WHERE id = $1`,
+		id, attempt, status, httpStatus, truncateUTF8(o.Error, 2000), next, completed, now)
+	return err
+}
+
+// truncateUTF8 cuts s to at most n bytes without splitting a character.
+func truncateUTF8(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	s = s[:n]
+	for len(s) > 0 && !utf8.ValidString(s) {
+		s = s[:len(s)-1]
+	}
+	return strings.ToValidUTF8(s, "")
+}
+
+// SkipDelivery implements assess.DeliveryStore; a delivery already final stays as it is.
+func (db *DB) SkipDelivery(ctx context.Context, id, reason string) error {
+	now := db.now()
+	_, err := db.pool.Exec(ctx, `UPDATE deliveries SET status = 'skipped', last_error = $2, next_attempt_at = NULL,
+		completed_at = $3, updated_at = $3 WHERE id = $1 AND status IN ('pending', 'retrying')`, id, truncateUTF8(reason, 2000), now)
+	return err
+}
+
+// PurgeDeliveries implements assess.DeliveryStore.
+func (db *DB) PurgeDeliveries(ctx context.Context, kind string, olderThan time.Time) (int64, error) {
+	channels, err := kindChannels(kind)
+	if err != nil {
+		return 0, err
+	}
+	var n int64
+	err = db.inTx(ctx, func(tx pgx.Tx) error {
+		tag, err := tx.Exec(ctx, `DELETE FROM deliveries WHERE channel = ANY ($1) AND completed_at < $2
+			AND status IN ('succeeded', 'failed', 'skipped')`, channels, olderThan)
+		if err != nil {
+			return err
+		}
+		n = tag.RowsAffected()
+		_, err = tx.Exec(ctx, `DELETE FROM events e WHERE e.occurred_at < $1
+			AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.event_id = e.id)
+			AND NOT EXISTS (SELECT 1 FROM notifications n WHERE n.event_id = e.id)`, olderThan)
+		return err
+	})
+	return n, err
+}
+
+var _ assess.DeliveryStore = (*DB)(nil)

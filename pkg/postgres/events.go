@@ -1,0 +1,154 @@
+package postgres
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/assay-dev/assay/pkg/assess"
+)
+
+// querier is what pool and transaction have in common.
+type querier interface {
+	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}
+
+// storedEvent is an events row as fan-out and the delivery workers need it.
+type storedEvent struct {
+	ID            string
+	Type          string
+	OccurredAt    time.Time
+	ActorID       string
+	ActorName     string
+	SubjectUserID string
+	Summary       string
+	Link          string
+	Data          json.RawMessage
+}
+
+// emit records an event in the transaction of the change that caused it and fans it out
+// there (see fanOut): in-app notifications, delivery rows and their River jobs exist
+// exactly when the change commits.
+func (db *DB) emit(ctx context.Context, tx pgx.Tx, actor assess.Actor, ev assess.NewEvent) (string, error) {
+	typ, ok := assess.LookupEventType(ev.Type)
+	if !ok {
+		return "", fmt.Errorf("emit: event type %q is not in the catalogue", ev.Type)
+	}
+	se, err := db.recordEvent(ctx, tx, actor, ev)
+	if err != nil {
+		return "", err
+	}
+	if err := db.fanOut(ctx, tx, se, typ); err != nil {
+		return "", fmt.Errorf("emit %s: fan out: %w", ev.Type, err)
+	}
+	return se.ID, nil
+}
+
+// recordEvent inserts the events row only; tests of a destination deliver it themselves.
+func (db *DB) recordEvent(ctx context.Context, tx pgx.Tx, actor assess.Actor, ev assess.NewEvent) (storedEvent, error) {
+	data, err := json.Marshal(ev.Data)
+	if err != nil {
+		return storedEvent{}, fmt.Errorf("emit %s: data: %w", ev.Type, err)
+	}
+	name, err := actorName(ctx, tx, actor.ID)
+	if err != nil {
+		return storedEvent{}, err
+	}
+	now := db.now().UTC()
+	se := storedEvent{ID: assess.NewID(assess.PrefixEvent, now), Type: ev.Type, OccurredAt: now, ActorID: actorID(actor),
+		ActorName: name, SubjectUserID: ev.SubjectUserID, Summary: ev.Summary, Link: ev.Link, Data: data}
+	var subject *string
+	if se.SubjectUserID != "" {
+		subject = &se.SubjectUserID
+	}
+	_, err = tx.Exec(ctx, `INSERT INTO events (id, type, occurred_at, actor_id, actor_name, subject_user_id, summary, link, data)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+		se.ID, se.Type, se.OccurredAt, se.ActorID, se.ActorName, subject, se.Summary, se.Link, se.Data)
+	if err != nil {
+		return storedEvent{}, fmt.Errorf("emit %s: %w", ev.Type, err)
+	}
+	return se, nil
+}
+
+// actorID is the id recorded for an actor; requests without a user are anonymous.
+func actorID(a assess.Actor) string {
+	if a.ID == "" {
+		return "anonymous"
+	}
+	return a.ID
+}
+
+// actorOrAnonymous names requests without a user as anonymous, as db.Audit does.
+func actorOrAnonymous(a assess.Actor) assess.Actor {
+	a.ID = actorID(a)
+	return a
+}
+
+// actorName is the display name shown for who caused an event.
+func actorName(ctx context.Context, q querier, id string) (string, error) {
+	switch {
+	case id == assess.SystemActor.ID:
+		return "System", nil
+	case strings.HasPrefix(id, "cli:"):
+		return "Command line", nil
+	case id == "" || id == "anonymous":
+		return "Anonymous", nil
+	}
+	var name string
+	err := q.QueryRow(ctx, "SELECT coalesce(nullif(display_name, ''), username) FROM users WHERE id = $1", id).Scan(&name)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return id, nil
+	}
+	return name, err
+}
+
+// envelope is the event as every channel delivers it (assess.Event).
+func (e storedEvent) envelope() ([]byte, error) {
+	return json.Marshal(assess.Event{ID: e.ID, Type: e.Type, Timestamp: e.OccurredAt.UTC(),
+		Actor: assess.EventActor{ID: e.ActorID, DisplayName: e.ActorName}, Data: e.Data})
+}
+
+// loadEvent reads an events row.
+func loadEvent(ctx context.Context, q querier, id string) (storedEvent, error) {
+	var e storedEvent
+	var subject *string
+	err := q.QueryRow(ctx, `SELECT id, type, occurred_at, actor_id, actor_name, subject_user_id, summary, link, data
+		FROM events WHERE id = $1`, id).Scan(&e.ID, &e.Type, &e.OccurredAt, &e.ActorID, &e.ActorName, &subject, &e.Summary, &e.Link, &e.Data)
+	if subject != nil {
+		e.SubjectUserID = *subject
+	}
+	return e, err
+}
+
+// Summaries and links of the records events are about.
+func userEvent(typ string, u assess.User) assess.NewEvent {
+	return assess.NewEvent{Type: typ, Data: u, SubjectUserID: u.ID, Summary: u.Username, Link: "/admin/users?id=" + u.ID}
+}
+
+func apiKeyEvent(typ string, k assess.APIKey) assess.NewEvent {
+	return assess.NewEvent{Type: typ, Data: k, SubjectUserID: k.UserID, Summary: k.Name, Link: "/profile"}
+}
+
+func inviteEvent(typ string, inv assess.Invite) assess.NewEvent {
+	summary := inv.Email
+	if summary == "" {
+		summary = "invite"
+	}
+	ev := assess.NewEvent{Type: typ, Data: inv, Summary: summary, Link: "/admin/invites"}
+	if strings.HasPrefix(inv.CreatedBy, assess.PrefixUser) { // not for invites made on the command line
+		ev.SubjectUserID = inv.CreatedBy
+	}
+	return ev
+}
+
+func roleEvent(typ string, r assess.Role) assess.NewEvent {
+	return assess.NewEvent{Type: typ, Data: r, Summary: r.Name, Link: "/admin/roles"}
+}
