@@ -10,7 +10,7 @@ LDFLAGS       := -s -w -X github.com/assay-dev/assay/cmd/internal/boot.Version=$
 GOLANGCI_LINT_VERSION := v2.15.0
 BIN           := $(CURDIR)/bin
 
-.PHONY: run build web-deps web-build go-build test lint bench-startup bench-auth clean
+.PHONY: run build web-deps web-build go-build test lint bench-startup bench-auth bench-deliveries clean
 
 run: build
 	$(BIN)/assay-server
@@ -38,6 +38,10 @@ bench-startup:
 # p99 of an authenticated request with 50 concurrent sign-ins in flight (issue 4 load check).
 bench-auth:
 	bash scripts/bench-auth-load.sh
+
+# Webhook deliveries per second from one worker process to a local receiver (issue 5).
+bench-deliveries:
+	$(GO) test ./jobs/workers -run '^$$' -bench BenchmarkWebhookDeliveries -benchtime 2000x -count 1
 
 lint: $(BIN)/golangci-lint
 	$(BIN)/golangci-lint run ./...

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"io"
+	"os"
 	"testing"
 	"time"
 
@@ -12,7 +13,12 @@ import (
 	"github.com/assay-dev/assay/pkg/postgres/pgtest"
 )
 
-func TestMain(m *testing.M) { pgtest.Main(m) }
+func TestMain(m *testing.M) {
+	if os.Getenv(envChild) != "" {
+		os.Exit(runChild())
+	}
+	pgtest.Main(m)
+}
 
 func TestWorkerRefusesOutdatedSchema(t *testing.T) {
 	t.Parallel()

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/netip"
 	"os"
 	"time"
 
@@ -14,9 +15,11 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+	"github.com/riverqueue/river/rivertype"
 
 	"github.com/assay-dev/assay/jobs"
 	"github.com/assay-dev/assay/pkg/assess"
+	"github.com/assay-dev/assay/pkg/metrics"
 )
 
 // Config configures the River client.
@@ -41,23 +44,48 @@ type Config struct {
 	Name string
 	// Now is the clock (default time.Now).
 	Now func() time.Time
+
+	// Deliveries is the store of the delivery workers. When set (and RunWorkers), the
+	// webhook, chat and e-mail workers run on the "deliveries" queue and the delivery-log
+	// purge is scheduled; when nil, delivery jobs wait for a process that has it.
+	Deliveries assess.DeliveryStore
+	// DeliveryMaxWorkers bounds concurrent deliveries (default MaxWorkers).
+	DeliveryMaxWorkers int
+	// AppURL is the public base URL (APP_URL, no trailing slash) for links in chat
+	// messages and e-mails.
+	AppURL string
+	// Version names the service in the webhook User-Agent (Assay-Webhooks/<version>).
+	Version string
+	// WebhooksEnabled, SlackEnabled, TeamsEnabled and MattermostEnabled are the channel
+	// switches (WEBHOOK_ENABLED, <PLATFORM>_ENABLED); a queued delivery of a channel
+	// switched off is skipped. E-mail follows the effective SMTP settings instead.
+	WebhooksEnabled, SlackEnabled, TeamsEnabled, MattermostEnabled bool
+	// WebhookTimeout, ChatTimeout and SMTPTimeout bound one attempt (WEBHOOK_TIMEOUT,
+	// CHAT_TIMEOUT, SMTP_TIMEOUT; default 10 s each). River's job timeout is 5 s longer.
+	WebhookTimeout, ChatTimeout, SMTPTimeout time.Duration
+	// DeliveryRetryBase is the first retry delay; the n-th waits base·4^(n−1) ±20 %, at
+	// most 12 h (DELIVERY_RETRY_BASE_MS, default 30 s).
+	DeliveryRetryBase time.Duration
+	// OutboundAllowNetworks are the internal networks webhook and chat deliveries may
+	// reach anyway, and the only ones plain http may reach (OUTBOUND_ALLOW_NETWORKS).
+	OutboundAllowNetworks []netip.Prefix
+	// WebhookRetention, ChatRetention and EmailRetention are how long final deliveries
+	// stay in each log (*_DELIVERY_RETENTION_DAYS); 0 keeps them.
+	WebhookRetention, ChatRetention, EmailRetention time.Duration
+	// PurgeDeliveriesInterval is the period of the delivery-log purge (default 1 h).
+	PurgeDeliveriesInterval time.Duration
+	// RescueStuckJobsAfter is when River reruns a job whose worker died mid-attempt
+	// (default: the longest delivery timeout + 30 s, so a killed worker's delivery is
+	// retried soon). Jobs with a longer timeout of their own wait for it.
+	RescueStuckJobsAfter time.Duration
+	// Metrics receives job and delivery measurements (nil: none).
+	Metrics Observer
 }
 
-// NewClient returns a River client on pool configured from cfg.
+// NewClient returns a River client on pool configured from cfg. Without RunWorkers it
+// only inserts jobs, and needs nothing else of cfg.
 func NewClient(pool *pgxpool.Pool, cfg Config) (*river.Client[pgx.Tx], error) {
-	if cfg.Logger == nil {
-		cfg.Logger = slog.Default()
-	}
-	if cfg.Now == nil {
-		cfg.Now = time.Now
-	}
-	if cfg.Name == "" {
-		host, _ := os.Hostname()
-		cfg.Name = fmt.Sprintf("%s:%d", host, os.Getpid())
-	}
-	if cfg.MaxWorkers <= 0 {
-		cfg.MaxWorkers = 10
-	}
+	cfg = withDefaults(cfg)
 	rc := &river.Config{Logger: cfg.Logger, ID: sanitizeClientID(cfg.Name)}
 	if cfg.RunWorkers {
 		if cfg.Maintenance == nil {
@@ -75,7 +103,19 @@ func NewClient(pool *pgxpool.Pool, cfg Config) (*river.Client[pgx.Tx], error) {
 			river.QueueDefault:    {MaxWorkers: cfg.MaxWorkers},
 			jobs.QueueMaintenance: {MaxWorkers: 2},
 		}
+		if cfg.Deliveries != nil {
+			addDeliveryWorkers(w, cfg)
+			rc.Queues[jobs.QueueDeliveries] = river.QueueConfig{MaxWorkers: cfg.DeliveryMaxWorkers}
+			rc.RescueStuckJobsAfter = cfg.RescueStuckJobsAfter
+			// River refuses a client-wide job timeout above the rescue delay; every
+			// worker of ours sets its own timeout anyway.
+			rc.JobTimeout = min(river.JobTimeoutDefault, cfg.RescueStuckJobsAfter)
+		}
 		rc.PeriodicJobs = periodicJobs(cfg)
+		// River waits 100 ms between fetches by default, which caps a busy worker at about
+		// ten deliveries per second per slot; 20 ms keeps a burst of events moving.
+		rc.FetchCooldown = 20 * time.Millisecond
+		rc.Middleware = []rivertype.Middleware{&jobMetrics{obs: cfg.Metrics}}
 	}
 	client, err := river.NewClient(riverpgxv5.New(pool), rc)
 	if err != nil {
@@ -84,8 +124,72 @@ func NewClient(pool *pgxpool.Pool, cfg Config) (*river.Client[pgx.Tx], error) {
 	return client, nil
 }
 
+// withDefaults fills the zero fields of cfg.
+func withDefaults(cfg Config) Config {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Name == "" {
+		host, _ := os.Hostname()
+		cfg.Name = fmt.Sprintf("%s:%d", host, os.Getpid())
+	}
+	if cfg.MaxWorkers <= 0 {
+		cfg.MaxWorkers = 10
+	}
+	if cfg.DeliveryMaxWorkers <= 0 {
+		cfg.DeliveryMaxWorkers = cfg.MaxWorkers
+	}
+	for _, d := range []*time.Duration{&cfg.WebhookTimeout, &cfg.ChatTimeout, &cfg.SMTPTimeout} {
+		if *d <= 0 {
+			*d = 10 * time.Second
+		}
+	}
+	if cfg.DeliveryRetryBase <= 0 {
+		cfg.DeliveryRetryBase = 30 * time.Second
+	}
+	if cfg.PurgeDeliveriesInterval <= 0 {
+		cfg.PurgeDeliveriesInterval = PurgeDeliveriesInterval
+	}
+	if cfg.RescueStuckJobsAfter <= 0 {
+		cfg.RescueStuckJobsAfter = max(cfg.WebhookTimeout, cfg.ChatTimeout, cfg.SMTPTimeout) + 30*time.Second
+	}
+	if cfg.Version == "" {
+		cfg.Version = "dev"
+	}
+	if cfg.Metrics == nil {
+		cfg.Metrics = (*metrics.JobMetrics)(nil) // observes nothing
+	}
+	return cfg
+}
+
+// addDeliveryWorkers registers the webhook, chat and e-mail workers and the purge.
+func addDeliveryWorkers(w *river.Workers, cfg Config) {
+	d := newDeliverer(cfg)
+	river.AddWorker(w, &DeliverWebhookWorker{d: d})
+	river.AddWorker(w, &DeliverChatWorker{d: d})
+	river.AddWorker(w, &DeliverEmailWorker{d: d})
+	river.AddWorker(w, &PurgeDeliveriesWorker{
+		Store: cfg.Deliveries, Maintenance: cfg.Maintenance, Logger: cfg.Logger, Now: cfg.Now, WorkerName: cfg.Name,
+	})
+}
+
 func periodicJobs(cfg Config) []*river.PeriodicJob {
 	var out []*river.PeriodicJob
+	if cfg.Deliveries != nil {
+		args := jobs.PurgeDeliveriesArgs{WebhookRetention: cfg.WebhookRetention, ChatRetention: cfg.ChatRetention, EmailRetention: cfg.EmailRetention}
+		out = append(out, river.NewPeriodicJob(
+			river.PeriodicInterval(cfg.PurgeDeliveriesInterval),
+			func() (river.JobArgs, *river.InsertOpts) {
+				opts := args.InsertOpts()
+				opts.UniqueOpts = river.UniqueOpts{ByPeriod: cfg.PurgeDeliveriesInterval}
+				return args, &opts
+			},
+			&river.PeriodicJobOpts{RunOnStart: true, ID: args.Kind()},
+		))
+	}
 	if cfg.SessionCleanupInterval > 0 {
 		args := jobs.CleanupSessionsArgs{RetainExpired: cfg.SessionRetainExpired, InviteRetention: cfg.InviteRetainAfterTerminal}
 		out = append(out, river.NewPeriodicJob(
