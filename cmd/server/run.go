@@ -56,7 +56,8 @@ func run(ctx context.Context, opts options) error {
 	if cfg.PasswordHIBPCheckEnabled {
 		identity.Breaches = &secret.BreachChecker{BaseURL: cfg.PasswordHIBPAPIURL, Timeout: cfg.PasswordHIBPTimeout, Logger: log}
 	}
-	store := postgres.New(db.Pool, nil).ConfigureIdentity(identity, secret.NewHasher(secret.DefaultArgon2, 0))
+	store := postgres.New(db.Pool, nil).ConfigureIdentity(identity, secret.NewHasher(secret.DefaultArgon2, 0)).
+		ConfigureDeliveries(boot.DeliveryConfig(cfg))
 	if err := boot.LoadKeys(ctx, store, cfg, log); err != nil {
 		return err
 	}
@@ -68,11 +69,23 @@ func run(ctx context.Context, opts options) error {
 		return err
 	}
 
-	river, err := workers.NewClient(db.Pool, workers.Config{
-		RunWorkers: cfg.RunWorkers, Maintenance: store, Logger: log,
-		SessionCleanupInterval: cfg.SessionCleanupInterval, SessionRetainExpired: cfg.SessionRetainExpired,
-		InviteRetainAfterTerminal: cfg.InviteRetainAfterTerminal,
-	})
+	var m *metrics.Metrics
+	if cfg.MetricsEnabled {
+		m = metrics.New(cfg.MetricsPrefix)
+		if err := m.RegisterPool(db.Pool); err != nil {
+			return err
+		}
+	}
+	wcfg := boot.WorkersConfig(cfg, store, log)
+	wcfg.RunWorkers = cfg.RunWorkers
+	if m != nil && cfg.RunWorkers { // in-process workers export their job and delivery metrics here
+		jm := metrics.NewJobMetrics()
+		if err := m.Register(jm); err != nil {
+			return err
+		}
+		wcfg.Metrics = jm
+	}
+	river, err := workers.NewClient(db.Pool, wcfg)
 	if err != nil {
 		return err
 	}
@@ -84,15 +97,12 @@ func run(ctx context.Context, opts options) error {
 		log.InfoContext(ctx, "workers running in-process (RUN_WORKERS=true)")
 	}
 
-	deps := httpapi.Deps{Logger: log, Database: store, Setup: store, Encryption: store, Identity: store, APIKeys: store, Audit: store, Admin: store, Invites: store}
+	deps := httpapi.Deps{Logger: log, Database: store, Setup: store, Encryption: store, Identity: store, APIKeys: store, Audit: store, Admin: store, Invites: store,
+		Notifications: store, Rules: store, Webhooks: store, Chat: store, Deliveries: store, Email: store, PasswordReset: store}
 	if deps.Web, err = fs.Sub(web.Dist, "dist"); err != nil {
 		return err
 	}
-	if cfg.MetricsEnabled {
-		m := metrics.New(cfg.MetricsPrefix)
-		if err := m.RegisterPool(db.Pool); err != nil {
-			return err
-		}
+	if m != nil {
 		deps.Metrics, deps.Observer = m.Handler(cfg.MetricsToken), m
 	}
 	deps.RateLimit = limits(cfg, db.Pool, log)

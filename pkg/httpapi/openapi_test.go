@@ -5,11 +5,14 @@ import (
 	"encoding/json"
 	"flag"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/stretchr/testify/require"
+
+	"github.com/assay-dev/assay/pkg/assess"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -47,4 +50,69 @@ func TestOpenAPIGolden(t *testing.T) {
 	parsed, err := loader.LoadFromData(got)
 	require.NoError(t, err)
 	require.NoError(t, parsed.Validate(context.Background()))
+}
+
+// TestOpenAPIWebhooksDescribeEveryEventType: a receiver can generate types for every
+// event the service may send, from the document alone.
+func TestOpenAPIWebhooksDescribeEveryEventType(t *testing.T) {
+	srv := New(Config{Version: "golden", StartedAt: time.Now()}, Deps{Setup: &fakeSetup{}, Database: &fakeCheck{}})
+	raw, err := srv.OpenAPIDocument()
+	require.NoError(t, err)
+	var doc map[string]any
+	require.NoError(t, json.Unmarshal(raw, &doc))
+	schemas := doc["components"].(map[string]any)["schemas"].(map[string]any)
+	resolve := func(s map[string]any) map[string]any {
+		ref, ok := s["$ref"].(string)
+		if !ok {
+			return s
+		}
+		name, found := strings.CutPrefix(ref, "#/components/schemas/")
+		require.True(t, found, ref)
+		require.Contains(t, schemas, name)
+		return schemas[name].(map[string]any)
+	}
+
+	hooks := doc["webhooks"].(map[string]any)
+	require.Len(t, hooks, len(assess.EventTypes))
+	for _, et := range assess.EventTypes {
+		require.Contains(t, hooks, et.Type)
+		op := hooks[et.Type].(map[string]any)["post"].(map[string]any)
+		require.Equal(t, "event-"+strings.ReplaceAll(et.Type, ".", "-"), op["operationId"])
+		require.Equal(t, et.Title, op["summary"])
+		require.Equal(t, et.Description, op["description"])
+		require.Equal(t, PermissionAdminWebhooks, op[ExtPermission])
+		require.Contains(t, op["responses"], "2XX")
+		var headers []string
+		for _, p := range op["parameters"].([]any) {
+			headers = append(headers, p.(map[string]any)["name"].(string))
+		}
+		require.ElementsMatch(t, []string{"webhook-id", "webhook-timestamp", "webhook-signature"}, headers)
+
+		body := op["requestBody"].(map[string]any)["content"].(map[string]any)["application/json"].(map[string]any)
+		envelope := resolve(body["schema"].(map[string]any))
+		props := envelope["properties"].(map[string]any)
+		require.Equal(t, et.Type, props["type"].(map[string]any)["const"])
+		require.ElementsMatch(t, []any{"id", "type", "timestamp", "actor", "data"}, envelope["required"])
+		data := resolve(props["data"].(map[string]any))
+		require.NotEmpty(t, data["properties"], "%s: the data schema describes the payload's fields", et.Type)
+	}
+
+	// x-required-permission is the document's only vendor extension.
+	var walk func(path string, v any)
+	walk = func(path string, v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			for k, child := range v {
+				if strings.HasPrefix(k, "x-") {
+					require.Equal(t, ExtPermission, k, "unexpected extension at %s", path)
+				}
+				walk(path+"/"+k, child)
+			}
+		case []any:
+			for _, child := range v {
+				walk(path+"[]", child)
+			}
+		}
+	}
+	walk("", doc)
 }

@@ -60,6 +60,20 @@ type Deps struct {
 	Admin assess.AdminService
 	// Invites manages invites and self-service registration.
 	Invites assess.InviteService
+	// Notifications serves each user their in-app notifications.
+	Notifications assess.NotificationService
+	// Rules manages personal and global notification rules.
+	Rules assess.RuleService
+	// Webhooks manages webhook destinations.
+	Webhooks assess.WebhookService
+	// Chat manages Slack, Teams and Mattermost destinations.
+	Chat assess.ChatService
+	// Deliveries reads the delivery logs and redelivers.
+	Deliveries assess.DeliveryLogService
+	// Email manages the SMTP settings and tells which channels are switched on.
+	Email assess.EmailService
+	// PasswordReset runs the e-mailed password reset.
+	PasswordReset assess.PasswordResetService
 	// Authorizer checks the credential of every operation that is not public. Nil denies
 	// them all with 401 until the identity layer provides one.
 	Authorizer Authorizer

@@ -54,4 +54,12 @@ func (s *Server) registerOperations() {
 	s.registerInvites()
 	s.registerUserAPIKeys()
 	s.registerProfile()
+	s.registerPasswordReset()
+	s.registerNotifications()
+	s.registerEvents()
+	s.registerRules()
+	s.registerWebhooks()
+	s.registerChat()
+	s.registerEmail()
+	s.describeEventWebhooks()
 }
