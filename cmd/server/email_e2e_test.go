@@ -1,0 +1,116 @@
+package main
+
+import (
+	"fmt"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/assay-dev/assay/pkg/notify/notifytest"
+)
+
+// mailServer starts mailpit and a server with in-process workers that sends through it,
+// with links built from appURL.
+func mailServer(t *testing.T, appURL string, env ...string) (*testServer, *notifytest.Mailpit) {
+	t.Helper()
+	mp := notifytest.StartMailpit(t)
+	ts := startServer(t, append([]string{
+		"RUN_WORKERS=true", "SMTP_ENABLED=true", "SMTP_HOST=" + mp.SMTPHost, fmt.Sprintf("SMTP_PORT=%d", mp.SMTPPort),
+		"SMTP_FROM=Assay <assay@example.com>", "APP_URL=" + appURL, "DELIVERY_RETRY_BASE_MS=200",
+	}, env...)...)
+	return ts, mp
+}
+
+// linkIn returns the only link to prefix in body, failing when there is none.
+func linkIn(t *testing.T, body, prefix string) *url.URL {
+	t.Helper()
+	m := regexp.MustCompile(regexp.QuoteMeta(prefix) + `[^\s"<>]+`).FindString(body)
+	require.NotEmpty(t, m, "no link to %s in:\n%s", prefix, body)
+	u, err := url.Parse(strings.ReplaceAll(m, "&amp;", "&"))
+	require.NoError(t, err)
+	return u
+}
+
+// TestPasswordResetByEmail follows the e-mailed link: the message reaches the account's
+// address with a subject, a text and an HTML body carrying the same working link, and
+// the token in it sets a new password exactly once.
+func TestPasswordResetByEmail(t *testing.T) {
+	t.Parallel()
+	const appURL = "https://assay.example.com"
+	ts, mp := mailServer(t, appURL)
+	admin := setUpAdmin(t, ts)
+	_, _ = newAccount(t, ts, admin, "carol")
+
+	anon := newBrowser(t, ts)
+	res, body := anon.do("POST", "/api/v1/auth/password-reset", `{"login":"carol"}`)
+	require.Equal(t, 202, res.StatusCode, body)
+
+	msgs := mp.WaitForMessages(t, 1, 20*time.Second)
+	msg := msgs[0]
+	require.Len(t, msg.To, 1)
+	require.Equal(t, "carol@example.com", msg.To[0].Address)
+	require.NotEmpty(t, msg.Subject)
+	textLink := linkIn(t, msg.Text, appURL+"/reset-password?token=")
+	htmlLink := linkIn(t, msg.HTML, appURL+"/reset-password?token=")
+	require.Equal(t, textLink.String(), htmlLink.String(), "both bodies carry the same link")
+
+	token := textLink.Query().Get("token")
+	confirm := fmt.Sprintf(`{"token":%q,"password":"a brand new passphrase"}`, token)
+	res, body = anon.do("POST", "/api/v1/auth/password-reset/confirm", confirm)
+	require.Equal(t, 204, res.StatusCode, body)
+	res, body = anon.do("POST", "/api/v1/auth/login", `{"username":"carol","password":"a brand new passphrase"}`)
+	require.Equal(t, 200, res.StatusCode, body)
+	res, body = newBrowser(t, ts).do("POST", "/api/v1/auth/password-reset/confirm", confirm)
+	require.Equal(t, 422, res.StatusCode, "the link works once: %v", body)
+
+	// An unknown login answers the same and sends nothing.
+	res, _ = anon.do("POST", "/api/v1/auth/password-reset", `{"login":"nobody"}`)
+	require.Equal(t, 202, res.StatusCode)
+	time.Sleep(500 * time.Millisecond)
+	require.Len(t, mp.Messages(t), 1)
+}
+
+// TestInviteByEmail sends an invite link by e-mail and registers with it.
+func TestInviteByEmail(t *testing.T) {
+	t.Parallel()
+	const appURL = "https://assay.example.com"
+	ts, mp := mailServer(t, appURL, "REGISTRATION_MODE=invite_only")
+	admin := setUpAdmin(t, ts)
+	res, body := admin.do("POST", "/api/v1/admin/invites", `{"email":"dave@example.com","intendedRole":"assessor","sendEmail":true}`)
+	require.Equal(t, 201, res.StatusCode, body)
+
+	msg := mp.WaitForMessages(t, 1, 20*time.Second)[0]
+	require.Equal(t, "dave@example.com", msg.To[0].Address)
+	link := linkIn(t, msg.Text, appURL+"/register?invite=")
+	require.Equal(t, link.String(), linkIn(t, msg.HTML, appURL+"/register?invite=").String())
+
+	reg := fmt.Sprintf(`{"username":"dave","email":"dave@example.com","displayName":"Dave","password":"long enough password","inviteToken":%q}`,
+		link.Query().Get("invite"))
+	res, body = newBrowser(t, ts).do("POST", "/api/v1/auth/register", reg)
+	require.Equal(t, 202, res.StatusCode, body)
+	res, body = newBrowser(t, ts).do("POST", "/api/v1/auth/login", `{"username":"dave","password":"long enough password"}`)
+	require.Equal(t, 200, res.StatusCode, "the e-mailed invite registered the account: %v", body)
+}
+
+// TestEmailTestSendAndLog sends the administrator a test message and finds it succeeded in
+// the e-mail delivery log.
+func TestEmailTestSendAndLog(t *testing.T) {
+	t.Parallel()
+	ts, mp := mailServer(t, "https://assay.example.com")
+	admin := setUpAdmin(t, ts)
+	res, body := admin.do("POST", "/api/v1/admin/email/test", `{}`)
+	require.Equal(t, 202, res.StatusCode, body)
+	id := body["id"].(string)
+	msg := mp.WaitForMessages(t, 1, 20*time.Second)[0]
+	require.Equal(t, "admin@example.com", msg.To[0].Address)
+	require.NotEmpty(t, msg.Text)
+	require.NotEmpty(t, msg.HTML)
+	require.Eventually(t, func() bool {
+		_, d := admin.do("GET", "/api/v1/admin/email/deliveries/"+id, "")
+		return d["status"] == "succeeded"
+	}, 10*time.Second, 100*time.Millisecond)
+}
