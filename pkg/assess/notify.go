@@ -176,8 +176,8 @@ const (
 // DeliveryFilter selects deliveries, newest first. Kind and DestinationID are set by the
 // endpoint; Status and the cursor by the caller.
 type DeliveryFilter struct {
-	Kind          string `query:"-"`
-	DestinationID string `query:"-"`
+	Kind          string
+	DestinationID string
 	Status        string `query:"status" enum:"pending,retrying,succeeded,failed,skipped" doc:"Only deliveries in this state"`
 	Cursor        string `query:"cursor" maxLength:"100" doc:"nextCursor of the previous page"`
 	Limit         int    `query:"limit" minimum:"1" maximum:"200" default:"50"`
@@ -229,8 +229,8 @@ const (
 type RuleChannels struct {
 	InApp      bool     `json:"inApp"`
 	Email      bool     `json:"email"`
-	WebhookIDs []string `json:"webhookIds" maxItems:"50" doc:"Global rules only"`
-	ChatIDs    []string `json:"chatIds" maxItems:"50" doc:"Global rules only"`
+	WebhookIDs []string `json:"webhookIds,omitempty" maxItems:"50" doc:"Global rules only"`
+	ChatIDs    []string `json:"chatIds,omitempty" maxItems:"50" doc:"Global rules only"`
 }
 
 // NotificationRule routes events to channels. A personal rule belongs to one user and

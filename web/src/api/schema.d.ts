@@ -2390,11 +2390,11 @@ export interface components {
         };
         RuleChannels: {
             /** @description Global rules only */
-            chatIds: string[] | null;
+            chatIds?: string[] | null;
             email: boolean;
             inApp: boolean;
             /** @description Global rules only */
-            webhookIds: string[] | null;
+            webhookIds?: string[] | null;
         };
         SetupStatus: {
             /**
