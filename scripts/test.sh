@@ -32,6 +32,13 @@ if ! ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 && ! command -v postg
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null
 fi
 make -s "$BIN/golangci-lint"
+# mailpit is the SMTP server of the e-mail tests (pkg/notify/notifytest starts it); it is
+# built from the pinned tools module because `go install` cannot fetch it here.
+if [ ! -x "$BIN/mailpit" ]; then
+  echo "building mailpit from tools/mailpit"
+  (cd tools/mailpit && go build -o "$BIN/mailpit" github.com/axllent/mailpit)
+fi
+export MAILPIT_BIN="$BIN/mailpit"
 
 step "gofmt, go vet, golangci-lint"
 unformatted=$(gofmt -l $(git ls-files '*.go'))
@@ -76,7 +83,9 @@ wait_healthy() { # name port
   echo "server $1 did not become healthy"; cat "$WORK/$1.log"; return 1
 }
 FRESH_PORT=$(free_port); SETUP_PORT=$(free_port); ADMIN_PORT=$(free_port)
-start_server fresh "$FRESH_PORT"; start_server setup "$SETUP_PORT"; start_server admin "$ADMIN_PORT" REGISTRATION_MODE=invite_only
+start_server fresh "$FRESH_PORT" OUTBOUND_ALLOW_NETWORKS=127.0.0.1/32 RUN_WORKERS=true DELIVERY_RETRY_BASE_MS=1000
+start_server setup "$SETUP_PORT" OUTBOUND_ALLOW_NETWORKS=127.0.0.1/32 RUN_WORKERS=true DELIVERY_RETRY_BASE_MS=1000
+start_server admin "$ADMIN_PORT" OUTBOUND_ALLOW_NETWORKS=127.0.0.1/32 RUN_WORKERS=true DELIVERY_RETRY_BASE_MS=1000 REGISTRATION_MODE=invite_only
 wait_healthy fresh "$FRESH_PORT"; wait_healthy setup "$SETUP_PORT"; wait_healthy admin "$ADMIN_PORT"
 (cd web && BASE_URL="http://127.0.0.1:$FRESH_PORT" SETUP_BASE_URL="http://127.0.0.1:$SETUP_PORT" \
   ADMIN_BASE_URL="http://127.0.0.1:$ADMIN_PORT" npm run --silent e2e)

@@ -6,8 +6,10 @@
 // It runs against its own fresh server at ADMIN_BASE_URL, started with
 // REGISTRATION_MODE=invite_only, because it completes setup and signs in. It uses
 // 2 of the server's 10 sign-in and registration writes per address in 15 minutes
-// (the wizard's setup is not one of them): one registration and one sign-in.
+// (the wizard's setup is not one of them): one registration and one sign-in. The
+// journeys of notifications.journeys.mjs follow on the same installation.
 import assert from 'node:assert/strict'
+import { notificationJourneys } from './notifications.journeys.mjs'
 import { ADMIN_BASE_URL, adminUrl, journey, waitForPath } from './support.mjs'
 
 const skip = ADMIN_BASE_URL
@@ -131,3 +133,7 @@ journey(
   },
   { timeout: 90_000, skip },
 )
+
+// The events and deliveries journeys continue on the installation set up above; test
+// files run in parallel, so they are declared here, after it.
+notificationJourneys({ admin: ADMIN, skip })

@@ -22,6 +22,18 @@ vi.mock('../features/dashboard/api', () => ({
   fetchHealth: vi.fn(),
 }))
 vi.mock('../features/session/api', () => ({ fetchMe: vi.fn(), signOut: vi.fn() }))
+vi.mock('../features/notifications/api', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../features/notifications/api')>()),
+  fetchUnreadCount: vi.fn(async () => 0),
+  listNotifications: vi.fn(async () => ({ items: [], hasMore: false })),
+  fetchEventTypes: vi.fn(async () => []),
+  fetchChannelStatus: vi.fn(async () => ({ inApp: true, email: false, webhook: true, slack: false, teams: false, mattermost: false })),
+}))
+vi.mock('../features/rules/api', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../features/rules/api')>()
+  const rules = { list: vi.fn(async () => ({ items: [], hasMore: false })), create: vi.fn(), update: vi.fn(), remove: vi.fn() }
+  return { ...actual, rulesFor: () => rules }
+})
 vi.mock('../features/profile/api', async (importOriginal) => {
   const actual = await importOriginal<typeof import('../features/profile/api')>()
   const listApiKeys = vi.fn()

@@ -1,5 +1,8 @@
 import {
+  Bell,
+  ChatDotRound,
   Collection,
+  Connection,
   DocumentChecked,
   FolderOpened,
   List,
@@ -7,6 +10,7 @@ import {
   OfficeBuilding,
   Odometer,
   Paperclip,
+  Postcard,
   Setting,
   Stamp,
   Lock,
@@ -53,6 +57,10 @@ export const ADMINISTRATION: NavGroup = {
     { routeName: 'admin-roles', labelKey: 'nav.roles', icon: Lock },
     { routeName: 'admin-invites', labelKey: 'nav.invites', icon: Message },
     { routeName: 'admin-audit', labelKey: 'nav.audit', icon: List },
+    { routeName: 'admin-webhooks', labelKey: 'nav.webhooks', icon: Connection },
+    { routeName: 'admin-chat', labelKey: 'nav.chat', icon: ChatDotRound },
+    { routeName: 'admin-email', labelKey: 'nav.email', icon: Postcard },
+    { routeName: 'admin-notification-rules', labelKey: 'nav.notificationRules', icon: Bell },
   ],
 }
 

@@ -1,14 +1,20 @@
 import { createRouter, createWebHistory, type RouteRecordRaw, type Router, type RouterHistory } from 'vue-router'
 import { auditRoutes } from '../features/audit/routes'
+import { chatRoutes } from '../features/chat/routes'
 import { dashboardRoutes } from '../features/dashboard/routes'
+import { emailRoutes } from '../features/email/routes'
 import { invitesRoutes } from '../features/invites/routes'
 import { loginRoutes } from '../features/login/routes'
 import { notFoundRoutes } from '../features/not-found/routes'
+import { notificationsRoutes } from '../features/notifications/routes'
+import { passwordResetRoutes } from '../features/password-reset/routes'
 import { profileRoutes } from '../features/profile/routes'
 import { registerRoutes } from '../features/register/routes'
 import { rolesRoutes } from '../features/roles/routes'
+import { rulesRoutes } from '../features/rules/routes'
 import { setupRoutes } from '../features/setup/routes'
 import { usersRoutes } from '../features/users/routes'
+import { webhooksRoutes } from '../features/webhooks/routes'
 import { installSessionExpiry } from '../features/session/expiry'
 import { installAccessGuard } from './guard'
 import { stringifyQuery } from './query'
@@ -19,11 +25,17 @@ export const routes: RouteRecordRaw[] = [
   ...setupRoutes,
   ...loginRoutes,
   ...registerRoutes,
+  ...passwordResetRoutes,
   ...profileRoutes,
+  ...notificationsRoutes,
   ...usersRoutes,
   ...rolesRoutes,
   ...invitesRoutes,
   ...auditRoutes,
+  ...webhooksRoutes,
+  ...chatRoutes,
+  ...emailRoutes,
+  ...rulesRoutes,
   ...notFoundRoutes,
 ]
 

@@ -19,6 +19,18 @@ describe('newInvite', () => {
     })
   })
 
+  it('asks for the link to be e-mailed only when the box is ticked', () => {
+    expect(newInvite({ email: 'ada@example.com', intendedRole: 'assessor', expiresInHours: 24, sendEmail: true })).toEqual({
+      email: 'ada@example.com',
+      intendedRole: 'assessor',
+      expiresInHours: 24,
+      sendEmail: true,
+    })
+    expect(newInvite({ email: 'ada@example.com', intendedRole: 'assessor', expiresInHours: 24, sendEmail: false })).not.toHaveProperty(
+      'sendEmail',
+    )
+  })
+
   it('sends a trimmed e-mail address', () => {
     expect(newInvite({ email: ' ada@example.com ', intendedRole: 'assessor', expiresInHours: 24 })).toEqual({
       email: 'ada@example.com',

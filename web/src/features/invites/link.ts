@@ -21,12 +21,18 @@ export interface InviteForm {
   email: string
   intendedRole: string
   expiresInHours: number
+  /** sendEmail asks the server to e-mail the link to `email`. */
+  sendEmail?: boolean
 }
 
-/** newInvite turns the dialog's values into the request: an empty e-mail address is left out. */
+/**
+ * newInvite turns the dialog's values into the request: an empty e-mail address is
+ * left out, and `sendEmail` is sent only when asked for (it needs an address).
+ */
 export function newInvite(form: InviteForm): NewInvite {
   const invite: NewInvite = { intendedRole: form.intendedRole, expiresInHours: form.expiresInHours }
   const email = form.email.trim()
   if (email !== '') invite.email = email
+  if (form.sendEmail) invite.sendEmail = true
   return invite
 }

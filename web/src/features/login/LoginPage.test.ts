@@ -7,13 +7,16 @@ import { createAppI18n } from '../../app/i18n'
 import { fetchMe } from '../session/api'
 import { signedInAdmin } from '../session/fixtures'
 import { useSessionStore } from '../session/store'
+import { fetchPasswordResetAvailable } from '../password-reset/api'
 import { signIn } from './api'
 import LoginPage from './LoginPage.vue'
 
 vi.mock('./api', () => ({ signIn: vi.fn() }))
 vi.mock('../session/api', () => ({ fetchMe: vi.fn(), signOut: vi.fn() }))
+vi.mock('../password-reset/api', () => ({ fetchPasswordResetAvailable: vi.fn(), requestPasswordReset: vi.fn() }))
 
 const login = vi.mocked(signIn)
+const resetAvailable = vi.mocked(fetchPasswordResetAvailable)
 const me = vi.mocked(fetchMe)
 const page = { template: '<p>page</p>' }
 
@@ -29,6 +32,7 @@ async function mountPage(path = '/login'): Promise<VueWrapper> {
       { path: '/profile', name: 'profile', component: page },
       { path: '/login', name: 'login', component: LoginPage },
       { path: '/register', name: 'register', component: page },
+      { path: '/forgot-password', name: 'forgot-password', component: page },
     ],
   })
   await router.push(path)
@@ -50,6 +54,7 @@ async function signInWith(wrapper: VueWrapper, username: string, password: strin
 beforeEach(() => {
   login.mockReset()
   me.mockReset()
+  resetAvailable.mockReset().mockResolvedValue(false)
 })
 
 describe('signing in', () => {
@@ -119,5 +124,25 @@ describe('why the viewer is here', () => {
     useSessionStore().notice = 'signedOut'
     await flushPromises()
     expect(wrapper.text()).toContain('You have signed out.')
+  })
+})
+
+describe('a forgotten password', () => {
+  it('is offered only while e-mail can carry a reset link', async () => {
+    const without = await mountPage()
+    expect(without.find('[data-test="forgot-password"]').exists()).toBe(false)
+    without.unmount()
+
+    resetAvailable.mockResolvedValue(true)
+    const wrapper = await mountPage()
+    const link = wrapper.get('[data-test="forgot-password"]')
+    expect(link.text()).toBe('Forgot password?')
+    expect(link.attributes('href')).toBe('/forgot-password')
+  })
+
+  it('is not offered when the server cannot say', async () => {
+    resetAvailable.mockRejectedValue(new ApiError(0, 'network_error', '', ''))
+    const wrapper = await mountPage()
+    expect(wrapper.find('[data-test="forgot-password"]').exists()).toBe(false)
   })
 })

@@ -14,7 +14,7 @@ import ProfilePage from './ProfilePage.vue'
 
 vi.mock('./api', async (importOriginal) => {
   const actual = await importOriginal<typeof import('./api')>()
-  const listApiKeys = vi.fn().mockResolvedValue({ items: [], hasMore: false })
+  const listApiKeys = vi.fn(async () => ({ items: [], hasMore: false }))
   const createApiKey = vi.fn()
   const revokeApiKey = vi.fn()
   return {
@@ -28,6 +28,16 @@ vi.mock('./api', async (importOriginal) => {
   }
 })
 vi.mock('../session/api', () => ({ fetchMe: vi.fn(), signOut: vi.fn() }))
+vi.mock('../notifications/api', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../notifications/api')>()),
+  fetchEventTypes: vi.fn(async () => []),
+  fetchChannelStatus: vi.fn(async () => ({ inApp: true, email: true, webhook: true, slack: false, teams: false, mattermost: false })),
+}))
+vi.mock('../rules/api', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../rules/api')>()
+  const rules = { list: vi.fn(async () => ({ items: [], hasMore: false })), create: vi.fn(), update: vi.fn(), remove: vi.fn() }
+  return { ...actual, rulesFor: () => rules }
+})
 vi.mock('../setup/api', () => ({ fetchSetupStatus: vi.fn(), createFirstAdministrator: vi.fn() }))
 
 const change = vi.mocked(changePassword)
