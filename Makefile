@@ -12,8 +12,9 @@ BIN           := $(CURDIR)/bin
 
 .PHONY: run build web-deps web-build go-build test lint bench-startup bench-auth bench-deliveries clean
 
+# Links in e-mails and chat messages point at APP_URL; for a local run that is this server.
 run: build
-	$(BIN)/assay-server
+	APP_URL="$${APP_URL:-http://localhost:3001}" $(BIN)/assay-server
 
 build: web-build go-build
 
