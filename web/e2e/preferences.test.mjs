@@ -46,7 +46,8 @@ journey(
   async ({ page }) => {
     await page.goto(url('/setup'))
     await page.waitForSelector('html.dark')
-    assert.ok(await page.getByRole('button', { name: 'Switch to light theme' }).isVisible())
+    // isVisible() does not wait: the toolbar may render a moment after the class is set.
+    await page.getByRole('button', { name: 'Switch to light theme' }).waitFor({ state: 'visible' })
   },
   { colorScheme: 'dark' },
 )
