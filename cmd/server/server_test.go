@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -242,4 +243,38 @@ func TestServerStartsWithWrongMasterKey(t *testing.T) {
 	logs := again.logs.String()
 	require.Contains(t, logs, "cannot open some encryption key versions")
 	require.Contains(t, logs, "sign-in is unavailable until the master key is restored")
+}
+
+// TestServerMetricsOfInProcessWorkers: a server running the workers exports their job and
+// delivery metrics on its own /metrics.
+func TestServerMetricsOfInProcessWorkers(t *testing.T) {
+	t.Parallel()
+	receiver := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) }))
+	t.Cleanup(receiver.Close)
+	ts := startServer(t, "METRICS_ENABLED=true", "METRICS_PREFIX=tst_", "RUN_WORKERS=true", "OUTBOUND_ALLOW_NETWORKS=127.0.0.1/32")
+	admin := setUpAdmin(t, ts)
+	res, body := admin.do("POST", "/api/v1/admin/webhooks", `{"name":"r","url":"`+receiver.URL+`","eventTypes":["role.*"]}`)
+	require.Equal(t, 201, res.StatusCode, body)
+	res, body = admin.do("POST", "/api/v1/admin/webhooks/"+body["id"].(string)+"/test", "")
+	require.Equal(t, 202, res.StatusCode, body)
+
+	want := []string{
+		`tst_jobs_total{kind="delivery.webhook",outcome="completed"} 1`,
+		`tst_deliveries_total{channel="webhook",outcome="succeeded"} 1`,
+		`tst_delivery_duration_seconds_count{channel="webhook"} 1`,
+	}
+	require.Eventually(t, func() bool {
+		r, err := http.Get(ts.url + "/metrics")
+		if err != nil {
+			return false
+		}
+		defer r.Body.Close()
+		text, _ := io.ReadAll(r.Body)
+		for _, w := range want {
+			if !strings.Contains(string(text), w) {
+				return false
+			}
+		}
+		return true
+	}, 15*time.Second, 100*time.Millisecond, "job and delivery metrics on /metrics")
 }
