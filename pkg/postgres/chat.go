@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"errors"
+	"net/url"
 	"slices"
 	"strings"
 
@@ -133,6 +134,18 @@ func (db *DB) CreateChatDestination(ctx context.Context, nc assess.NewChatDestin
 // setting active to true clears the failure count and the automatic switch-off.
 func (db *DB) UpdateChatDestination(ctx context.Context, id string, upd assess.ChatDestinationUpdate, actor assess.Actor) (assess.ChatDestination, error) {
 	var c assess.ChatDestination
+	// A new URL may need a DNS lookup (allow-listed test receivers); do it before the
+	// transaction so no row lock waits on the network. The platform never changes.
+	var newURL *url.URL
+	if upd.URL != nil {
+		current, err := findChat(ctx, db.pool, id, false)
+		if err != nil {
+			return c, err
+		}
+		if newURL, err = checkChatURL(ctx, "url", current.Platform, *upd.URL, db.delivery.AllowNetworks); err != nil {
+			return c, err
+		}
+	}
 	err := db.inTx(ctx, func(tx pgx.Tx) error {
 		before, err := findChat(ctx, tx, id, true)
 		if err != nil {
@@ -141,7 +154,7 @@ func (db *DB) UpdateChatDestination(ctx context.Context, id string, upd assess.C
 		if before.Version != upd.Version {
 			return versionConflict(before.Version)
 		}
-		ch, err := db.checkChatUpdate(ctx, before, upd)
+		ch, err := db.checkChatUpdate(ctx, before, upd, newURL)
 		if err != nil {
 			return err
 		}
@@ -166,7 +179,8 @@ type chatChanges struct {
 	filter                         *[]string
 }
 
-func (db *DB) checkChatUpdate(ctx context.Context, before assess.ChatDestination, upd assess.ChatDestinationUpdate) (chatChanges, error) {
+// checkChatUpdate checks the other fields of upd; newURL is the new URL, already checked.
+func (db *DB) checkChatUpdate(ctx context.Context, before assess.ChatDestination, upd assess.ChatDestinationUpdate, newURL *url.URL) (chatChanges, error) {
 	var ch chatChanges
 	if upd.Name != nil {
 		name, err := checkName(*upd.Name)
@@ -186,11 +200,7 @@ func (db *DB) checkChatUpdate(ctx context.Context, before assess.ChatDestination
 		}
 		ch.filter = &f
 	}
-	if upd.URL != nil {
-		u, err := checkChatURL(ctx, "url", before.Platform, *upd.URL, db.delivery.AllowNetworks)
-		if err != nil {
-			return ch, err
-		}
+	if u := newURL; u != nil {
 		sealed, err := db.keys.Seal(ctx, chatURLField.AAD(before.ID), []byte(u.String()))
 		if err != nil {
 			return ch, err
