@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createMemoryHistory, createRouter, type Router } from 'vue-router'
 import { createAppI18n } from '../../app/i18n'
 import { usePreferencesStore } from '../../app/preferences'
+import { fetchMe } from '../session/api'
 import { fetchUnreadCount, listNotifications, markAllNotificationsRead, markNotificationRead } from './api'
 import { notification } from './fixtures'
 import NotificationBell from './NotificationBell.vue'
@@ -15,6 +16,8 @@ vi.mock('./api', () => ({
   markNotificationRead: vi.fn(),
   markAllNotificationsRead: vi.fn(),
 }))
+
+vi.mock('../session/api', () => ({ fetchMe: vi.fn(async () => null), signOut: vi.fn() }))
 
 const count = vi.mocked(fetchUnreadCount)
 const list = vi.mocked(listNotifications)
@@ -110,6 +113,19 @@ describe('the notification bell', () => {
     mounted = null
     vi.advanceTimersByTime(UNREAD_POLL_INTERVAL_MS * 3)
     expect(count).toHaveBeenCalledTimes(3)
+  })
+
+  it('reads the session again when a new notification arrives (it may be about one’s own account)', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] })
+    await mountBell()
+    const before = vi.mocked(fetchMe).mock.calls.length
+    count.mockResolvedValue(1)
+    vi.advanceTimersByTime(UNREAD_POLL_INTERVAL_MS)
+    await settle()
+    expect(vi.mocked(fetchMe).mock.calls.length).toBe(before + 1)
+    vi.advanceTimersByTime(UNREAD_POLL_INTERVAL_MS) // unchanged count: no further reads
+    await settle()
+    expect(vi.mocked(fetchMe).mock.calls.length).toBe(before + 1)
   })
 
   it('explains which events notify when there are none', async () => {
