@@ -291,10 +291,7 @@ func (db *DB) RevokeSession(ctx context.Context, sessionID string, actor assess.
 
 // ChangePassword implements assess.IdentityService.
 func (db *DB) ChangePassword(ctx context.Context, p *assess.Principal, current, next string, actor assess.Actor) error {
-	if d := assess.PasswordProblem(next, db.identity.PasswordMinLength); d != nil {
-		return &assess.Error{Code: assess.ECodeValidation, Message: "The new password is not acceptable.", Details: []assess.Detail{*d}}
-	}
-	if err := db.refuseBreached(ctx, "newPassword", next); err != nil {
+	if err := db.checkPasswordPolicy(ctx, "newPassword", next); err != nil {
 		return err
 	}
 	var hash string
@@ -305,7 +302,7 @@ func (db *DB) ChangePassword(ctx context.Context, p *assess.Principal, current, 
 		return &assess.Error{Code: assess.ECodeValidation, Message: "The current password is incorrect.",
 			Details: []assess.Detail{{Field: "currentPassword", Code: "incorrect", Message: "The current password is incorrect."}}}
 	}
-	newHash, err := db.hasher.Hash(ctx, next)
+	newHash, err := db.hasher.Hash(ctx, next) // only once the current password is right
 	if err != nil {
 		return err
 	}

@@ -87,13 +87,7 @@ func (db *DB) ConfirmPasswordReset(ctx context.Context, token, password string, 
 	if !pending { // checked first, so a bad link costs no password hashing
 		return errInvalidResetToken
 	}
-	if d := assess.PasswordProblem(password, db.identity.PasswordMinLength); d != nil {
-		return &assess.Error{Code: assess.ECodeValidation, Message: "The new password is not acceptable.", Details: []assess.Detail{*d}}
-	}
-	if err := db.refuseBreached(ctx, "password", password); err != nil {
-		return err
-	}
-	hash, err := db.hasher.Hash(ctx, password)
+	hash, err := db.checkNewPassword(ctx, "password", password)
 	if err != nil {
 		return err
 	}
@@ -108,11 +102,7 @@ func (db *DB) ConfirmPasswordReset(ctx context.Context, token, password string, 
 		if err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, `UPDATE users SET password_hash = $2, password_changed_at = $3, failed_logins = 0, locked_until = NULL,
-			version = version + 1, updated_at = $3 WHERE id = $1`, userID, hash, now); err != nil {
-			return err
-		}
-		if _, err := tx.Exec(ctx, "UPDATE sessions SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL", userID, now); err != nil {
+		if err := db.replacePassword(ctx, tx, userID, hash); err != nil {
 			return err
 		}
 		if _, err := tx.Exec(ctx, "DELETE FROM password_resets WHERE user_id = $1 AND consumed_at IS NULL", userID); err != nil {

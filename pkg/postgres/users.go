@@ -280,23 +280,12 @@ func (db *DB) ResetPassword(ctx context.Context, id, password string, actor asse
 	if _, err := db.FindUser(ctx, id); err != nil {
 		return err
 	}
-	if d := assess.PasswordProblem(password, db.identity.PasswordMinLength); d != nil {
-		return &assess.Error{Code: assess.ECodeValidation, Message: "The new password is not acceptable.", Details: []assess.Detail{*d}}
-	}
-	if err := db.refuseBreached(ctx, "password", password); err != nil {
-		return err
-	}
-	hash, err := db.hasher.Hash(ctx, password)
+	hash, err := db.checkNewPassword(ctx, "password", password)
 	if err != nil {
 		return err
 	}
 	return db.inTx(ctx, func(tx pgx.Tx) error {
-		now := db.now()
-		if _, err := tx.Exec(ctx, `UPDATE users SET password_hash = $2, password_changed_at = $3, failed_logins = 0, locked_until = NULL,
-			version = version + 1, updated_at = $3 WHERE id = $1`, id, hash, now); err != nil {
-			return err
-		}
-		if _, err := tx.Exec(ctx, "UPDATE sessions SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL", id, now); err != nil {
+		if err := db.replacePassword(ctx, tx, id, hash); err != nil {
 			return err
 		}
 		return writeAudit(ctx, tx, assess.AuditEntry{Actor: actor, Action: "user.password_reset", TargetType: "user", TargetID: id})

@@ -1,0 +1,38 @@
+package postgres
+
+import (
+	"context"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/assay-dev/assay/pkg/assess"
+)
+
+// checkPasswordPolicy applies the password policy and the breached-password check to a
+// new password. field names the request field in errors.
+func (db *DB) checkPasswordPolicy(ctx context.Context, field, password string) error {
+	if d := assess.PasswordProblem(password, db.identity.PasswordMinLength); d != nil {
+		return &assess.Error{Code: assess.ECodeValidation, Message: "The new password is not acceptable.", Details: []assess.Detail{*d}}
+	}
+	return db.refuseBreached(ctx, field, password)
+}
+
+// checkNewPassword is checkPasswordPolicy followed by hashing.
+func (db *DB) checkNewPassword(ctx context.Context, field, password string) (string, error) {
+	if err := db.checkPasswordPolicy(ctx, field, password); err != nil {
+		return "", err
+	}
+	return db.hasher.Hash(ctx, password)
+}
+
+// replacePassword stores a new password hash set on someone's behalf (an administrator's
+// reset, an e-mailed reset link): it clears a lockout and ends every session of the user.
+func (db *DB) replacePassword(ctx context.Context, tx pgx.Tx, userID, hash string) error {
+	now := db.now()
+	if _, err := tx.Exec(ctx, `UPDATE users SET password_hash = $2, password_changed_at = $3, failed_logins = 0, locked_until = NULL,
+		version = version + 1, updated_at = $3 WHERE id = $1`, userID, hash, now); err != nil {
+		return err
+	}
+	_, err := tx.Exec(ctx, "UPDATE sessions SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL", userID, now)
+	return err
+}
