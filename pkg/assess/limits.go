@@ -10,6 +10,11 @@ const (
 	// IdempotencyKeyLifetime is how long the outcome of a request sent with an
 	// Idempotency-Key is kept; an older key is treated as never used.
 	IdempotencyKeyLifetime = 24 * time.Hour
+	// IdempotencyInProgressTimeout is how long a key may stay "in progress". A request
+	// still unfinished after it died with its process (crash, kill, lost connection to the
+	// database); a retry with the same key then takes the key over instead of being told
+	// for a day that the first attempt is still running.
+	IdempotencyInProgressTimeout = 5 * time.Minute
 	// RateLimitWindowRetention is how long finished rate-limit windows are kept before the
 	// periodic purge removes them. It must exceed the longest window (the auth limiter's
 	// 15 minutes).

@@ -33,7 +33,9 @@ func NewIdempotencyStore(pool *pgxpool.Pool, now func() time.Time) *IdempotencyS
 var errKeyVanished = errors.New("idempotency key released meanwhile")
 
 // Begin implements assess.IdempotencyStore. A row older than assess.IdempotencyKeyLifetime
-// is deleted first, so an expired key behaves as if it had never been used.
+// is deleted first, so an expired key behaves as if it had never been used; so is a row
+// left in progress for longer than assess.IdempotencyInProgressTimeout by a request that
+// died.
 func (s *IdempotencyStore) Begin(ctx context.Context, scope, endpoint, key string, requestHash []byte) (assess.IdempotencyRecord, bool, error) {
 	for range 3 {
 		var rec assess.IdempotencyRecord
@@ -57,8 +59,8 @@ func (s *IdempotencyStore) Begin(ctx context.Context, scope, endpoint, key strin
 func (s *IdempotencyStore) claimKey(ctx context.Context, tx pgx.Tx, scope, endpoint, key string, requestHash []byte) (assess.IdempotencyRecord, bool, error) {
 	now := s.now()
 	if _, err := tx.Exec(ctx, `DELETE FROM idempotency_keys
-		WHERE scope = $1 AND endpoint = $2 AND key = $3 AND created_at < $4`,
-		scope, endpoint, key, now.Add(-assess.IdempotencyKeyLifetime)); err != nil {
+		WHERE scope = $1 AND endpoint = $2 AND key = $3 AND (created_at < $4 OR (completed_at IS NULL AND created_at < $5))`,
+		scope, endpoint, key, now.Add(-assess.IdempotencyKeyLifetime), now.Add(-assess.IdempotencyInProgressTimeout)); err != nil {
 		return assess.IdempotencyRecord{}, false, err
 	}
 	// A concurrent claimer's uncommitted row makes this insert wait for its commit; it

@@ -137,3 +137,36 @@ func TestIdempotencyStoreExpiryAndPurge(t *testing.T) {
 	require.NoError(t, rows.Err())
 	require.Equal(t, []string{"fresh", "old"}, keys)
 }
+
+// TestIdempotencyStoreTakesOverAbandonedKey: a request that died mid-way (its process was
+// killed) must not block retries with its key for a day.
+func TestIdempotencyStoreTakesOverAbandonedKey(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := pgtest.NewPool(t)
+	now := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
+	clock := now
+	s := postgres.NewIdempotencyStore(pool, func() time.Time { return clock })
+
+	_, started, err := s.Begin(ctx, "cred:a", endpoint, "k", hashOf("body"))
+	require.NoError(t, err)
+	require.True(t, started)
+
+	clock = now.Add(time.Minute)
+	rec, started, err := s.Begin(ctx, "cred:a", endpoint, "k", hashOf("body"))
+	require.NoError(t, err)
+	require.False(t, started, "a minute later the first request may still be running")
+	require.False(t, rec.Completed)
+
+	clock = now.Add(5*time.Minute + time.Second)
+	_, started, err = s.Begin(ctx, "cred:a", endpoint, "k", hashOf("body"))
+	require.NoError(t, err)
+	require.True(t, started, "after the in-progress timeout the retry takes the key over")
+	require.NoError(t, s.Complete(ctx, "cred:a", endpoint, "k", 201, nil, []byte("{}")))
+
+	clock = now.Add(time.Hour)
+	rec, started, err = s.Begin(ctx, "cred:a", endpoint, "k", hashOf("body"))
+	require.NoError(t, err)
+	require.False(t, started, "a completed key is kept for its lifetime")
+	require.True(t, rec.Completed)
+}
