@@ -51,11 +51,13 @@ func (DeliverEmailArgs) InsertOpts() river.InsertOpts {
 }
 
 // PurgeDeliveriesArgs asks for final deliveries older than each log's retention to be
-// deleted, with the events nothing refers to any more.
+// deleted, with read notifications past theirs and the events nothing refers to any more.
 type PurgeDeliveriesArgs struct {
 	WebhookRetention time.Duration `json:"webhookRetention"`
 	ChatRetention    time.Duration `json:"chatRetention"`
 	EmailRetention   time.Duration `json:"emailRetention"`
+	// NotificationRetention is how long read in-app notifications are kept; 0 keeps them.
+	NotificationRetention time.Duration `json:"notificationRetention,omitempty"`
 }
 
 // Kind implements river.JobArgs.

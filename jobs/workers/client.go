@@ -72,6 +72,8 @@ type Config struct {
 	// WebhookRetention, ChatRetention and EmailRetention are how long final deliveries
 	// stay in each log (*_DELIVERY_RETENTION_DAYS); 0 keeps them.
 	WebhookRetention, ChatRetention, EmailRetention time.Duration
+	// NotificationRetention is how long read in-app notifications are kept (0: always).
+	NotificationRetention time.Duration
 	// PurgeDeliveriesInterval is the period of the delivery-log purge (default 1 h).
 	PurgeDeliveriesInterval time.Duration
 	// RescueStuckJobsAfter is when River reruns a job whose worker died mid-attempt
@@ -179,7 +181,8 @@ func addDeliveryWorkers(w *river.Workers, cfg Config) {
 func periodicJobs(cfg Config) []*river.PeriodicJob {
 	var out []*river.PeriodicJob
 	if cfg.Deliveries != nil {
-		args := jobs.PurgeDeliveriesArgs{WebhookRetention: cfg.WebhookRetention, ChatRetention: cfg.ChatRetention, EmailRetention: cfg.EmailRetention}
+		args := jobs.PurgeDeliveriesArgs{WebhookRetention: cfg.WebhookRetention, ChatRetention: cfg.ChatRetention, EmailRetention: cfg.EmailRetention,
+			NotificationRetention: cfg.NotificationRetention}
 		out = append(out, river.NewPeriodicJob(
 			river.PeriodicInterval(cfg.PurgeDeliveriesInterval),
 			func() (river.JobArgs, *river.InsertOpts) {

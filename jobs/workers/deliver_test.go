@@ -340,22 +340,28 @@ func TestPurgeDeliveriesKeepsRecentAndUnfinished(t *testing.T) {
 	rec := &recorder{}
 	wh, _, err := db.CreateWebhook(ctx, assess.NewWebhook{Name: "ci", URL: serve(t, rec), EventTypes: []string{"user.*"}}, assess.SystemActor)
 	require.NoError(t, err)
-	createUser(t, db)
+	user := createUser(t, db)
 	createUser(t, db)
 	ids := deliveryIDs(t, db, "webhook_id", wh.ID)
 	require.Len(t, ids, 2)
 	w := &DeliverWebhookWorker{d: testDeliverer(db, nil)}
 	require.NoError(t, w.Work(ctx, &river.Job[jobs.DeliverWebhookArgs]{JobRow: jobRow("delivery.webhook", 1, 3), Args: jobs.DeliverWebhookArgs{DeliveryID: ids[0]}}))
+	// Two in-app notifications, one of them read.
+	_, err = db.Pool().Exec(ctx, `INSERT INTO notifications (id, user_id, type, title, message, created_at, read_at)
+		VALUES ('nt_read', $1, 'user.created', 't', 'm', now(), now()), ('nt_unread', $1, 'user.created', 't', 'm', now(), NULL)`, user.ID)
+	require.NoError(t, err)
 
 	later := time.Now().Add(48 * time.Hour)
 	purge := &PurgeDeliveriesWorker{Store: db, Maintenance: db, Logger: quiet, Now: func() time.Time { return later }, WorkerName: "t"}
 	job := &river.Job[jobs.PurgeDeliveriesArgs]{
 		JobRow: &rivertype.JobRow{ID: 1, Kind: jobs.PurgeDeliveriesArgs{}.Kind()},
-		Args:   jobs.PurgeDeliveriesArgs{WebhookRetention: 24 * time.Hour, ChatRetention: 24 * time.Hour},
+		Args:   jobs.PurgeDeliveriesArgs{WebhookRetention: 24 * time.Hour, ChatRetention: 24 * time.Hour, NotificationRetention: 24 * time.Hour},
 	}
 	require.NoError(t, purge.Work(ctx, job))
 	require.NoError(t, purge.Work(ctx, job)) // idempotent
 	require.Equal(t, ids[1:], deliveryIDs(t, db, "webhook_id", wh.ID), "the finished one is gone, the pending one stays")
+	require.Equal(t, []string{"nt_unread"}, column2(t, db, "SELECT id FROM notifications WHERE id IN ('nt_read', 'nt_unread')"),
+		"read notifications past the retention go, unread ones stay")
 
 	// Within the retention nothing goes.
 	purge.Now = time.Now

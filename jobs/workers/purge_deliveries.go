@@ -50,6 +50,14 @@ func (w *PurgeDeliveriesWorker) Work(ctx context.Context, job *river.Job[jobs.Pu
 		total += n
 		attrs = append(attrs, slog.Int64(k.kind, n))
 	}
+	if r := job.Args.NotificationRetention; r > 0 {
+		n, err := w.Store.PurgeReadNotifications(ctx, started.Add(-r))
+		if err != nil {
+			return err
+		}
+		total += n
+		attrs = append(attrs, slog.Int64("notifications", n))
+	}
 	if w.Maintenance != nil {
 		run := assess.MaintenanceRun{Job: job.Kind, StartedAt: started, FinishedAt: w.Now(), Affected: total, Worker: w.WorkerName}
 		if err := w.Maintenance.RecordMaintenanceRun(ctx, run); err != nil {

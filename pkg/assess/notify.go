@@ -430,4 +430,6 @@ type DeliveryStore interface {
 	// PurgeDeliveries deletes final deliveries of kind completed before olderThan, and
 	// events no delivery or notification needs any more.
 	PurgeDeliveries(ctx context.Context, kind string, olderThan time.Time) (int64, error)
+	// PurgeReadNotifications deletes read in-app notifications created before olderThan.
+	PurgeReadNotifications(ctx context.Context, olderThan time.Time) (int64, error)
 }

@@ -175,6 +175,9 @@ type Config struct {
 	// ChatDeliveryRetention is how long the chat delivery log is kept
 	// (CHAT_DELIVERY_RETENTION_DAYS).
 	ChatDeliveryRetention time.Duration
+	// NotificationRetention is how long a read in-app notification is kept; unread ones
+	// stay. 0 keeps them all (NOTIFICATION_RETENTION_DAYS).
+	NotificationRetention time.Duration
 	// ChatMaxRetries is the number of retries of a failed chat delivery (CHAT_MAX_RETRIES).
 	ChatMaxRetries int
 	// DeliveryRetryBase is the first retry delay of webhook, chat and e-mail deliveries;

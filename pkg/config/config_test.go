@@ -52,6 +52,7 @@ func TestFromEnvironDefaults(t *testing.T) {
 		ChatTimeout:              10 * time.Second,
 		ChatDeliveryRetention:    30 * 24 * time.Hour,
 		ChatMaxRetries:           5,
+		NotificationRetention:    90 * 24 * time.Hour,
 		DeliveryRetryBase:        30 * time.Second,
 
 		DeliveryDisableAfterFailures: 20,

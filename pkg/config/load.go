@@ -159,6 +159,7 @@ func (l *loader) loadDelivery(c *Config) {
 	c.ChatTimeout = l.span("CHAT_TIMEOUT", 1, 300000, time.Millisecond, "milliseconds")
 	c.ChatDeliveryRetention = l.span("CHAT_DELIVERY_RETENTION_DAYS", 1, 3650, day, "days")
 	c.ChatMaxRetries = l.integer("CHAT_MAX_RETRIES", 0, 100, "")
+	c.NotificationRetention = l.span("NOTIFICATION_RETENTION_DAYS", 0, 3650, day, "days; 0 keeps them")
 	c.DeliveryRetryBase = l.span("DELIVERY_RETRY_BASE_MS", 1, 3600000, time.Millisecond, "milliseconds")
 	c.DeliveryDisableAfterFailures = l.integer("DELIVERY_DISABLE_AFTER_FAILURES", 0, 100000, "0 never disables")
 	c.OutboundAllowNetworks = l.networks("OUTBOUND_ALLOW_NETWORKS")

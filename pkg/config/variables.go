@@ -85,6 +85,7 @@ var variables = []variable{
 	{name: "CHAT_TIMEOUT", def: "10000"},
 	{name: "CHAT_DELIVERY_RETENTION_DAYS", def: "30"},
 	{name: "CHAT_MAX_RETRIES", def: "5"},
+	{name: "NOTIFICATION_RETENTION_DAYS", def: "90"},
 	{name: "DELIVERY_RETRY_BASE_MS", def: "30000"},
 	{name: "DELIVERY_DISABLE_AFTER_FAILURES", def: "20"},
 	{name: "OUTBOUND_ALLOW_NETWORKS"},

@@ -257,4 +257,14 @@ func (db *DB) PurgeDeliveries(ctx context.Context, kind string, olderThan time.T
 	return n, err
 }
 
+// PurgeReadNotifications implements assess.DeliveryStore. Unread notifications stay,
+// however old: nobody has seen them yet.
+func (db *DB) PurgeReadNotifications(ctx context.Context, olderThan time.Time) (int64, error) {
+	tag, err := db.pool.Exec(ctx, `DELETE FROM notifications WHERE read_at IS NOT NULL AND created_at < $1`, olderThan)
+	if err != nil {
+		return 0, fmt.Errorf("purge read notifications: %w", err)
+	}
+	return tag.RowsAffected(), nil
+}
+
 var _ assess.DeliveryStore = (*DB)(nil)

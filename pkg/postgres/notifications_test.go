@@ -2,6 +2,7 @@ package postgres_test
 
 import (
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -166,4 +167,32 @@ func TestInviteEventsAndEmail(t *testing.T) {
 	consumed := f.lastEvent(assess.EventInviteConsumed)
 	require.Equal(t, []string{"carol"}, f.notified(consumed), "the inviter is told")
 	require.Equal(t, []string{"admin", "carol"}, f.notified(f.lastEvent(assess.EventUserCreated)))
+}
+
+// TestPurgeReadNotifications: read notifications past the retention go, unread ones stay
+// however old they are.
+func TestPurgeReadNotifications(t *testing.T) {
+	t.Parallel()
+	f := newEventsFixture(t, allOn())
+	carol := f.user("carol", assess.RoleAdmin)
+	f.user("dave")
+	f.user("erin")
+	list, _, err := f.db.FindNotifications(f.ctx, carol.ID, assess.NotificationFilter{Limit: 50})
+	require.NoError(t, err)
+	require.Len(t, list, 3)
+	_, err = f.db.MarkNotificationRead(f.ctx, carol.ID, list[0].ID)
+	require.NoError(t, err)
+
+	n, err := f.db.PurgeReadNotifications(f.ctx, list[0].CreatedAt) // created before: none
+	require.NoError(t, err)
+	require.Zero(t, n)
+	n, err = f.db.PurgeReadNotifications(f.ctx, time.Now().Add(time.Hour))
+	require.NoError(t, err)
+	require.Equal(t, int64(1), n, "only the read one")
+	count, err := f.db.CountUnreadNotifications(f.ctx, carol.ID)
+	require.NoError(t, err)
+	require.Equal(t, 2, count)
+	left, _, err := f.db.FindNotifications(f.ctx, carol.ID, assess.NotificationFilter{Limit: 50})
+	require.NoError(t, err)
+	require.Len(t, left, 2)
 }

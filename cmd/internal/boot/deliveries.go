@@ -70,5 +70,6 @@ func WorkersConfig(cfg *config.Config, store *postgres.DB, log *slog.Logger) wor
 		DeliveryRetryBase:     cfg.DeliveryRetryBase,
 		OutboundAllowNetworks: cfg.OutboundAllowNetworks,
 		WebhookRetention:      cfg.WebhookDeliveryRetention, ChatRetention: cfg.ChatDeliveryRetention, EmailRetention: cfg.EmailDeliveryRetention,
+		NotificationRetention: cfg.NotificationRetention,
 	}
 }
