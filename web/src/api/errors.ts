@@ -12,6 +12,9 @@ export const NETWORK_ERROR = 'network_error'
 /** UNEXPECTED_RESPONSE is the code of an ApiError whose body was not an error envelope. */
 export const UNEXPECTED_RESPONSE = 'unexpected_response'
 
+/** VERSION_CONFLICT is the error code of an update sent with a stale version. */
+export const VERSION_CONFLICT = 'version_conflict'
+
 /**
  * ApiError is a failed API call in one shape, whatever went wrong: an error
  * envelope from the server, a response that was not one (a proxy page, say), or

@@ -1,8 +1,7 @@
 import type { FormInstance } from 'element-plus'
 import { reactive, ref, type Ref } from 'vue'
 import { ApiError } from '../api/client'
-import { networkError } from '../api/errors'
-import { VERSION_CONFLICT } from '../features/users/api'
+import { networkError, VERSION_CONFLICT } from '../api/errors'
 import { placeFieldErrors } from './fieldErrors'
 
 /** EditForm is the state of a form that adds or changes a versioned record. */

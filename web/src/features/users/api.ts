@@ -14,8 +14,7 @@ export type NewUser = components['schemas']['NewUser']
 /** UserUpdate is a change to a user; `version` is the one last read. */
 export type UserUpdate = components['schemas']['UserUpdate']
 
-/** VERSION_CONFLICT is the error code of an update sent with a stale version. */
-export const VERSION_CONFLICT = 'version_conflict'
+export { VERSION_CONFLICT } from '../../api/errors'
 
 /** listUsers lists users matching the filters, ordered by username (GET /api/v1/users). */
 export function listUsers(filters: UserFilters, cursor?: string): Promise<UserPage> {
