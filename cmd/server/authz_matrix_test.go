@@ -91,7 +91,7 @@ func TestAuthorizationMatrix(t *testing.T) {
 
 	anon := newBrowser(t, ts)
 	for _, op := range ops {
-		if op.permission == assess.PermissionPublic {
+		if op.permission == string(assess.PermPublic) {
 			continue
 		}
 		res, body := anon.do(op.method, pathParam.ReplaceAllString(op.path, "x"), "{}")
@@ -108,11 +108,11 @@ func TestAuthorizationMatrix(t *testing.T) {
 		require.Equal(t, 200, res.StatusCode, body)
 		granted := rolePermissions(t, ts, role)
 		for _, op := range ops {
-			if op.permission == assess.PermissionPublic || op.id == "completeSetup" || op.id == "login" {
+			if op.permission == string(assess.PermPublic) || op.id == "completeSetup" || op.id == "login" {
 				continue
 			}
 			res, body := b.do(op.method, pathParam.ReplaceAllString(op.path, "x"), "{}")
-			lacks := op.permission != assess.PermissionAuthenticated && !slices.Contains(granted, op.permission)
+			lacks := op.permission != string(assess.PermAuthenticated) && !slices.Contains(granted, op.permission)
 			if lacks {
 				requireEnvelope(t, res, body, 403, "permission_denied")
 				require.Contains(t, body["message"], op.permission)

@@ -97,8 +97,11 @@ func run(ctx context.Context, opts options) error {
 		log.InfoContext(ctx, "workers running in-process (RUN_WORKERS=true)")
 	}
 
-	deps := httpapi.Deps{Logger: log, Database: store, Setup: store, Encryption: store, Identity: store, APIKeys: store, Audit: store, Admin: store, Invites: store,
-		Notifications: store, Rules: store, Webhooks: store, Chat: store, Deliveries: store, Email: store, PasswordReset: store}
+	svc := postgres.NewServices(store)
+	deps := httpapi.Deps{Logger: log, Database: store, Setup: store, Encryption: svc.Encryption, Identity: svc.Identity,
+		APIKeys: svc.APIKeys, Audit: svc.Audit, Users: svc.Users, Roles: svc.Roles, Invites: svc.Invites,
+		Notifications: svc.Notifications, Rules: svc.Rules, Webhooks: svc.Webhooks, Chat: svc.Chat,
+		Deliveries: svc.Deliveries, Email: svc.Email, PasswordReset: svc.PasswordReset}
 	if deps.Web, err = fs.Sub(web.Dist, "dist"); err != nil {
 		return err
 	}

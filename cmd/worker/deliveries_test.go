@@ -89,7 +89,7 @@ var users atomic.Int64
 func createUser(t *testing.T, db *postgres.DB) assess.User {
 	t.Helper()
 	n := users.Add(1)
-	u, err := db.CreateUser(context.Background(), assess.NewUser{NewAccount: assess.NewAccount{
+	u, err := postgres.NewServices(db).Users.CreateUser(context.Background(), assess.NewUser{NewAccount: assess.NewAccount{
 		Username: fmt.Sprintf("user%d", n), Email: fmt.Sprintf("user%d@example.com", n), Password: "a long enough password",
 	}}, assess.SystemActor)
 	require.NoError(t, err)
@@ -99,7 +99,7 @@ func createUser(t *testing.T, db *postgres.DB) assess.User {
 func createWebhook(t *testing.T, db *postgres.DB, url string) (assess.Webhook, string) {
 	t.Helper()
 	wh, secret, err := db.CreateWebhook(context.Background(), assess.NewWebhook{
-		Name: "receiver", URL: url, EventTypes: []string{assess.EventUserCreated},
+		Name: "receiver", URL: url, EventTypes: []string{string(assess.EventUserCreated)},
 	}, assess.SystemActor)
 	require.NoError(t, err)
 	return wh, secret

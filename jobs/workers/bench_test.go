@@ -38,7 +38,7 @@ func benchmarkDeliveries(b *testing.B, maxWorkers int) {
 	}))
 	const destinations = 10
 	for i := range destinations {
-		_, _, err := db.CreateWebhook(ctx, assess.NewWebhook{Name: fmt.Sprintf("bench %d", i), URL: url, EventTypes: []string{assess.EventUserCreated}}, assess.SystemActor)
+		_, _, err := db.CreateWebhook(ctx, assess.NewWebhook{Name: fmt.Sprintf("bench %d", i), URL: url, EventTypes: []string{string(assess.EventUserCreated)}}, assess.SystemActor)
 		require.NoError(b, err)
 	}
 	for range (b.N + destinations - 1) / destinations {

@@ -68,7 +68,7 @@ var userSeq atomic.Int64
 func createUser(t testing.TB, db *postgres.DB) assess.User {
 	t.Helper()
 	n := userSeq.Add(1)
-	u, err := db.CreateUser(context.Background(), assess.NewUser{NewAccount: assess.NewAccount{
+	u, err := postgres.NewServices(db).Users.CreateUser(context.Background(), assess.NewUser{NewAccount: assess.NewAccount{
 		Username: fmt.Sprintf("user%d", n), Email: fmt.Sprintf("user%d@example.com", n), Password: "a long enough password",
 	}}, assess.SystemActor)
 	require.NoError(t, err)
@@ -156,7 +156,7 @@ func TestWebhookDeliverySucceeds(t *testing.T) {
 	require.Equal(t, ids[0], reqs[0].Header.Get("webhook-id"))
 	var env assess.Event
 	require.NoError(t, json.Unmarshal(bodies[0], &env))
-	require.Equal(t, assess.EventUserCreated, env.Type)
+	require.Equal(t, string(assess.EventUserCreated), env.Type)
 
 	got, err := db.FindDelivery(ctx, assess.DeliveryKindWebhook, wh.ID, ids[0])
 	require.NoError(t, err)

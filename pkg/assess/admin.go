@@ -2,6 +2,7 @@ package assess
 
 import (
 	"context"
+	"net/mail"
 	"slices"
 	"strings"
 )
@@ -11,14 +12,34 @@ type UserFilter struct {
 	Q      string `query:"q" maxLength:"100" doc:"Matches username, e-mail or display name (case-insensitive substring)"`
 	Active string `query:"active" enum:"true,false," doc:"Only active (true) or inactive (false) users"`
 	Role   string `query:"role" maxLength:"64" doc:"Only users holding this role"`
-	Cursor string `query:"cursor" maxLength:"300" doc:"nextCursor of the previous page"`
-	Limit  int    `query:"limit" minimum:"1" maximum:"200" default:"50"`
+	Sort   string `query:"sort" enum:"username,-createdAt," doc:"username (default) or -createdAt (newest first)"`
+	PageRequest
 }
 
 // NewUser is an account an administrator creates.
 type NewUser struct {
 	NewAccount
 	Roles []string `json:"roles" minItems:"0" maxItems:"32" doc:"Role names to assign; defaults to assessee"`
+}
+
+// Validate checks the account and completes the role set: assessee when none is given,
+// sorted and without duplicates.
+func (u *NewUser) Validate(passwordMinLength int) error {
+	if len(u.Roles) == 0 {
+		u.Roles = []string{RoleAssessee}
+	}
+	u.Roles = sortedSet(u.Roles)
+	return u.NewAccount.Validate(passwordMinLength)
+}
+
+// sortedSet returns the trimmed values sorted and without duplicates.
+func sortedSet(values []string) []string {
+	out := make([]string, 0, len(values))
+	for _, v := range values {
+		out = append(out, strings.TrimSpace(v))
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // UserUpdate changes an account. Omitted fields stay as they are.
@@ -28,6 +49,28 @@ type UserUpdate struct {
 	DisplayName *string   `json:"displayName,omitempty" maxLength:"128"`
 	Active      *bool     `json:"active,omitempty"`
 	Roles       *[]string `json:"roles,omitempty" maxItems:"32"`
+}
+
+// Validate normalises the update: trimmed e-mail and display name, a valid address, a
+// sorted role set.
+func (u *UserUpdate) Validate() error {
+	if u.Email != nil {
+		e := strings.TrimSpace(*u.Email)
+		u.Email = &e
+		if addr, err := mail.ParseAddress(e); err != nil || addr.Address != e {
+			return &Error{Code: ECodeValidation, Message: "The e-mail address is not valid.",
+				Details: []Detail{{Field: "email", Code: "invalid", Message: "A valid e-mail address is required."}}}
+		}
+	}
+	if u.DisplayName != nil {
+		d := strings.TrimSpace(*u.DisplayName)
+		u.DisplayName = &d
+	}
+	if u.Roles != nil {
+		r := sortedSet(*u.Roles)
+		u.Roles = &r
+	}
+	return nil
 }
 
 // Role is a named set of permissions.
@@ -47,11 +90,33 @@ type NewRole struct {
 	Permissions []string `json:"permissions" maxItems:"200"`
 }
 
+// Validate checks the role's permissions and returns them sorted, without duplicates.
+func (r *NewRole) Validate() error {
+	r.Description = strings.TrimSpace(r.Description)
+	perms, err := ValidatePermissions(r.Permissions)
+	r.Permissions = perms
+	return err
+}
+
 // RoleUpdate changes a custom role.
 type RoleUpdate struct {
 	Version     int64     `json:"version" minimum:"1"`
 	Description *string   `json:"description,omitempty" maxLength:"500"`
 	Permissions *[]string `json:"permissions,omitempty" maxItems:"200"`
+}
+
+// Validate checks the permissions, if given, and trims the description.
+func (u *RoleUpdate) Validate() error {
+	if u.Description != nil {
+		d := strings.TrimSpace(*u.Description)
+		u.Description = &d
+	}
+	if u.Permissions == nil {
+		return nil
+	}
+	perms, err := ValidatePermissions(*u.Permissions)
+	u.Permissions = &perms
+	return err
 }
 
 // ValidatePermissions checks that every key is in the catalogue and returns the sorted,
@@ -61,7 +126,7 @@ func ValidatePermissions(keys []string) ([]string, error) {
 	out := make([]string, 0, len(keys))
 	for _, k := range keys {
 		k = strings.TrimSpace(k)
-		if !KnownPermission(k) {
+		if !KnownPermission(Perm(k)) {
 			details = append(details, Detail{Field: "permissions", Code: "unknown_permission", Message: "Unknown permission " + k + "."})
 			continue
 		}
@@ -74,16 +139,29 @@ func ValidatePermissions(keys []string) ([]string, error) {
 	return slices.Compact(out), nil
 }
 
-// AdminService manages users and roles.
-type AdminService interface {
-	FindUsers(ctx context.Context, f UserFilter) ([]User, string, error)
+// UserService manages accounts on behalf of administrators.
+type UserService interface {
+	// FindUsers returns one page of users matching f.
+	FindUsers(ctx context.Context, f UserFilter) (Page[User], error)
+	// FindUser returns one user; not_found for an unknown id.
 	FindUser(ctx context.Context, id string) (User, error)
+	// CreateUser creates an account whatever REGISTRATION_MODE says.
 	CreateUser(ctx context.Context, u NewUser, actor Actor) (User, error)
+	// UpdateUser changes an account under optimistic concurrency.
 	UpdateUser(ctx context.Context, id string, upd UserUpdate, actor Actor) (User, error)
+	// ResetPassword sets a password, clears a lockout and ends the user's sessions.
 	ResetPassword(ctx context.Context, id, password string, actor Actor) error
+}
+
+// RoleService manages roles.
+type RoleService interface {
+	// FindRoles lists every role, built-in ones first.
 	FindRoles(ctx context.Context) ([]Role, error)
+	// CreateRole creates a custom role.
 	CreateRole(ctx context.Context, r NewRole, actor Actor) (Role, error)
+	// UpdateRole changes a custom role under optimistic concurrency.
 	UpdateRole(ctx context.Context, id string, upd RoleUpdate, actor Actor) (Role, error)
+	// DeleteRole deletes a custom role no user holds.
 	DeleteRole(ctx context.Context, id string, actor Actor) error
 }
 

@@ -2,14 +2,34 @@ package assess
 
 import (
 	"context"
+	"strings"
 	"time"
 )
 
-// Actor is who performs an action, as recorded in the audit log.
+// Actor is the caller of a store method: who acts (as recorded in the audit log), from
+// where, and, for a signed-in user, with which permissions. Stores turn Can into SQL
+// filters for object-level rules ("the assessments one takes part in unless
+// assessments.view_all").
 type Actor struct {
 	ID        string // user id, or "cli:<os user>", or "system"
 	IP        string
 	RequestID string
+	// Principal is the authenticated user behind a request; nil for the service itself,
+	// the command line and anonymous requests.
+	Principal *Principal
+}
+
+// Can reports whether the actor holds a permission. The service itself and the command
+// line (operators with access to the database) may do anything; anonymous callers nothing
+// beyond public operations.
+func (a Actor) Can(p Perm) bool {
+	switch {
+	case a.Principal != nil:
+		return a.Principal.Can(p)
+	case a.ID == SystemActor.ID || strings.HasPrefix(a.ID, "cli:"):
+		return true
+	}
+	return p == PermPublic
 }
 
 type actorKey struct{}
@@ -31,7 +51,7 @@ var SystemActor = Actor{ID: "system"}
 // AuditEntry is one row of the audit log.
 type AuditEntry struct {
 	Actor      Actor
-	Action     string
+	Action     AuditAction
 	TargetType string
 	TargetID   string
 	Details    map[string]any
@@ -39,11 +59,11 @@ type AuditEntry struct {
 
 // Audit actions written by the encryption layer.
 const (
-	AuditKeyUnavailable  = "encryption.key_unavailable"
-	AuditKEKCreated      = "encryption.kek_created"
-	AuditKEKRotated      = "encryption.kek_rotated"
-	AuditMasterRekeyed   = "encryption.master_rekeyed"
-	AuditSecretsMigrated = "encryption.secrets_migrated"
+	AuditKeyUnavailable  AuditAction = "encryption.key_unavailable"
+	AuditKEKCreated                  = "encryption.kek_created"
+	AuditKEKRotated                  = "encryption.kek_rotated"
+	AuditMasterRekeyed               = "encryption.master_rekeyed"
+	AuditSecretsMigrated             = "encryption.secrets_migrated"
 )
 
 // AuditRecord is one audit row as the API shows it.

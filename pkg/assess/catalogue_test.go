@@ -7,13 +7,13 @@ import (
 )
 
 func TestEventCatalogueIsConsistent(t *testing.T) {
-	seen := map[string]bool{}
+	seen := map[EventName]bool{}
 	for _, e := range EventTypes {
 		if seen[e.Type] {
 			t.Errorf("%s is listed twice", e.Type)
 		}
 		seen[e.Type] = true
-		if e.Category == "" || !strings.HasPrefix(e.Type, e.Category+".") {
+		if e.Category == "" || !strings.HasPrefix(string(e.Type), e.Category+".") {
 			t.Errorf("%s: category %q is not the text before the first dot", e.Type, e.Category)
 		}
 		if !KnownPermission(e.Permission) {
@@ -31,7 +31,7 @@ func TestEventCatalogueIsConsistent(t *testing.T) {
 func TestEventFilterMatches(t *testing.T) {
 	cases := []struct {
 		filter []string
-		typ    string
+		typ    EventName
 		want   bool
 	}{
 		{[]string{"*"}, EventUserCreated, true},
@@ -74,7 +74,7 @@ func TestIntegrationsDocListsEveryEventType(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, e := range EventTypes {
-		if !strings.Contains(string(raw), "| `"+e.Type+"` |") {
+		if !strings.Contains(string(raw), "| `"+string(e.Type)+"` |") {
 			t.Errorf("docs/integrations.md does not list %s in its catalogue table", e.Type)
 		}
 	}

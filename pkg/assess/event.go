@@ -36,7 +36,7 @@ type EventActor struct {
 
 // NewEvent is what a store hands to the emitter inside the transaction of a change.
 type NewEvent struct {
-	Type string
+	Type EventName
 	Data any // the resource, marshalled as the API shows it; never a secret
 	// SubjectUserID is the user the event concerns (the account changed, the owner of an
 	// API key, the creator of an invite); routed per EventType.NotifySubject.
@@ -51,13 +51,13 @@ type NewEvent struct {
 
 // EventType describes one type of the catalogue.
 type EventType struct {
-	Type        string `json:"type"`
-	Category    string `json:"category" doc:"The text before the first dot; filters accept '<category>.*'"`
-	Title       string `json:"title" doc:"Short English title used in notifications"`
-	Description string `json:"description"`
+	Type        EventName `json:"type"`
+	Category    string    `json:"category" doc:"The text before the first dot; filters accept '<category>.*'"`
+	Title       string    `json:"title" doc:"Short English title used in notifications"`
+	Description string    `json:"description"`
 	// Permission is what a user must hold to receive the event through in-app
 	// notifications, e-mail or a personal rule (the subject user receives it anyway).
-	Permission string `json:"permission"`
+	Permission Perm `json:"permission"`
 	// NotifyHolders sends an in-app notification to every active holder of Permission,
 	// except the actor.
 	NotifyHolders bool `json:"notifyHolders" doc:"Holders of the permission are notified in-app by default"`
@@ -78,29 +78,34 @@ const (
 	CategoryChannel = "channel"
 )
 
+// EventName is an event type of the catalogue: <category>.<verb>. Every name is declared
+// once below and described in EventTypes; stores emit them through change records
+// (Change), never as bare strings.
+type EventName string
+
 // Event types emitted by the identity and channel features.
 const (
-	EventUserCreated     = "user.created"
-	EventUserUpdated     = "user.updated"
-	EventUserDeactivated = "user.deactivated"
-	EventUserLocked      = "user.locked"
-	EventAPIKeyCreated   = "apikey.created"
-	EventAPIKeyRevoked   = "apikey.revoked"
-	EventInviteCreated   = "invite.created"
-	EventInviteConsumed  = "invite.consumed"
-	EventInviteRevoked   = "invite.revoked"
-	EventRoleCreated     = "role.created"
-	EventRoleUpdated     = "role.updated"
-	EventRoleDeleted     = "role.deleted"
-	EventWebhookCreated  = "channel.webhook.created"
-	EventWebhookUpdated  = "channel.webhook.updated"
-	EventWebhookDeleted  = "channel.webhook.deleted"
-	EventWebhookDisabled = "channel.webhook.disabled"
-	EventChatCreated     = "channel.chat.created"
-	EventChatUpdated     = "channel.chat.updated"
-	EventChatDeleted     = "channel.chat.deleted"
-	EventChatDisabled    = "channel.chat.disabled"
-	EventChannelTest     = "channel.test"
+	EventUserCreated     EventName = "user.created"
+	EventUserUpdated               = "user.updated"
+	EventUserDeactivated           = "user.deactivated"
+	EventUserLocked                = "user.locked"
+	EventAPIKeyCreated             = "apikey.created"
+	EventAPIKeyRevoked             = "apikey.revoked"
+	EventInviteCreated             = "invite.created"
+	EventInviteConsumed            = "invite.consumed"
+	EventInviteRevoked             = "invite.revoked"
+	EventRoleCreated               = "role.created"
+	EventRoleUpdated               = "role.updated"
+	EventRoleDeleted               = "role.deleted"
+	EventWebhookCreated            = "channel.webhook.created"
+	EventWebhookUpdated            = "channel.webhook.updated"
+	EventWebhookDeleted            = "channel.webhook.deleted"
+	EventWebhookDisabled           = "channel.webhook.disabled"
+	EventChatCreated               = "channel.chat.created"
+	EventChatUpdated               = "channel.chat.updated"
+	EventChatDeleted               = "channel.chat.deleted"
+	EventChatDisabled              = "channel.chat.disabled"
+	EventChannelTest               = "channel.test"
 )
 
 // ChannelTestMessage is the data of channel.test.
@@ -114,57 +119,57 @@ type ChannelTestMessage struct {
 // OpenAPI document describes each under its webhooks root.
 var EventTypes = []EventType{
 	{Type: EventUserCreated, Title: "User created", Description: "An account was created (setup, administrator, registration or invite).",
-		Permission: "admin.users", NotifyHolders: true, Payload: User{}},
+		Permission: PermAdminUsers, NotifyHolders: true, Payload: User{}},
 	{Type: EventUserUpdated, Title: "User updated", Description: "An account's details, roles or state changed.",
-		Permission: "admin.users", NotifySubject: true, Payload: User{}},
+		Permission: PermAdminUsers, NotifySubject: true, Payload: User{}},
 	{Type: EventUserDeactivated, Title: "User deactivated", Description: "An account was deactivated and signed out everywhere.",
-		Permission: "admin.users", NotifyHolders: true, Payload: User{}},
+		Permission: PermAdminUsers, NotifyHolders: true, Payload: User{}},
 	{Type: EventUserLocked, Title: "Account locked", Description: "Too many failed sign-ins locked an account for a while.",
-		Permission: "admin.users", NotifyHolders: true, NotifySubject: true, EmailDefault: true, Payload: User{}},
+		Permission: PermAdminUsers, NotifyHolders: true, NotifySubject: true, EmailDefault: true, Payload: User{}},
 	{Type: EventAPIKeyCreated, Title: "API key created", Description: "An API key was created.",
-		Permission: "admin.settings", NotifySubject: true, Payload: APIKey{}},
+		Permission: PermAdminSettings, NotifySubject: true, Payload: APIKey{}},
 	{Type: EventAPIKeyRevoked, Title: "API key revoked", Description: "An API key was revoked.",
-		Permission: "admin.settings", NotifySubject: true, Payload: APIKey{}},
+		Permission: PermAdminSettings, NotifySubject: true, Payload: APIKey{}},
 	{Type: EventInviteCreated, Title: "Invite created", Description: "An invitation to register was created.",
-		Permission: "admin.users", NotifyHolders: true, Payload: Invite{}},
+		Permission: PermAdminUsers, NotifyHolders: true, Payload: Invite{}},
 	{Type: EventInviteConsumed, Title: "Invite accepted", Description: "Someone registered with an invitation.",
-		Permission: "admin.users", NotifySubject: true, Payload: Invite{}},
+		Permission: PermAdminUsers, NotifySubject: true, Payload: Invite{}},
 	{Type: EventInviteRevoked, Title: "Invite revoked", Description: "An invitation was revoked.",
-		Permission: "admin.users", NotifyHolders: true, Payload: Invite{}},
+		Permission: PermAdminUsers, NotifyHolders: true, Payload: Invite{}},
 	{Type: EventRoleCreated, Title: "Role created", Description: "A custom role was created.",
-		Permission: "admin.roles", NotifyHolders: true, Payload: Role{}},
+		Permission: PermAdminRoles, NotifyHolders: true, Payload: Role{}},
 	{Type: EventRoleUpdated, Title: "Role changed", Description: "A role's name, description or permissions changed.",
-		Permission: "admin.roles", NotifyHolders: true, Payload: Role{}},
+		Permission: PermAdminRoles, NotifyHolders: true, Payload: Role{}},
 	{Type: EventRoleDeleted, Title: "Role deleted", Description: "A custom role was deleted.",
-		Permission: "admin.roles", NotifyHolders: true, Payload: Role{}},
+		Permission: PermAdminRoles, NotifyHolders: true, Payload: Role{}},
 	{Type: EventWebhookCreated, Title: "Webhook created", Description: "A webhook destination was added.",
-		Permission: "admin.webhooks", NotifyHolders: true, Payload: Webhook{}},
+		Permission: PermAdminWebhooks, NotifyHolders: true, Payload: Webhook{}},
 	{Type: EventWebhookUpdated, Title: "Webhook changed", Description: "A webhook destination was changed, re-enabled or given a new secret.",
-		Permission: "admin.webhooks", NotifyHolders: true, Payload: Webhook{}},
+		Permission: PermAdminWebhooks, NotifyHolders: true, Payload: Webhook{}},
 	{Type: EventWebhookDeleted, Title: "Webhook deleted", Description: "A webhook destination was removed.",
-		Permission: "admin.webhooks", NotifyHolders: true, Payload: Webhook{}},
+		Permission: PermAdminWebhooks, NotifyHolders: true, Payload: Webhook{}},
 	{Type: EventWebhookDisabled, Title: "Webhook disabled", Description: "A webhook destination was switched off after too many consecutive failed deliveries.",
-		Permission: "admin.webhooks", NotifyHolders: true, EmailDefault: true, Payload: Webhook{}},
+		Permission: PermAdminWebhooks, NotifyHolders: true, EmailDefault: true, Payload: Webhook{}},
 	{Type: EventChatCreated, Title: "Chat destination created", Description: "A Slack, Teams or Mattermost destination was added.",
-		Permission: "admin.integrations", NotifyHolders: true, Payload: ChatDestination{}},
+		Permission: PermAdminIntegrations, NotifyHolders: true, Payload: ChatDestination{}},
 	{Type: EventChatUpdated, Title: "Chat destination changed", Description: "A chat destination was changed or re-enabled.",
-		Permission: "admin.integrations", NotifyHolders: true, Payload: ChatDestination{}},
+		Permission: PermAdminIntegrations, NotifyHolders: true, Payload: ChatDestination{}},
 	{Type: EventChatDeleted, Title: "Chat destination deleted", Description: "A chat destination was removed.",
-		Permission: "admin.integrations", NotifyHolders: true, Payload: ChatDestination{}},
+		Permission: PermAdminIntegrations, NotifyHolders: true, Payload: ChatDestination{}},
 	{Type: EventChatDisabled, Title: "Chat destination disabled", Description: "A chat destination was switched off after too many consecutive failed deliveries.",
-		Permission: "admin.integrations", NotifyHolders: true, EmailDefault: true, Payload: ChatDestination{}},
+		Permission: PermAdminIntegrations, NotifyHolders: true, EmailDefault: true, Payload: ChatDestination{}},
 	{Type: EventChannelTest, Title: "Test message", Description: "A test sent to one destination from the admin UI or API; delivered only there.",
-		Permission: "admin.webhooks", Payload: ChannelTestMessage{}},
+		Permission: PermAdminWebhooks, Payload: ChannelTestMessage{}},
 }
 
 func init() {
 	for i := range EventTypes {
-		EventTypes[i].Category, _, _ = strings.Cut(EventTypes[i].Type, ".")
+		EventTypes[i].Category, _, _ = strings.Cut(string(EventTypes[i].Type), ".")
 	}
 }
 
 // LookupEventType returns the catalogue entry of typ.
-func LookupEventType(typ string) (EventType, bool) {
+func LookupEventType(typ EventName) (EventType, bool) {
 	i := slices.IndexFunc(EventTypes, func(e EventType) bool { return e.Type == typ })
 	if i < 0 {
 		return EventType{}, false
@@ -174,10 +179,10 @@ func LookupEventType(typ string) (EventType, bool) {
 
 // EventFilterMatches reports whether a subscription filter selects typ. A filter entry is
 // "*" (everything), "<category>.*" (a whole category, such as "user.*"), or an exact type.
-func EventFilterMatches(filter []string, typ string) bool {
-	category, _, _ := strings.Cut(typ, ".")
+func EventFilterMatches(filter []string, typ EventName) bool {
+	category, _, _ := strings.Cut(string(typ), ".")
 	for _, f := range filter {
-		if f == "*" || f == typ || f == category+".*" {
+		if f == "*" || f == string(typ) || f == category+".*" {
 			return true
 		}
 	}
@@ -213,6 +218,6 @@ func knownFilterEntry(f string) bool {
 	if cat, ok := strings.CutSuffix(f, ".*"); ok {
 		return slices.ContainsFunc(EventTypes, func(e EventType) bool { return e.Category == cat })
 	}
-	_, ok := LookupEventType(f)
+	_, ok := LookupEventType(EventName(f))
 	return ok
 }

@@ -32,9 +32,13 @@ type Principal struct {
 	APIKeyID    string   // set for API-key credentials
 }
 
-// Can reports whether the principal holds a permission key.
-func (p *Principal) Can(key string) bool {
-	_, found := slices.BinarySearch(p.Permissions, key)
+// Can reports whether the principal holds a permission key. Public operations need no
+// key, and every signed-in caller may use authenticated ones.
+func (p *Principal) Can(key Perm) bool {
+	if key == PermPublic || key == PermAuthenticated {
+		return true
+	}
+	_, found := slices.BinarySearch(p.Permissions, string(key))
 	return found
 }
 

@@ -38,7 +38,7 @@ type keyIDInput struct {
 }
 
 func (s *Server) registerAPIKeys() {
-	register(s, Op{Permission: assess.PermissionAuthenticated, Operation: huma.Operation{
+	register(s, Op{Permission: assess.PermAuthenticated, Operation: huma.Operation{
 		OperationID: "createMyAPIKey", Method: http.MethodPost, Path: "/api/v1/me/api-keys", DefaultStatus: http.StatusCreated,
 		Summary: "Create an API key", Tags: []string{"API keys"},
 		Description: "Creates a key acting as the caller, with the caller's roles at the time of each request. The token is " +
@@ -52,7 +52,7 @@ func (s *Server) registerAPIKeys() {
 		return &createdAPIKeyOutput{OneTimeSecret: "true", CacheControl: "no-store", Body: CreatedAPIKey{APIKey: key, Token: token}}, nil
 	})
 
-	register(s, Op{Permission: assess.PermissionAuthenticated, Operation: huma.Operation{
+	register(s, Op{Permission: assess.PermAuthenticated, Operation: huma.Operation{
 		OperationID: "listMyAPIKeys", Method: http.MethodGet, Path: "/api/v1/me/api-keys",
 		Summary: "List one's API keys", Tags: []string{"API keys"}, Description: "Newest first, with last-use times; never the secrets.",
 	}}, func(ctx context.Context, in *listInput) (*struct{ Body APIKeyPage }, error) {
@@ -66,7 +66,7 @@ func (s *Server) registerAPIKeys() {
 		return &struct{ Body APIKeyPage }{Body: APIKeyPage{Items: keys, NextCursor: next, HasMore: next != ""}}, nil
 	})
 
-	register(s, Op{Permission: assess.PermissionAuthenticated, Operation: huma.Operation{
+	register(s, Op{Permission: assess.PermAuthenticated, Operation: huma.Operation{
 		OperationID: "revokeMyAPIKey", Method: http.MethodDelete, Path: "/api/v1/me/api-keys/{id}", DefaultStatus: http.StatusNoContent,
 		Summary: "Revoke one of one's API keys", Tags: []string{"API keys"},
 		Description: "Effective at once. Revoking a revoked key again succeeds; another user's key is a 404.",
@@ -79,14 +79,11 @@ func (s *Server) registerAPIKeys() {
 	})
 }
 
-// PermissionAdminSettings guards other users' API keys.
-const PermissionAdminSettings = "admin.settings"
-
 // registerUserAPIKeys lets administrators manage any user's API keys (for service accounts
 // and for revoking a leaked key without the owner).
 func (s *Server) registerUserAPIKeys() {
 	tags := []string{"API keys"}
-	register(s, Op{Permission: PermissionAdminSettings, Operation: huma.Operation{
+	register(s, Op{Permission: assess.PermAdminSettings, Operation: huma.Operation{
 		OperationID: "listUserAPIKeys", Method: http.MethodGet, Path: "/api/v1/users/{id}/api-keys",
 		Summary: "List a user's API keys", Tags: tags, Errors: []int{http.StatusNotFound},
 	}}, func(ctx context.Context, in *struct {
@@ -94,7 +91,7 @@ func (s *Server) registerUserAPIKeys() {
 		Cursor string `query:"cursor" maxLength:"200"`
 		Limit  int    `query:"limit" minimum:"1" maximum:"200" default:"50"`
 	}) (*struct{ Body APIKeyPage }, error) {
-		if _, err := s.dep.Admin.FindUser(ctx, in.ID); err != nil {
+		if _, err := s.dep.Users.FindUser(ctx, in.ID); err != nil {
 			return nil, err
 		}
 		keys, next, err := s.dep.APIKeys.ListAPIKeys(ctx, in.ID, in.Cursor, in.Limit)
@@ -106,7 +103,7 @@ func (s *Server) registerUserAPIKeys() {
 		}
 		return &struct{ Body APIKeyPage }{Body: APIKeyPage{Items: keys, NextCursor: next, HasMore: next != ""}}, nil
 	})
-	register(s, Op{Permission: PermissionAdminSettings, Operation: huma.Operation{
+	register(s, Op{Permission: assess.PermAdminSettings, Operation: huma.Operation{
 		OperationID: "createUserAPIKey", Method: http.MethodPost, Path: "/api/v1/users/{id}/api-keys", DefaultStatus: http.StatusCreated,
 		Summary: "Create an API key for a user", Tags: tags, Errors: []int{http.StatusNotFound},
 		Description: "The key acts as that user, with their roles at each request; the token is shown once.",
@@ -114,7 +111,7 @@ func (s *Server) registerUserAPIKeys() {
 		ID   string `path:"id" maxLength:"64"`
 		Body assess.NewAPIKey
 	}) (*createdAPIKeyOutput, error) {
-		if _, err := s.dep.Admin.FindUser(ctx, in.ID); err != nil {
+		if _, err := s.dep.Users.FindUser(ctx, in.ID); err != nil {
 			return nil, err
 		}
 		key, token, err := s.dep.APIKeys.CreateAPIKey(ctx, in.ID, in.Body, requestActor(ctx))
@@ -123,7 +120,7 @@ func (s *Server) registerUserAPIKeys() {
 		}
 		return &createdAPIKeyOutput{OneTimeSecret: "true", CacheControl: "no-store", Body: CreatedAPIKey{APIKey: key, Token: token}}, nil
 	})
-	register(s, Op{Permission: PermissionAdminSettings, Operation: huma.Operation{
+	register(s, Op{Permission: assess.PermAdminSettings, Operation: huma.Operation{
 		OperationID: "revokeUserAPIKey", Method: http.MethodDelete, Path: "/api/v1/users/{id}/api-keys/{keyId}", DefaultStatus: http.StatusNoContent,
 		Summary: "Revoke a user's API key", Tags: tags, Errors: []int{http.StatusNotFound},
 	}}, func(ctx context.Context, in *struct {

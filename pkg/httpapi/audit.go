@@ -9,9 +9,6 @@ import (
 	"github.com/assay-dev/assay/pkg/assess"
 )
 
-// PermissionAdminAudit guards the audit log.
-const PermissionAdminAudit = "admin.audit"
-
 // AuditPage is one page of the audit log.
 type AuditPage struct {
 	Items      []assess.AuditRecord `json:"items"`
@@ -20,7 +17,7 @@ type AuditPage struct {
 }
 
 func (s *Server) registerAudit() {
-	register(s, Op{Permission: PermissionAdminAudit, Operation: huma.Operation{
+	register(s, Op{Permission: assess.PermAdminAudit, Operation: huma.Operation{
 		OperationID: "listAudit", Method: http.MethodGet, Path: "/api/v1/audit",
 		Summary: "Read the audit log", Tags: []string{"Administration"},
 		Description: "Security events and changes, newest first: who did what to which record, when, from where (IP, " +

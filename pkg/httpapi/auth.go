@@ -21,7 +21,7 @@ type credentialAuthorizer struct {
 }
 
 // Authorize implements Authorizer.
-func (a *credentialAuthorizer) Authorize(r *http.Request, permission string) (context.Context, error) {
+func (a *credentialAuthorizer) Authorize(r *http.Request, permission assess.Perm) (context.Context, error) {
 	ctx := r.Context()
 	p, err := a.authenticate(r)
 	if err != nil {
@@ -31,7 +31,7 @@ func (a *credentialAuthorizer) Authorize(r *http.Request, permission string) (co
 	if p.SessionID != "" && isUnsafe(r.Method) && !a.sameOrigin(r) {
 		return nil, assess.Errorf(assess.ECodePermissionDenied, "Cross-site request refused: a cookie-authenticated change must come from this application's origin.")
 	}
-	if permission != assess.PermissionAuthenticated && !p.Can(permission) {
+	if permission != assess.PermAuthenticated && !p.Can(permission) {
 		_ = a.identity.Audit(ctx, assess.AuditEntry{Actor: actor, Action: "auth.permission_denied", TargetType: "operation",
 			TargetID: r.Method + " " + r.URL.Path, Details: map[string]any{"permission": permission}})
 		return nil, assess.Errorf(assess.ECodePermissionDenied, "This action requires the permission %s.", permission)

@@ -9,9 +9,6 @@ import (
 	"github.com/assay-dev/assay/pkg/assess"
 )
 
-// PermissionAdminIntegrations guards the chat destinations and the e-mail settings.
-const PermissionAdminIntegrations = "admin.integrations"
-
 // ChatDestinationPage is one page of chat destinations.
 type ChatDestinationPage struct {
 	Items      []assess.ChatDestination `json:"items"`
@@ -25,7 +22,7 @@ type chatIDInput struct {
 
 func (s *Server) registerChat() {
 	tags := []string{"Chat"}
-	perm := PermissionAdminIntegrations
+	perm := assess.PermAdminIntegrations
 	const base = "/api/v1/admin/chat-destinations"
 	register(s, Op{Permission: perm, Operation: huma.Operation{
 		OperationID: "listChatDestinations", Method: http.MethodGet, Path: base,

@@ -31,9 +31,10 @@ func (q DeliveryQuery) filter(kind, destinationID string) assess.DeliveryFilter 
 // destinationLog describes the delivery-log endpoints under one kind of destination
 // (webhooks, chat destinations), all below path, which ends in /{id}.
 type destinationLog struct {
-	kind, path, permission, tag string
-	idPart, noun                string
-	exists                      func(ctx context.Context, id string) error
+	kind, path, tag string
+	permission      assess.Perm
+	idPart, noun    string
+	exists          func(ctx context.Context, id string) error
 }
 
 const deliveryLogDescription = "Newest first, cursor-paginated; `status` keeps the deliveries in one state. Deliveries " +

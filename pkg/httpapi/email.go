@@ -20,7 +20,7 @@ type emailDeliveryIDInput struct {
 
 func (s *Server) registerEmail() {
 	tags := []string{"E-mail"}
-	perm := PermissionAdminIntegrations
+	perm := assess.PermAdminIntegrations
 	const base = "/api/v1/admin/email"
 	register(s, Op{Permission: perm, Operation: huma.Operation{
 		OperationID: "getEmailSettings", Method: http.MethodGet, Path: base + "/settings",

@@ -10,9 +10,6 @@ import (
 	"github.com/assay-dev/assay/pkg/logging"
 )
 
-// PermissionAdminEncryption guards the encryption administration endpoints.
-const PermissionAdminEncryption = "admin.encryption"
-
 type encryptionStatusOutput struct {
 	CacheControl string `header:"Cache-Control"`
 	Body         assess.EncryptionStatus
@@ -23,7 +20,7 @@ type rotationOutput struct {
 }
 
 func (s *Server) registerEncryption() {
-	register(s, Op{Permission: PermissionAdminEncryption, Operation: huma.Operation{
+	register(s, Op{Permission: assess.PermAdminEncryption, Operation: huma.Operation{
 		OperationID: "getEncryptionStatus",
 		Method:      http.MethodGet,
 		Path:        "/api/v1/admin/encryption/status",
@@ -39,7 +36,7 @@ func (s *Server) registerEncryption() {
 		return &encryptionStatusOutput{CacheControl: "no-store", Body: st}, nil
 	})
 
-	register(s, Op{Permission: PermissionAdminEncryption, Operation: huma.Operation{
+	register(s, Op{Permission: assess.PermAdminEncryption, Operation: huma.Operation{
 		OperationID: "rotateEncryptionKey",
 		Method:      http.MethodPost,
 		Path:        "/api/v1/admin/encryption/rotate",

@@ -31,9 +31,9 @@ func (f *fakeEncryption) RotateEncryptionKey(_ context.Context, a assess.Actor) 
 }
 
 // actorAuthorizer grants one permission and names the caller, as the identity layer will.
-type actorAuthorizer struct{ granted string }
+type actorAuthorizer struct{ granted assess.Perm }
 
-func (a actorAuthorizer) Authorize(r *http.Request, perm string) (context.Context, error) {
+func (a actorAuthorizer) Authorize(r *http.Request, perm assess.Perm) (context.Context, error) {
 	if perm != a.granted {
 		return nil, assess.Errorf(assess.ECodePermissionDenied, "This action requires the permission %s.", perm)
 	}
@@ -60,7 +60,7 @@ func TestEncryptionEndpoints(t *testing.T) {
 	requireEnvelope(t, res, body, 403, "permission_denied")
 	require.Contains(t, body["message"], "admin.encryption")
 
-	h = newEncryptionHarness(t, actorAuthorizer{granted: PermissionAdminEncryption}, enc)
+	h = newEncryptionHarness(t, actorAuthorizer{granted: assess.PermAdminEncryption}, enc)
 	res, body = h.do(t, "GET", "/api/v1/admin/encryption/status", "")
 	require.Equal(t, 200, res.StatusCode)
 	require.Equal(t, float64(2), body["currentVersion"])

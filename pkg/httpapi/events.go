@@ -12,9 +12,7 @@ import (
 	"github.com/assay-dev/assay/pkg/assess"
 )
 
-// PermissionAdminWebhooks guards webhook destinations; the webhooks section of the API
-// description names it too, as the permission needed to subscribe to the events there.
-const PermissionAdminWebhooks = "admin.webhooks"
+// assess.PermAdminWebhooks guards webhook destinations; the webhooks section of the API
 
 // EventTypeList is the event catalogue.
 type EventTypeList struct {
@@ -22,7 +20,7 @@ type EventTypeList struct {
 }
 
 func (s *Server) registerEvents() {
-	register(s, Op{Permission: assess.PermissionAuthenticated, Operation: huma.Operation{
+	register(s, Op{Permission: assess.PermAuthenticated, Operation: huma.Operation{
 		OperationID: "listEventTypes", Method: http.MethodGet, Path: "/api/v1/events/types",
 		Summary: "The event catalogue", Tags: []string{"Events"},
 		Description: "Every event type the service emits, with the permission needed to receive it in-app or by " +
@@ -42,22 +40,23 @@ func (s *Server) describeEventWebhooks() {
 	actor := reg.Schema(reflect.TypeFor[assess.EventActor](), true, "EventActor")
 	hooks := make(map[string]*huma.PathItem, len(assess.EventTypes))
 	for _, et := range assess.EventTypes {
-		name := eventSchemaName(et.Type)
+		typ := string(et.Type)
+		name := eventSchemaName(typ)
 		reg.Map()[name] = &huma.Schema{
 			Type: huma.TypeObject,
-			Description: "Body of every " + et.Type + " delivery: sent to the webhook destinations whose event " +
+			Description: "Body of every " + typ + " delivery: sent to the webhook destinations whose event " +
 				"filter selects the type or that a global notification rule names, signed per Standard Webhooks.",
 			Required: []string{"id", "type", "timestamp", "actor", "data"},
 			Properties: map[string]*huma.Schema{
 				"id":        {Type: huma.TypeString, Description: "Stable identifier of the event (evt_…); the same in every delivery of it"},
-				"type":      {Type: huma.TypeString, Const: et.Type},
+				"type":      {Type: huma.TypeString, Const: typ},
 				"timestamp": {Type: huma.TypeString, Format: "date-time", Description: "When the change happened"},
 				"actor":     actor,
 				"data":      reg.Schema(reflect.TypeOf(et.Payload), true, name+"Data"),
 			},
 		}
-		hooks[et.Type] = &huma.PathItem{Post: &huma.Operation{
-			OperationID: "event-" + strings.ReplaceAll(et.Type, ".", "-"),
+		hooks[typ] = &huma.PathItem{Post: &huma.Operation{
+			OperationID: "event-" + strings.ReplaceAll(typ, ".", "-"),
 			Summary:     et.Title,
 			Description: et.Description,
 			Tags:        []string{"Events"},
@@ -69,7 +68,7 @@ func (s *Server) describeEventWebhooks() {
 			Responses: map[string]*huma.Response{
 				"2XX": {Description: "Any 2xx acknowledges the delivery; anything else is retried"},
 			},
-			Extensions: map[string]any{ExtPermission: PermissionAdminWebhooks},
+			Extensions: map[string]any{ExtPermission: assess.PermAdminWebhooks},
 		}}
 	}
 	oapi.Webhooks = hooks

@@ -80,7 +80,7 @@ func (s *Server) describeHealth() {
 			"not rate limited, reachable before setup. A healthy answer does not imply that setup is complete.",
 		Tags:       []string{"System"},
 		Security:   anonymous,
-		Extensions: map[string]any{ExtPermission: assess.PermissionPublic},
+		Extensions: map[string]any{ExtPermission: assess.PermPublic},
 		Responses: map[string]*huma.Response{
 			"200": {Description: "Every check passed", Content: map[string]*huma.MediaType{
 				"application/json": {Schema: reg.Schema(reflect.TypeFor[Health](), true, "Health")}}},

@@ -45,9 +45,9 @@ type thingOutput struct {
 	}
 }
 
-type permAuthorizer struct{ granted string }
+type permAuthorizer struct{ granted assess.Perm }
 
-func (a permAuthorizer) Authorize(r *http.Request, perm string) (context.Context, error) {
+func (a permAuthorizer) Authorize(r *http.Request, perm assess.Perm) (context.Context, error) {
 	if r.Header.Get("Authorization") == "" {
 		return nil, assess.Errorf(assess.ECodeUnauthenticated, "Authentication is required.")
 	}
@@ -79,7 +79,7 @@ func newHarness(t *testing.T, auth Authorizer) *harness {
 				"assets/app-1.js":    {Data: []byte("console.log(1)")},
 				"apidocs/index.html": {Data: []byte("<html>docs</html>")},
 			}})
-	register(h.srv, Op{Permission: assess.PermissionPublic, Operation: huma.Operation{
+	register(h.srv, Op{Permission: assess.PermPublic, Operation: huma.Operation{
 		OperationID: "createThing", Method: http.MethodPost, Path: "/api/v1/things"}},
 		func(_ context.Context, in *thingInput) (*thingOutput, error) {
 			switch in.Body.Name {

@@ -57,13 +57,13 @@ func idempotentStack(pool *pgxpool.Pool, now func() time.Time, c *creator) http.
 	return requestID(clientInfo(0)(observe(discard, nil)(Idempotency(store, 1024, discard)(c))))
 }
 
-type reply struct {
+type response struct {
 	status int
 	header http.Header
 	body   string
 }
 
-func post(t *testing.T, h http.Handler, path, body string, hdr ...string) reply {
+func post(t *testing.T, h http.Handler, path, body string, hdr ...string) response {
 	t.Helper()
 	req := httptest.NewRequest(http.MethodPost, path, strings.NewReader(body))
 	req.RemoteAddr = "192.0.2.1:40000"
@@ -72,7 +72,7 @@ func post(t *testing.T, h http.Handler, path, body string, hdr ...string) reply 
 	}
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, req)
-	return reply{status: rec.Code, header: rec.Result().Header, body: rec.Body.String()}
+	return response{status: rec.Code, header: rec.Result().Header, body: rec.Body.String()}
 }
 
 func TestIdempotencyReplaysStoredOutcome(t *testing.T) {
@@ -127,7 +127,7 @@ func TestIdempotencyConcurrentRequestsRunOnce(t *testing.T) {
 		idempotentStack(replicaPool(t, dsn), nil, c),
 	}
 	const n = 6
-	replies := make([]reply, n)
+	replies := make([]response, n)
 	var wg sync.WaitGroup
 	for i := range n {
 		wg.Go(func() {

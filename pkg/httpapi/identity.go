@@ -59,7 +59,7 @@ func requestActor(ctx context.Context) assess.Actor {
 }
 
 func (s *Server) registerIdentity() {
-	register(s, Op{Permission: assess.PermissionPublic, Operation: huma.Operation{
+	register(s, Op{Permission: assess.PermPublic, Operation: huma.Operation{
 		OperationID: "completeSetup", Method: http.MethodPost, Path: "/api/v1/setup", DefaultStatus: http.StatusCreated,
 		Summary: "Create the first administrator", Tags: []string{"Setup"},
 		Description: "Creates the first administrator and signs them in (sets the session cookie). Refused with 409 " +
@@ -73,7 +73,7 @@ func (s *Server) registerIdentity() {
 		return s.startSession(ctx, u)
 	})
 
-	register(s, Op{Permission: assess.PermissionPublic, Operation: huma.Operation{
+	register(s, Op{Permission: assess.PermPublic, Operation: huma.Operation{
 		OperationID: "login", Method: http.MethodPost, Path: "/api/v1/auth/login",
 		Summary: "Sign in", Tags: []string{"Authentication"},
 		Description: "Checks a username (or e-mail) and password and sets the session cookie. Every failure — unknown " +
@@ -86,7 +86,7 @@ func (s *Server) registerIdentity() {
 		return s.startSession(ctx, u)
 	})
 
-	register(s, Op{Permission: assess.PermissionAuthenticated, Operation: huma.Operation{
+	register(s, Op{Permission: assess.PermAuthenticated, Operation: huma.Operation{
 		OperationID: "logout", Method: http.MethodPost, Path: "/api/v1/auth/logout", DefaultStatus: http.StatusNoContent,
 		Summary: "Sign out", Tags: []string{"Authentication"}, Description: "Ends the current session at once and clears the cookie.",
 	}}, func(ctx context.Context, _ *struct{}) (*logoutOutput, error) {
@@ -99,7 +99,7 @@ func (s *Server) registerIdentity() {
 		return &logoutOutput{SetCookie: s.sessionCookie(ctx, "", -1)}, nil
 	})
 
-	register(s, Op{Permission: assess.PermissionAuthenticated, Operation: huma.Operation{
+	register(s, Op{Permission: assess.PermAuthenticated, Operation: huma.Operation{
 		OperationID: "getMe", Method: http.MethodGet, Path: "/api/v1/auth/me",
 		Summary: "The signed-in user", Tags: []string{"Authentication"},
 		Description: "The caller's account and current permissions (roles are read at each request).",
@@ -108,7 +108,7 @@ func (s *Server) registerIdentity() {
 		return &meOutput{CacheControl: "no-store", Body: Me{User: p.User, Permissions: p.Permissions}}, nil
 	})
 
-	register(s, Op{Permission: assess.PermissionAuthenticated, Operation: huma.Operation{
+	register(s, Op{Permission: assess.PermAuthenticated, Operation: huma.Operation{
 		OperationID: "changePassword", Method: http.MethodPost, Path: "/api/v1/auth/password", DefaultStatus: http.StatusNoContent,
 		Summary: "Change one's own password", Tags: []string{"Authentication"},
 		Description: "Needs the current password; the new one must meet the password policy. Ends the caller's other sessions.",

@@ -36,7 +36,7 @@ type RegistrationAccepted struct {
 
 func (s *Server) registerInvites() {
 	tags := []string{"Invites"}
-	register(s, Op{Permission: PermissionAdminUsers, Operation: huma.Operation{
+	register(s, Op{Permission: assess.PermAdminUsers, Operation: huma.Operation{
 		OperationID: "createInvite", Method: http.MethodPost, Path: "/api/v1/admin/invites", DefaultStatus: http.StatusCreated,
 		Summary: "Invite someone", Tags: tags,
 		Description: "Creates an invite for a role (and optionally one e-mail address), valid for expiresInHours (default 168).",
@@ -47,7 +47,7 @@ func (s *Server) registerInvites() {
 		}
 		return &createdInviteOutput{OneTimeSecret: "true", CacheControl: "no-store", Body: CreatedInvite{Invite: inv, Token: token}}, nil
 	})
-	register(s, Op{Permission: PermissionAdminUsers, Operation: huma.Operation{
+	register(s, Op{Permission: assess.PermAdminUsers, Operation: huma.Operation{
 		OperationID: "listInvites", Method: http.MethodGet, Path: "/api/v1/admin/invites", Summary: "List invites", Tags: tags,
 		Description: "Newest first, with the derived status: unused, consumed, revoked or expired.",
 	}}, func(ctx context.Context, in *listInput) (*struct{ Body InvitePage }, error) {
@@ -60,7 +60,7 @@ func (s *Server) registerInvites() {
 		}
 		return &struct{ Body InvitePage }{Body: InvitePage{Items: invites, NextCursor: next, HasMore: next != ""}}, nil
 	})
-	register(s, Op{Permission: PermissionAdminUsers, Operation: huma.Operation{
+	register(s, Op{Permission: assess.PermAdminUsers, Operation: huma.Operation{
 		OperationID: "revokeInvite", Method: http.MethodDelete, Path: "/api/v1/admin/invites/{id}", DefaultStatus: http.StatusNoContent,
 		Summary: "Revoke an invite", Tags: tags,
 		Description: "Ends an unused invite (204; again on a revoked one). A consumed or expired invite answers 409 invalid_state_transition.",
@@ -70,7 +70,7 @@ func (s *Server) registerInvites() {
 	}) (*struct{}, error) {
 		return nil, s.dep.Invites.RevokeInvite(ctx, in.ID, requestActor(ctx))
 	})
-	register(s, Op{Permission: assess.PermissionPublic, Operation: huma.Operation{
+	register(s, Op{Permission: assess.PermPublic, Operation: huma.Operation{
 		OperationID: "register", Method: http.MethodPost, Path: "/api/v1/auth/register", DefaultStatus: http.StatusAccepted,
 		Summary: "Register an account", Tags: []string{"Authentication"},
 		Description: "Follows REGISTRATION_MODE: disabled refuses (403 registration_closed); invite_only needs a valid " +

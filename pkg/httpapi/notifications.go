@@ -37,7 +37,7 @@ type notificationIDInput struct {
 
 func (s *Server) registerNotifications() {
 	tags := []string{"Notifications"}
-	register(s, Op{Permission: assess.PermissionAuthenticated, Operation: huma.Operation{
+	register(s, Op{Permission: assess.PermAuthenticated, Operation: huma.Operation{
 		OperationID: "listNotifications", Method: http.MethodGet, Path: "/api/v1/notifications",
 		Summary: "List one's notifications", Tags: tags,
 		Description: "The caller's in-app notifications, newest first, cursor-paginated; `unread=true` keeps the unread ones.",
@@ -51,7 +51,7 @@ func (s *Server) registerNotifications() {
 		}
 		return &struct{ Body NotificationPage }{Body: NotificationPage{Items: items, NextCursor: next, HasMore: next != ""}}, nil
 	})
-	register(s, Op{Permission: assess.PermissionAuthenticated, Operation: huma.Operation{
+	register(s, Op{Permission: assess.PermAuthenticated, Operation: huma.Operation{
 		OperationID: "countUnreadNotifications", Method: http.MethodGet, Path: "/api/v1/notifications/unread-count",
 		Summary: "Count one's unread notifications", Tags: tags,
 		Description: "Cheap enough to poll: the web UI asks every few seconds and when its window regains focus.",
@@ -59,7 +59,7 @@ func (s *Server) registerNotifications() {
 		n, err := s.dep.Notifications.CountUnreadNotifications(ctx, assess.PrincipalFrom(ctx).User.ID)
 		return &unreadCountOutput{CacheControl: "no-store", Body: UnreadCount{Count: n}}, err
 	})
-	register(s, Op{Permission: assess.PermissionAuthenticated, Operation: huma.Operation{
+	register(s, Op{Permission: assess.PermAuthenticated, Operation: huma.Operation{
 		OperationID: "markNotificationRead", Method: http.MethodPost, Path: "/api/v1/notifications/{id}/read",
 		Summary: "Mark a notification read", Tags: tags, Errors: []int{http.StatusNotFound},
 		Description: "Marking a read notification again changes nothing. Another user's notification is a 404.",
@@ -67,14 +67,14 @@ func (s *Server) registerNotifications() {
 		n, err := s.dep.Notifications.MarkNotificationRead(ctx, assess.PrincipalFrom(ctx).User.ID, in.ID)
 		return &struct{ Body assess.Notification }{Body: n}, err
 	})
-	register(s, Op{Permission: assess.PermissionAuthenticated, Operation: huma.Operation{
+	register(s, Op{Permission: assess.PermAuthenticated, Operation: huma.Operation{
 		OperationID: "markAllNotificationsRead", Method: http.MethodPost, Path: "/api/v1/notifications/read-all",
 		Summary: "Mark all one's notifications read", Tags: tags,
 	}}, func(ctx context.Context, _ *struct{}) (*struct{ Body MarkedRead }, error) {
 		n, err := s.dep.Notifications.MarkAllNotificationsRead(ctx, assess.PrincipalFrom(ctx).User.ID)
 		return &struct{ Body MarkedRead }{Body: MarkedRead{Updated: n}}, err
 	})
-	register(s, Op{Permission: assess.PermissionAuthenticated, Operation: huma.Operation{
+	register(s, Op{Permission: assess.PermAuthenticated, Operation: huma.Operation{
 		OperationID: "getNotificationChannels", Method: http.MethodGet, Path: "/api/v1/notification-channels",
 		Summary: "Which notification channels deliver", Tags: tags,
 		Description: "Whether e-mail, webhooks and each chat platform are switched on for this installation (in-app " +

@@ -75,12 +75,12 @@ func TestOpenAPIWebhooksDescribeEveryEventType(t *testing.T) {
 	hooks := doc["webhooks"].(map[string]any)
 	require.Len(t, hooks, len(assess.EventTypes))
 	for _, et := range assess.EventTypes {
-		require.Contains(t, hooks, et.Type)
-		op := hooks[et.Type].(map[string]any)["post"].(map[string]any)
-		require.Equal(t, "event-"+strings.ReplaceAll(et.Type, ".", "-"), op["operationId"])
+		require.Contains(t, hooks, string(et.Type))
+		op := hooks[string(et.Type)].(map[string]any)["post"].(map[string]any)
+		require.Equal(t, "event-"+strings.ReplaceAll(string(et.Type), ".", "-"), op["operationId"])
 		require.Equal(t, et.Title, op["summary"])
 		require.Equal(t, et.Description, op["description"])
-		require.Equal(t, PermissionAdminWebhooks, op[ExtPermission])
+		require.Equal(t, string(assess.PermAdminWebhooks), op[ExtPermission])
 		require.Contains(t, op["responses"], "2XX")
 		var headers []string
 		for _, p := range op["parameters"].([]any) {
@@ -91,7 +91,7 @@ func TestOpenAPIWebhooksDescribeEveryEventType(t *testing.T) {
 		body := op["requestBody"].(map[string]any)["content"].(map[string]any)["application/json"].(map[string]any)
 		envelope := resolve(body["schema"].(map[string]any))
 		props := envelope["properties"].(map[string]any)
-		require.Equal(t, et.Type, props["type"].(map[string]any)["const"])
+		require.Equal(t, string(et.Type), props["type"].(map[string]any)["const"])
 		require.ElementsMatch(t, []any{"id", "type", "timestamp", "actor", "data"}, envelope["required"])
 		data := resolve(props["data"].(map[string]any))
 		require.NotEmpty(t, data["properties"], "%s: the data schema describes the payload's fields", et.Type)

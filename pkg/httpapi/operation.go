@@ -20,22 +20,22 @@ const ExtPermission = "x-required-permission"
 // context to continue with (carrying the caller) or an *assess.Error: unauthenticated
 // (401) or permission_denied (403, naming the key).
 type Authorizer interface {
-	Authorize(r *http.Request, permission string) (context.Context, error)
+	Authorize(r *http.Request, permission assess.Perm) (context.Context, error)
 }
 
 // denyAll is the authorizer in force until the identity layer exists: nothing but public
 // operations can be called.
 type denyAll struct{}
 
-func (denyAll) Authorize(*http.Request, string) (context.Context, error) {
+func (denyAll) Authorize(*http.Request, assess.Perm) (context.Context, error) {
 	return nil, assess.Errorf(assess.ECodeUnauthenticated, "Authentication is required.")
 }
 
 // authorize enforces the permission declared on each operation.
 func authorize(api huma.API, a Authorizer) func(huma.Context, func(huma.Context)) {
 	return func(hctx huma.Context, next func(huma.Context)) {
-		perm, _ := hctx.Operation().Extensions[ExtPermission].(string)
-		if perm == assess.PermissionPublic {
+		perm, _ := hctx.Operation().Extensions[ExtPermission].(assess.Perm)
+		if perm == assess.PermPublic {
 			next(hctx)
 			return
 		}
@@ -53,7 +53,7 @@ func authorize(api huma.API, a Authorizer) func(huma.Context, func(huma.Context)
 // error statuses it can answer besides the platform ones.
 type Op struct {
 	huma.Operation
-	Permission string
+	Permission assess.Perm
 }
 
 // anonymous is the security requirement of public operations: one empty requirement
@@ -73,7 +73,7 @@ func register[I, O any](s *Server, op Op, handler func(context.Context, *I) (*O,
 	if op.MaxBodyBytes == 0 {
 		op.MaxBodyBytes = s.cfg.MaxBodyBytes
 	}
-	if op.Permission == assess.PermissionPublic {
+	if op.Permission == assess.PermPublic {
 		op.Security = anonymous
 	} else {
 		op.Security = []map[string][]string{{"sessionCookie": {}}, {"bearerAuth": {}}, {"apiKeyHeader": {}}}

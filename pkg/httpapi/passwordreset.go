@@ -40,7 +40,7 @@ type authOptionsOutput struct {
 
 func (s *Server) registerPasswordReset() {
 	tags := []string{"Authentication"}
-	register(s, Op{Permission: assess.PermissionPublic, Operation: huma.Operation{
+	register(s, Op{Permission: assess.PermPublic, Operation: huma.Operation{
 		OperationID: "getAuthOptions", Method: http.MethodGet, Path: "/api/v1/auth/options",
 		Summary: "Sign-in options", Tags: tags,
 		Description: "What the sign-in page offers besides signing in: `passwordReset` is true while e-mail is switched " +
@@ -53,7 +53,7 @@ func (s *Server) registerPasswordReset() {
 		}
 		return &authOptionsOutput{CacheControl: "no-store", Body: AuthOptions{PasswordReset: st.Email}}, nil
 	})
-	register(s, Op{Permission: assess.PermissionPublic, Operation: huma.Operation{
+	register(s, Op{Permission: assess.PermPublic, Operation: huma.Operation{
 		OperationID: "requestPasswordReset", Method: http.MethodPost, Path: "/api/v1/auth/password-reset", DefaultStatus: http.StatusAccepted,
 		Summary: "Ask for a password-reset e-mail", Tags: tags,
 		Description: "When `login` (a username or e-mail address) names an active account with an e-mail address and " +
@@ -67,7 +67,7 @@ func (s *Server) registerPasswordReset() {
 		return &struct{ Body PasswordResetAccepted }{Body: PasswordResetAccepted{
 			Message: "If this account exists and has an e-mail address, a link to choose a new password is on its way."}}, nil
 	})
-	register(s, Op{Permission: assess.PermissionPublic, Operation: huma.Operation{
+	register(s, Op{Permission: assess.PermPublic, Operation: huma.Operation{
 		OperationID: "confirmPasswordReset", Method: http.MethodPost, Path: "/api/v1/auth/password-reset/confirm",
 		DefaultStatus: http.StatusNoContent, Summary: "Choose a new password with a reset link", Tags: tags,
 		Errors: []int{http.StatusUnprocessableEntity},

@@ -10,7 +10,7 @@ import (
 )
 
 func (s *Server) registerProfile() {
-	register(s, Op{Permission: assess.PermissionAuthenticated, Operation: huma.Operation{
+	register(s, Op{Permission: assess.PermAuthenticated, Operation: huma.Operation{
 		OperationID: "updateMe", Method: http.MethodPatch, Path: "/api/v1/auth/me",
 		Summary: "Update one's own profile", Tags: []string{"Authentication"},
 		Description: "Changes the caller's display name and e-mail address. Send the version last read; a stale one " +
@@ -18,7 +18,7 @@ func (s *Server) registerProfile() {
 		Errors: []int{http.StatusConflict},
 	}}, func(ctx context.Context, in *struct{ Body assess.ProfileUpdate }) (*meOutput, error) {
 		p := assess.PrincipalFrom(ctx)
-		u, err := s.dep.Admin.UpdateUser(ctx, p.User.ID, assess.UserUpdate{
+		u, err := s.dep.Users.UpdateUser(ctx, p.User.ID, assess.UserUpdate{
 			Version: in.Body.Version, Email: in.Body.Email, DisplayName: in.Body.DisplayName,
 		}, requestActor(ctx))
 		if err != nil {

@@ -9,9 +9,6 @@ import (
 	"github.com/assay-dev/assay/pkg/assess"
 )
 
-// PermissionAdminNotificationRules guards the global notification rules.
-const PermissionAdminNotificationRules = "admin.notification_rules"
-
 // NotificationRulePage is one page of notification rules.
 type NotificationRulePage struct {
 	Items      []assess.NotificationRule `json:"items"`
@@ -26,14 +23,15 @@ type ruleIDInput struct {
 // ruleScope describes the two sets of rule endpoints, which differ in path, permission,
 // wording and whose rules they reach.
 type ruleScope struct {
-	scope, path, permission, idSuffix, noun, tag string
-	description                                  string
-	owner                                        func(context.Context) string
+	scope, path, idSuffix, noun, tag string
+	permission                       assess.Perm
+	description                      string
+	owner                            func(context.Context) string
 }
 
 func (s *Server) registerRules() {
 	s.registerRuleScope(ruleScope{
-		scope: assess.RulePersonal, path: "/api/v1/notification-rules", permission: assess.PermissionAuthenticated,
+		scope: assess.RulePersonal, path: "/api/v1/notification-rules", permission: assess.PermAuthenticated,
 		idSuffix: "MyNotificationRule", noun: "one's personal notification rule", tag: "Notification rules",
 		description: "Personal rules send the caller, in-app and/or by e-mail, the events they select among those the " +
 			"caller may receive: the caller holds the type's permission, or the event concerns them. A rule asking " +
@@ -42,7 +40,7 @@ func (s *Server) registerRules() {
 		owner: func(ctx context.Context) string { return assess.PrincipalFrom(ctx).User.ID },
 	})
 	s.registerRuleScope(ruleScope{
-		scope: assess.RuleGlobal, path: "/api/v1/admin/notification-rules", permission: PermissionAdminNotificationRules,
+		scope: assess.RuleGlobal, path: "/api/v1/admin/notification-rules", permission: assess.PermAdminNotificationRule,
 		idSuffix: "GlobalNotificationRule", noun: "a global notification rule", tag: "Notification rules",
 		description: "Global rules send the events they select to the members of `roles` (in-app and/or e-mail, " +
 			"each only where the member may receive the type), to the addresses in `emails`, and to the webhook " +

@@ -56,8 +56,10 @@ type Deps struct {
 	APIKeys assess.APIKeyService
 	// Audit reads the audit log.
 	Audit assess.AuditService
-	// Admin manages users and roles.
-	Admin assess.AdminService
+	// Users manages accounts on behalf of administrators.
+	Users assess.UserService
+	// Roles manages roles.
+	Roles assess.RoleService
 	// Invites manages invites and self-service registration.
 	Invites assess.InviteService
 	// Notifications serves each user their in-app notifications.

@@ -22,7 +22,7 @@ type setupStatusOutput struct {
 }
 
 func (s *Server) registerSetup() {
-	register(s, Op{Permission: assess.PermissionPublic, Operation: huma.Operation{
+	register(s, Op{Permission: assess.PermPublic, Operation: huma.Operation{
 		OperationID: "getSetupStatus",
 		Method:      http.MethodGet,
 		Path:        "/api/v1/setup/status",
@@ -43,14 +43,13 @@ func (s *Server) registerSetup() {
 // registerOperations declares every operation of the API. Each resource adds its own
 // register function here.
 func (s *Server) registerOperations() {
+	s.registerRoutes()
 	s.describeHealth()
 	s.registerSetup()
 	s.registerEncryption()
 	s.registerIdentity()
 	s.registerAPIKeys()
 	s.registerAudit()
-	s.registerUsers()
-	s.registerRoles()
 	s.registerInvites()
 	s.registerUserAPIKeys()
 	s.registerProfile()

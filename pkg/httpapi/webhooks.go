@@ -35,7 +35,7 @@ type webhookIDInput struct {
 
 func (s *Server) registerWebhooks() {
 	tags := []string{"Webhooks"}
-	perm := PermissionAdminWebhooks
+	perm := assess.PermAdminWebhooks
 	register(s, Op{Permission: perm, Operation: huma.Operation{
 		OperationID: "listWebhooks", Method: http.MethodGet, Path: "/api/v1/admin/webhooks",
 		Summary: "List webhook destinations", Tags: tags, Description: "Newest first, cursor-paginated; never the secrets.",

@@ -49,7 +49,7 @@ func NewMessage(task assess.DeliveryTask, appURL string) Message {
 		URL:       AppLink(appURL, task.Link),
 	}
 	if m.Title == "" {
-		if et, ok := assess.LookupEventType(m.EventType); ok {
+		if et, ok := assess.LookupEventType(assess.EventName(m.EventType)); ok {
 			m.Title = et.Title
 		} else {
 			m.Title = m.EventType

@@ -16,7 +16,7 @@ import (
 
 func chatTask() assess.DeliveryTask {
 	return assess.DeliveryTask{
-		Delivery: assess.Delivery{ID: "dl_1", EventType: assess.EventUserCreated, Channel: assess.ChannelSlack},
+		Delivery: assess.Delivery{ID: "dl_1", EventType: string(assess.EventUserCreated), Channel: assess.ChannelSlack},
 		Envelope: []byte(`{"id":"evt_1","type":"user.created","timestamp":"2026-05-01T12:00:00Z","actor":{"id":"u_1","displayName":"Ada"},"data":{}}`),
 		Title:    "User created", Summary: "bob <admin> & co", Link: "/admin/users?id=u_2", ActorName: "Ada Lovelace",
 	}

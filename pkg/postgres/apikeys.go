@@ -52,7 +52,7 @@ func (db *DB) CreateAPIKey(ctx context.Context, userID string, k assess.NewAPIKe
 			Details: map[string]any{"owner": userID, "name": key.Name}}); err != nil {
 			return err
 		}
-		_, err := db.emit(ctx, tx, actor, apiKeyEvent(assess.EventAPIKeyCreated, key))
+		_, err := db.emit(ctx, tx, actor, withType(assess.EventAPIKeyCreated, apiKeyEvent(key)))
 		return err
 	})
 	if err != nil {
@@ -109,7 +109,7 @@ func (db *DB) RevokeAPIKey(ctx context.Context, userID, keyID string, actor asse
 			Scan(&k.ID, &k.UserID, &k.Name, &k.CreatedAt, &k.ExpiresAt, &k.LastUsedAt, &k.RevokedAt); err != nil {
 			return err
 		}
-		_, err = db.emit(ctx, tx, actor, apiKeyEvent(assess.EventAPIKeyRevoked, k))
+		_, err = db.emit(ctx, tx, actor, withType(assess.EventAPIKeyRevoked, apiKeyEvent(k)))
 		return err
 	})
 }

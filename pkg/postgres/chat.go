@@ -41,12 +41,12 @@ func findChat(ctx context.Context, q querier, id string, lock bool) (assess.Chat
 }
 
 // chatEvent reads a chat destination as the data of an event.
-func (db *DB) chatEvent(ctx context.Context, tx pgx.Tx, id, typ string) (assess.NewEvent, error) {
+func (db *DB) chatEvent(ctx context.Context, tx pgx.Tx, id string, typ assess.EventName) (assess.NewEvent, error) {
 	c, err := findChat(ctx, tx, id, false)
 	return chatEventOf(typ, c), err
 }
 
-func chatEventOf(typ string, c assess.ChatDestination) assess.NewEvent {
+func chatEventOf(typ assess.EventName, c assess.ChatDestination) assess.NewEvent {
 	return assess.NewEvent{Type: typ, Data: c, Summary: c.Name, Link: "/admin/chat?id=" + c.ID}
 }
 

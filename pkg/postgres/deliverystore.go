@@ -75,7 +75,7 @@ func (db *DB) fillEvent(ctx context.Context, t *assess.DeliveryTask) error {
 		return err
 	}
 	t.Summary, t.Link, t.ActorName = e.Summary, e.Link, e.ActorName
-	if typ, ok := assess.LookupEventType(e.Type); ok {
+	if typ, ok := assess.LookupEventType(assess.EventName(e.Type)); ok {
 		t.Title = typ.Title
 	}
 	return nil

@@ -44,7 +44,7 @@ func TestRecordDeliveryAttempts(t *testing.T) {
 	require.Equal(t, "Ada Admin", task.ActorName)
 	var env assess.Event
 	require.NoError(t, json.Unmarshal(task.Envelope, &env))
-	require.Equal(t, assess.EventUserCreated, env.Type)
+	require.Equal(t, string(assess.EventUserCreated), env.Type)
 	require.Equal(t, task.Delivery.EventID, env.ID)
 	require.Equal(t, assess.EventActor{ID: f.admin.ID, DisplayName: "Ada Admin"}, env.Actor)
 

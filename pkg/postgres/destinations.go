@@ -16,9 +16,9 @@ type destinationKind struct {
 	table    string // webhooks or chat_destinations
 	noun     string // webhook or chat: audit target type and action prefix
 	logKind  string // the delivery log (assess.DeliveryKind*)
-	disabled string // the event type of an automatic switch-off
+	disabled assess.EventName // the event type of an automatic switch-off
 	// event reads the destination inside the transaction as the event of typ.
-	event func(ctx context.Context, tx pgx.Tx, id, typ string) (assess.NewEvent, error)
+	event func(ctx context.Context, tx pgx.Tx, id string, typ assess.EventName) (assess.NewEvent, error)
 }
 
 func webhookDestinations(db *DB) destinationKind {
@@ -54,7 +54,7 @@ func (db *DB) countOutcome(ctx context.Context, tx pgx.Tx, k destinationKind, id
 	if _, err := tx.Exec(ctx, "UPDATE "+k.table+" SET active = false, disabled_at = $2, version = version + 1, updated_at = $2 WHERE id = $1", id, now); err != nil {
 		return err
 	}
-	if err := writeAudit(ctx, tx, assess.AuditEntry{Actor: assess.SystemActor, Action: k.noun + ".disabled", TargetType: k.noun, TargetID: id,
+	if err := writeAudit(ctx, tx, assess.AuditEntry{Actor: assess.SystemActor, Action: assess.AuditAction(k.noun + ".disabled"), TargetType: k.noun, TargetID: id,
 		Details: map[string]any{"consecutiveFailures": failures}}); err != nil {
 		return err
 	}
@@ -91,7 +91,7 @@ func (db *DB) testDelivery(ctx context.Context, tx pgx.Tx, k destinationKind, d 
 	if err != nil {
 		return assess.Delivery{}, err
 	}
-	if err := writeAudit(ctx, tx, assess.AuditEntry{Actor: actor, Action: k.noun + ".tested", TargetType: k.noun, TargetID: destID,
+	if err := writeAudit(ctx, tx, assess.AuditEntry{Actor: actor, Action: assess.AuditAction(k.noun + ".tested"), TargetType: k.noun, TargetID: destID,
 		Details: map[string]any{"delivery": ids[0], "event": se.ID}}); err != nil {
 		return assess.Delivery{}, err
 	}

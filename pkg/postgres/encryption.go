@@ -108,19 +108,6 @@ func insertKeyVersion(ctx context.Context, tx pgx.Tx, kv secret.KeyVersion) erro
 	return err
 }
 
-// inTx runs fn in a transaction, committing when it returns nil.
-func (db *DB) inTx(ctx context.Context, fn func(pgx.Tx) error) error {
-	tx, err := db.pool.Begin(ctx)
-	if err != nil {
-		return err
-	}
-	defer func() { _ = tx.Rollback(ctx) }()
-	if err := fn(tx); err != nil {
-		return err
-	}
-	return tx.Commit(ctx)
-}
-
 // errNeedsMasterKey refuses key operations in passthrough mode.
 var errNeedsMasterKey = &assess.Error{Code: assess.ECodeBusinessRule,
 	Message: "This needs MASTER_ENCRYPTION_KEY: the service runs in passthrough mode (secrets stored in plaintext)."}

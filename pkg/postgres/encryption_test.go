@@ -54,7 +54,7 @@ func openAll(t *testing.T, pool *pgxpool.Pool, keys *secret.Keyring) map[string]
 	return out
 }
 
-func auditCount(t *testing.T, pool *pgxpool.Pool, action string) int {
+func auditCount(t *testing.T, pool *pgxpool.Pool, action assess.AuditAction) int {
 	var n int
 	require.NoError(t, pool.QueryRow(context.Background(), "SELECT count(*) FROM audit_log WHERE action = $1", action).Scan(&n))
 	return n

@@ -9,17 +9,9 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
-
+	
 	"github.com/assay-dev/assay/pkg/assess"
 )
-
-// querier is what pool and transaction have in common.
-type querier interface {
-	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
-	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
-	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
-}
 
 // storedEvent is an events row as fan-out and the delivery workers need it.
 type storedEvent struct {
@@ -63,7 +55,7 @@ func (db *DB) recordEvent(ctx context.Context, tx pgx.Tx, actor assess.Actor, ev
 		return storedEvent{}, err
 	}
 	now := db.now().UTC()
-	se := storedEvent{ID: assess.NewID(assess.PrefixEvent, now), Type: ev.Type, OccurredAt: now, ActorID: actorID(actor),
+	se := storedEvent{ID: assess.NewID(assess.PrefixEvent, now), Type: string(ev.Type), OccurredAt: now, ActorID: actorID(actor),
 		ActorName: name, SubjectUserID: ev.SubjectUserID, Summary: ev.Summary, Link: ev.Link, Data: data}
 	var subject *string
 	if se.SubjectUserID != "" {
@@ -128,27 +120,28 @@ func loadEvent(ctx context.Context, q querier, id string) (storedEvent, error) {
 	return e, err
 }
 
-// Summaries and links of the records events are about.
-func userEvent(typ string, u assess.User) assess.NewEvent {
-	return assess.NewEvent{Type: typ, Data: u, SubjectUserID: u.ID, Summary: u.Username, Link: "/admin/users?id=" + u.ID}
+// The content of events about each kind of record (the type comes from the change):
+// data, the user concerned, a summary and a link.
+func userEvent(u assess.User) assess.NewEvent {
+	return assess.NewEvent{Data: u, SubjectUserID: u.ID, Summary: u.Username, Link: "/admin/users?id=" + u.ID}
 }
 
-func apiKeyEvent(typ string, k assess.APIKey) assess.NewEvent {
-	return assess.NewEvent{Type: typ, Data: k, SubjectUserID: k.UserID, Summary: k.Name, Link: "/profile"}
+func apiKeyEvent(k assess.APIKey) assess.NewEvent {
+	return assess.NewEvent{Data: k, SubjectUserID: k.UserID, Summary: k.Name, Link: "/profile"}
 }
 
-func inviteEvent(typ string, inv assess.Invite) assess.NewEvent {
+func inviteEvent(inv assess.Invite) assess.NewEvent {
 	summary := inv.Email
 	if summary == "" {
 		summary = "invite"
 	}
-	ev := assess.NewEvent{Type: typ, Data: inv, Summary: summary, Link: "/admin/invites"}
+	ev := assess.NewEvent{Data: inv, Summary: summary, Link: "/admin/invites"}
 	if strings.HasPrefix(inv.CreatedBy, assess.PrefixUser) { // not for invites made on the command line
 		ev.SubjectUserID = inv.CreatedBy
 	}
 	return ev
 }
 
-func roleEvent(typ string, r assess.Role) assess.NewEvent {
-	return assess.NewEvent{Type: typ, Data: r, Summary: r.Name, Link: "/admin/roles"}
+func roleEvent(r assess.Role) assess.NewEvent {
+	return assess.NewEvent{Data: r, Summary: r.Name, Link: "/admin/roles"}
 }

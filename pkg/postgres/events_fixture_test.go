@@ -78,7 +78,7 @@ func (f *eventsFixture) actor() assess.Actor { return assess.Actor{ID: f.admin.I
 // user creates an account holding roles (assessee when none).
 func (f *eventsFixture) user(name string, roles ...string) assess.User {
 	f.t.Helper()
-	u, err := f.db.CreateUser(f.ctx, assess.NewUser{NewAccount: assess.NewAccount{Username: name, Email: name + "@example.com",
+	u, err := postgres.NewServices(f.db).Users.CreateUser(f.ctx, assess.NewUser{NewAccount: assess.NewAccount{Username: name, Email: name + "@example.com",
 		Password: "a long enough password"}, Roles: roles}, f.actor())
 	require.NoError(f.t, err)
 	return u
@@ -93,7 +93,7 @@ func (f *eventsFixture) count(sql string, args ...any) int {
 }
 
 // lastEvent returns the id of the newest event of typ.
-func (f *eventsFixture) lastEvent(typ string) string {
+func (f *eventsFixture) lastEvent(typ assess.EventName) string {
 	f.t.Helper()
 	var id string
 	require.NoError(f.t, f.pool.QueryRow(f.ctx, "SELECT id FROM events WHERE type = $1 ORDER BY id DESC LIMIT 1", typ).Scan(&id))

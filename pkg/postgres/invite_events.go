@@ -57,12 +57,12 @@ func (db *DB) findInvite(ctx context.Context, tx pgx.Tx, id string) (assess.Invi
 }
 
 // emitInvite reads the invite inside tx and emits an event of typ about it.
-func (db *DB) emitInvite(ctx context.Context, tx pgx.Tx, actor assess.Actor, typ, id string) error {
+func (db *DB) emitInvite(ctx context.Context, tx pgx.Tx, actor assess.Actor, typ assess.EventName, id string) error {
 	inv, err := db.findInvite(ctx, tx, id)
 	if err != nil {
 		return err
 	}
-	_, err = db.emit(ctx, tx, actor, inviteEvent(typ, inv))
+	_, err = db.emit(ctx, tx, actor, withType(typ, inviteEvent(inv)))
 	return err
 }
 

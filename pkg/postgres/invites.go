@@ -57,7 +57,7 @@ func (db *DB) CreateInvite(ctx context.Context, in assess.NewInvite, actor asses
 			Details: map[string]any{"email": in.Email, "intendedRole": in.IntendedRole, "expiresAt": inv.ExpiresAt, "sendEmail": in.SendEmail}}); err != nil {
 			return err
 		}
-		if _, err := db.emit(ctx, tx, actor, inviteEvent(assess.EventInviteCreated, inv)); err != nil {
+		if _, err := db.emit(ctx, tx, actor, withType(assess.EventInviteCreated, inviteEvent(inv))); err != nil {
 			return err
 		}
 		if in.SendEmail {

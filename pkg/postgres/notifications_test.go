@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/assay-dev/assay/pkg/assess"
+	"github.com/assay-dev/assay/pkg/postgres"
 )
 
 // TestNotificationsPagingAndReading: a user pages through their notifications newest
@@ -77,28 +78,28 @@ func TestIdentityEventsAndTheirAudience(t *testing.T) {
 	bob := f.user("bob")
 
 	// An administrator changes bob's display name: bob (the subject) is told.
-	bob, err := f.db.UpdateUser(f.ctx, bob.ID, assess.UserUpdate{Version: bob.Version, DisplayName: ptr("Bob B")}, f.actor())
+	bob, err := postgres.NewServices(f.db).Users.UpdateUser(f.ctx, bob.ID, assess.UserUpdate{Version: bob.Version, DisplayName: ptr("Bob B")}, f.actor())
 	require.NoError(t, err)
 	require.Equal(t, []string{"bob"}, f.notified(f.lastEvent(assess.EventUserUpdated)))
 	// bob changes his own profile: nobody is told (he is the actor).
-	bob, err = f.db.UpdateUser(f.ctx, bob.ID, assess.UserUpdate{Version: bob.Version, DisplayName: ptr("Bobby")}, assess.Actor{ID: bob.ID})
+	bob, err = postgres.NewServices(f.db).Users.UpdateUser(f.ctx, bob.ID, assess.UserUpdate{Version: bob.Version, DisplayName: ptr("Bobby")}, assess.Actor{ID: bob.ID})
 	require.NoError(t, err)
 	require.Empty(t, f.notified(f.lastEvent(assess.EventUserUpdated)))
 	updates := f.count("SELECT count(*) FROM events WHERE type = $1", assess.EventUserUpdated)
 
 	// Deactivation alone is user.deactivated, told to the other administrators.
-	bob, err = f.db.UpdateUser(f.ctx, bob.ID, assess.UserUpdate{Version: bob.Version, Active: ptr(false)}, f.actor())
+	bob, err = postgres.NewServices(f.db).Users.UpdateUser(f.ctx, bob.ID, assess.UserUpdate{Version: bob.Version, Active: ptr(false)}, f.actor())
 	require.NoError(t, err)
 	require.Equal(t, []string{"carol"}, f.notified(f.lastEvent(assess.EventUserDeactivated)))
 	require.Equal(t, updates, f.count("SELECT count(*) FROM events WHERE type = $1", assess.EventUserUpdated))
 	// Re-activation with a new name is user.updated only.
-	_, err = f.db.UpdateUser(f.ctx, bob.ID, assess.UserUpdate{Version: bob.Version, Active: ptr(true), Email: ptr("bob2@example.com")}, f.actor())
+	_, err = postgres.NewServices(f.db).Users.UpdateUser(f.ctx, bob.ID, assess.UserUpdate{Version: bob.Version, Active: ptr(true), Email: ptr("bob2@example.com")}, f.actor())
 	require.NoError(t, err)
 	require.Equal(t, updates+1, f.count("SELECT count(*) FROM events WHERE type = $1", assess.EventUserUpdated))
 	require.Equal(t, 1, f.count("SELECT count(*) FROM events WHERE type = $1", assess.EventUserDeactivated))
 	// An administrator's password reset is no event.
 	events := f.count("SELECT count(*) FROM events")
-	require.NoError(t, f.db.ResetPassword(f.ctx, bob.ID, "another long password", f.actor()))
+	require.NoError(t, postgres.NewServices(f.db).Users.ResetPassword(f.ctx, bob.ID, "another long password", f.actor()))
 	require.Equal(t, events, f.count("SELECT count(*) FROM events"))
 
 	// An API key created for bob by an administrator: bob is told; revoking twice is one event.
@@ -110,13 +111,13 @@ func TestIdentityEventsAndTheirAudience(t *testing.T) {
 	require.Equal(t, 1, f.count("SELECT count(*) FROM events WHERE type = $1", assess.EventAPIKeyRevoked))
 
 	// Roles: holders of admin.roles other than the actor.
-	role, err := f.db.CreateRole(f.ctx, assess.NewRole{Name: "auditor", Permissions: []string{"admin.audit"}}, f.actor())
+	role, err := postgres.NewServices(f.db).Roles.CreateRole(f.ctx, assess.NewRole{Name: "auditor", Permissions: []string{"admin.audit"}}, f.actor())
 	require.NoError(t, err)
 	require.Equal(t, []string{"carol"}, f.notified(f.lastEvent(assess.EventRoleCreated)))
-	_, err = f.db.UpdateRole(f.ctx, role.ID, assess.RoleUpdate{Version: role.Version, Description: ptr("Reads the log")}, assess.Actor{ID: carol.ID})
+	_, err = postgres.NewServices(f.db).Roles.UpdateRole(f.ctx, role.ID, assess.RoleUpdate{Version: role.Version, Description: ptr("Reads the log")}, assess.Actor{ID: carol.ID})
 	require.NoError(t, err)
 	require.Equal(t, []string{"admin"}, f.notified(f.lastEvent(assess.EventRoleUpdated)))
-	require.NoError(t, f.db.DeleteRole(f.ctx, role.ID, f.actor()))
+	require.NoError(t, postgres.NewServices(f.db).Roles.DeleteRole(f.ctx, role.ID, f.actor()))
 	require.Equal(t, 1, f.count("SELECT count(*) FROM events WHERE type = $1", assess.EventRoleDeleted))
 }
 

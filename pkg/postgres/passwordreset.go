@@ -102,7 +102,7 @@ func (db *DB) ConfirmPasswordReset(ctx context.Context, token, password string, 
 		if err != nil {
 			return err
 		}
-		if err := db.replacePassword(ctx, tx, userID, hash); err != nil {
+		if err := replacePassword(ctx, &Tx{Tx: tx, db: db, Now: db.now()}, userID, hash); err != nil {
 			return err
 		}
 		if _, err := tx.Exec(ctx, "DELETE FROM password_resets WHERE user_id = $1 AND consumed_at IS NULL", userID); err != nil {

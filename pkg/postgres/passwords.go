@@ -3,8 +3,6 @@ package postgres
 import (
 	"context"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/assay-dev/assay/pkg/assess"
 )
 
@@ -27,8 +25,8 @@ func (db *DB) checkNewPassword(ctx context.Context, field, password string) (str
 
 // replacePassword stores a new password hash set on someone's behalf (an administrator's
 // reset, an e-mailed reset link): it clears a lockout and ends every session of the user.
-func (db *DB) replacePassword(ctx context.Context, tx pgx.Tx, userID, hash string) error {
-	now := db.now()
+func replacePassword(ctx context.Context, tx *Tx, userID, hash string) error {
+	now := tx.Now
 	if _, err := tx.Exec(ctx, `UPDATE users SET password_hash = $2, password_changed_at = $3, failed_logins = 0, locked_until = NULL,
 		version = version + 1, updated_at = $3 WHERE id = $1`, userID, hash, now); err != nil {
 		return err

@@ -3,7 +3,6 @@ package postgres
 import (
 	"context"
 	"errors"
-	"strings"
 
 	"github.com/jackc/pgx/v5"
 
@@ -21,30 +20,18 @@ func scanRole(row pgx.Row) (assess.Role, error) {
 	return r, err
 }
 
-// FindRoles implements assess.AdminService: built-in roles first, then by name.
-func (db *DB) FindRoles(ctx context.Context) ([]assess.Role, error) {
-	rows, err := db.pool.Query(ctx, "SELECT "+roleColumns+" FROM roles r ORDER BY r.builtin DESC, r.name")
+// FindRoles implements assess.RoleService: built-in roles first, then by name. The list is
+// small and bounded (the built-in roles and the custom ones), so it is not paged.
+func (s *RoleService) FindRoles(ctx context.Context) ([]assess.Role, error) {
+	rows, err := s.pool.Query(ctx, "SELECT "+roleColumns+" FROM roles r ORDER BY r.builtin DESC, r.name")
 	if err != nil {
-		return nil, err
+		return nil, dbError(err)
 	}
-	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (assess.Role, error) { return scanRole(r) })
+	roles, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (assess.Role, error) { return scanRole(r) })
+	return roles, dbError(err)
 }
 
-func (db *DB) findRole(ctx context.Context, id string) (assess.Role, error) {
-	return findRoleIn(ctx, db.pool, id)
-}
-
-// emitRole reads the role inside tx and emits an event of typ about it.
-func (db *DB) emitRole(ctx context.Context, tx pgx.Tx, actor assess.Actor, typ, id string) error {
-	r, err := findRoleIn(ctx, tx, id)
-	if err != nil {
-		return err
-	}
-	_, err = db.emit(ctx, tx, actor, roleEvent(typ, r))
-	return err
-}
-
-func findRoleIn(ctx context.Context, q querier, id string) (assess.Role, error) {
+func findRole(ctx context.Context, q querier, id string) (assess.Role, error) {
 	if !assess.ValidID(assess.PrefixRole, id) {
 		return assess.Role{}, errRoleNotFound
 	}
@@ -52,102 +39,102 @@ func findRoleIn(ctx context.Context, q querier, id string) (assess.Role, error) 
 	if errors.Is(err, pgx.ErrNoRows) {
 		return r, errRoleNotFound
 	}
-	return r, err
+	return r, dbError(err)
 }
 
-// CreateRole implements assess.AdminService.
-func (db *DB) CreateRole(ctx context.Context, nr assess.NewRole, actor assess.Actor) (assess.Role, error) {
-	perms, err := assess.ValidatePermissions(nr.Permissions)
-	if err != nil {
-		return assess.Role{}, err
+// roleTarget names a role in the audit log.
+func roleTarget(id string) Target { return Target{Type: "role", ID: id} }
+
+// setRolePermissions replaces the permission set of a role.
+func setRolePermissions(ctx context.Context, tx *Tx, id string, perms []string) error {
+	if _, err := tx.Exec(ctx, "DELETE FROM role_permissions WHERE role_id = $1", id); err != nil {
+		return err
 	}
-	id := assess.NewID(assess.PrefixRole, db.now())
-	err = db.inTx(ctx, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, "INSERT INTO roles (id, name, description) VALUES ($1, $2, $3)", id, nr.Name, strings.TrimSpace(nr.Description)); err != nil {
-			return mapUniqueViolation(err, "role name")
-		}
-		if _, err := tx.Exec(ctx, "INSERT INTO role_permissions (role_id, permission) SELECT $1, unnest($2::text[])", id, perms); err != nil {
+	_, err := tx.Exec(ctx, "INSERT INTO role_permissions (role_id, permission) SELECT $1, unnest($2::text[])", id, perms)
+	return err
+}
+
+// CreateRole implements assess.RoleService.
+func (s *RoleService) CreateRole(ctx context.Context, nr assess.NewRole, actor assess.Actor) (assess.Role, error) {
+	var r assess.Role
+	err := s.change(ctx, actor, func(tx *Tx) error {
+		if err := nr.Validate(); err != nil {
 			return err
 		}
-		if err := writeAudit(ctx, tx, assess.AuditEntry{Actor: actor, Action: "role.created", TargetType: "role", TargetID: id,
-			Details: map[string]any{"name": nr.Name, "permissions": perms}}); err != nil {
+		id := assess.NewID(assess.PrefixRole, tx.Now)
+		if _, err := tx.Exec(ctx, "INSERT INTO roles (id, name, description) VALUES ($1, $2, $3)", id, nr.Name, nr.Description); err != nil {
 			return err
 		}
-		return db.emitRole(ctx, tx, actor, assess.EventRoleCreated, id)
+		if err := setRolePermissions(ctx, tx, id, nr.Permissions); err != nil {
+			return err
+		}
+		var err error
+		if r, err = findRole(ctx, tx, id); err != nil {
+			return err
+		}
+		return tx.Record(ctx, assess.ChangeRoleCreated, roleTarget(id),
+			map[string]any{"name": nr.Name, "permissions": nr.Permissions}, roleEvent(r))
 	})
-	if err != nil {
-		return assess.Role{}, err
-	}
-	return db.findRole(ctx, id)
+	return r, err
 }
 
 var errBuiltinRole = &assess.Error{Code: assess.ECodeBusinessRule,
 	Message: "Built-in roles are maintained by the service and cannot be changed or deleted; create a custom role instead.",
 	Details: []assess.Detail{{Code: "builtin_role"}}}
 
-// UpdateRole implements assess.AdminService with optimistic concurrency. Holders of the
+// UpdateRole implements assess.RoleService with optimistic concurrency. Holders of the
 // role gain or lose permissions at their next request.
-func (db *DB) UpdateRole(ctx context.Context, id string, upd assess.RoleUpdate, actor assess.Actor) (assess.Role, error) {
-	before, err := db.findRole(ctx, id)
-	if err != nil {
-		return before, err
-	}
-	if before.Builtin {
-		return before, errBuiltinRole
-	}
-	var perms []string
-	if upd.Permissions != nil {
-		if perms, err = assess.ValidatePermissions(*upd.Permissions); err != nil {
-			return before, err
-		}
-	}
-	err = db.inTx(ctx, func(tx pgx.Tx) error {
-		var version int64
-		if err := tx.QueryRow(ctx, "SELECT version FROM roles WHERE id = $1 FOR UPDATE", id).Scan(&version); err != nil {
+func (s *RoleService) UpdateRole(ctx context.Context, id string, upd assess.RoleUpdate, actor assess.Actor) (assess.Role, error) {
+	var after assess.Role
+	err := s.change(ctx, actor, func(tx *Tx) error {
+		before, err := findRole(ctx, tx, id)
+		if err != nil {
 			return err
 		}
-		if version != upd.Version {
-			return versionConflict(version)
+		if before.Builtin {
+			return errBuiltinRole
+		}
+		if err := upd.Validate(); err != nil {
+			return err
+		}
+		if err := tx.LockVersion(ctx, "roles", id, upd.Version, errRoleNotFound); err != nil {
+			return err
 		}
 		if upd.Description != nil {
-			if _, err := tx.Exec(ctx, "UPDATE roles SET description = $2 WHERE id = $1", id, strings.TrimSpace(*upd.Description)); err != nil {
+			if _, err := tx.Exec(ctx, "UPDATE roles SET description = $2 WHERE id = $1", id, *upd.Description); err != nil {
 				return err
 			}
 		}
+		var perms []string
 		if upd.Permissions != nil {
-			if _, err := tx.Exec(ctx, "DELETE FROM role_permissions WHERE role_id = $1", id); err != nil {
+			perms = *upd.Permissions
+			if err := setRolePermissions(ctx, tx, id, perms); err != nil {
 				return err
 			}
-			if _, err := tx.Exec(ctx, "INSERT INTO role_permissions (role_id, permission) SELECT $1, unnest($2::text[])", id, perms); err != nil {
-				return err
-			}
 		}
-		if _, err := tx.Exec(ctx, "UPDATE roles SET version = version + 1, updated_at = $2 WHERE id = $1", id, db.now()); err != nil {
+		if err := tx.BumpVersion(ctx, "roles", id); err != nil {
 			return err
 		}
-		if err := writeAudit(ctx, tx, assess.AuditEntry{Actor: actor, Action: "role.updated", TargetType: "role", TargetID: id,
-			Details: map[string]any{"name": before.Name, "before": before.Permissions, "after": perms}}); err != nil {
+		if after, err = findRole(ctx, tx, id); err != nil {
 			return err
 		}
-		return db.emitRole(ctx, tx, actor, assess.EventRoleUpdated, id)
+		return tx.Record(ctx, assess.ChangeRoleUpdated, roleTarget(id),
+			map[string]any{"name": before.Name, "before": before.Permissions, "after": perms}, roleEvent(after))
 	})
-	if err != nil {
-		return assess.Role{}, err
-	}
-	return db.findRole(ctx, id)
+	return after, err
 }
 
-// DeleteRole implements assess.AdminService; a role still held by users is a conflict.
+// DeleteRole implements assess.RoleService; a role still held by users is a conflict.
 // Global notification rules stop naming it.
-func (db *DB) DeleteRole(ctx context.Context, id string, actor assess.Actor) error {
-	r, err := db.findRole(ctx, id)
-	if err != nil {
-		return err
-	}
-	if r.Builtin {
-		return errBuiltinRole
-	}
-	return db.inTx(ctx, func(tx pgx.Tx) error {
+func (s *RoleService) DeleteRole(ctx context.Context, id string, actor assess.Actor) error {
+	return s.change(ctx, actor, func(tx *Tx) error {
+		r, err := findRole(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if r.Builtin {
+			return errBuiltinRole
+		}
 		var holders int
 		if err := tx.QueryRow(ctx, "SELECT count(*) FROM user_roles WHERE role_id = $1", id).Scan(&holders); err != nil {
 			return err
@@ -160,16 +147,11 @@ func (db *DB) DeleteRole(ctx context.Context, id string, actor assess.Actor) err
 			return err
 		}
 		if _, err := tx.Exec(ctx, `UPDATE notification_rules SET roles = array_remove(roles, $1), version = version + 1, updated_at = $2
-			WHERE $1 = ANY (roles)`, r.Name, db.now()); err != nil {
+			WHERE $1 = ANY (roles)`, r.Name, tx.Now); err != nil {
 			return err
 		}
-		if err := writeAudit(ctx, tx, assess.AuditEntry{Actor: actor, Action: "role.deleted", TargetType: "role", TargetID: id,
-			Details: map[string]any{"name": r.Name}}); err != nil {
-			return err
-		}
-		_, err := db.emit(ctx, tx, actor, roleEvent(assess.EventRoleDeleted, r))
-		return err
+		return tx.Record(ctx, assess.ChangeRoleDeleted, roleTarget(id), map[string]any{"name": r.Name}, roleEvent(r))
 	})
 }
 
-var _ assess.AdminService = (*DB)(nil)
+var _ assess.RoleService = (*RoleService)(nil)

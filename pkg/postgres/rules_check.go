@@ -113,7 +113,7 @@ func (db *DB) checkPersonalRule(ctx context.Context, tx pgx.Tx, r assess.Notific
 // receive: one whose permission they hold, or one that can concern them as its subject.
 func receivable(entry string, perms []string) bool {
 	for _, typ := range assess.EventTypes {
-		if assess.EventFilterMatches([]string{entry}, typ.Type) && (typ.NotifySubject || slices.Contains(perms, typ.Permission)) {
+		if assess.EventFilterMatches([]string{entry}, typ.Type) && (typ.NotifySubject || slices.Contains(perms, string(typ.Permission))) {
 			return true
 		}
 	}

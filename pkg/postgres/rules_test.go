@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/assay-dev/assay/pkg/assess"
+	"github.com/assay-dev/assay/pkg/postgres"
 )
 
 // TestPersonalRules: a personal rule may select only events its owner may receive, sends
@@ -104,7 +105,7 @@ func TestGlobalRules(t *testing.T) {
 	require.NoError(t, err)
 	require.Empty(t, r.Warnings)
 	// bob (assessor) holds no admin.roles: the rule does not reach him.
-	_, err = f.db.CreateRole(f.ctx, assess.NewRole{Name: "auditor", Permissions: []string{"admin.audit"}}, f.actor())
+	_, err = postgres.NewServices(f.db).Roles.CreateRole(f.ctx, assess.NewRole{Name: "auditor", Permissions: []string{"admin.audit"}}, f.actor())
 	require.NoError(t, err)
 	require.Equal(t, []string{"carol"}, f.notified(f.lastEvent(assess.EventRoleCreated)))
 

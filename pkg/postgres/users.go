@@ -2,9 +2,7 @@ package postgres
 
 import (
 	"context"
-	"encoding/base64"
 	"errors"
-	"fmt"
 	"slices"
 	"strings"
 
@@ -25,56 +23,39 @@ func scanUser(r pgx.Row) (assess.User, error) {
 
 var errUserNotFound = &assess.Error{Code: assess.ECodeNotFound, Message: "No such user."}
 
-// FindUsers implements assess.AdminService: filtered in SQL, ordered by username, keyset
-// paginated on (lower(username), id) so every page costs the same.
-func (db *DB) FindUsers(ctx context.Context, f assess.UserFilter) ([]assess.User, string, error) {
-	var where []string
-	var args []any
-	arg := func(v any) string { args = append(args, v); return fmt.Sprintf("$%d", len(args)) }
-	if q := strings.TrimSpace(f.Q); q != "" {
-		p := arg("%" + strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(q) + "%")
-		where = append(where, fmt.Sprintf("(u.username ILIKE %[1]s OR u.email ILIKE %[1]s OR u.display_name ILIKE %[1]s)", p))
-	}
-	if f.Active != "" {
-		where = append(where, "u.active = "+arg(f.Active == "true"))
-	}
-	if f.Role != "" {
-		where = append(where, "EXISTS (SELECT 1 FROM user_roles ur JOIN roles r ON r.id = ur.role_id WHERE ur.user_id = u.id AND r.name = "+arg(f.Role)+")")
-	}
-	if f.Cursor != "" {
-		raw, err := base64.RawURLEncoding.DecodeString(f.Cursor)
-		name, id, ok := strings.Cut(string(raw), "\x00")
-		if err != nil || !ok {
-			return nil, "", &assess.Error{Code: assess.ECodeValidation, Message: "The cursor is not valid.",
-				Details: []assess.Detail{{Field: "cursor", Code: "invalid", Message: "Use nextCursor from the previous page."}}}
-		}
-		where = append(where, fmt.Sprintf("(lower(u.username), u.id) > (%s, %s)", arg(name), arg(id)))
-	}
-	limit := max(f.Limit, 1)
-	q := "SELECT " + userColumns + " FROM users u"
-	if len(where) > 0 {
-		q += " WHERE " + strings.Join(where, " AND ")
-	}
-	q += fmt.Sprintf(" ORDER BY lower(u.username), u.id LIMIT %d", limit+1)
-	rows, err := db.pool.Query(ctx, q, args...)
-	if err != nil {
-		return nil, "", err
-	}
-	users, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (assess.User, error) { return scanUser(r) })
-	if err != nil {
-		return nil, "", err
-	}
-	next := ""
-	if len(users) > limit {
-		last := users[limit-1]
-		users, next = users[:limit], base64.RawURLEncoding.EncodeToString([]byte(strings.ToLower(last.Username)+"\x00"+last.ID))
-	}
-	return users, next, nil
+// userSorts are the orders of the user list.
+var userSorts = map[string]sortOrder{
+	"username": {name: "username", keys: []sortKey{{expr: "lower(u.username)", typ: "text"}, {expr: "u.id", typ: "text"}}},
+	"-createdAt": {name: "-createdAt", keys: []sortKey{{expr: "u.created_at", typ: "timestamptz", desc: true},
+		{expr: "u.id", typ: "text", desc: true}}},
 }
 
-// FindUser implements assess.AdminService.
-func (db *DB) FindUser(ctx context.Context, id string) (assess.User, error) {
-	return findUser(ctx, db.pool, id)
+// FindUsers implements assess.UserService: filtered in SQL, ordered by username (or newest
+// first), keyset paginated so every page costs the same.
+func (s *UserService) FindUsers(ctx context.Context, f assess.UserFilter) (assess.Page[assess.User], error) {
+	order, ok := userSorts[f.Sort]
+	if !ok {
+		order = userSorts["username"]
+	}
+	l := newList("users", "SELECT "+userColumns+" FROM users u", order)
+	l.Search(f.Q, "u.username", "u.email", "u.display_name")
+	if f.Active != "" {
+		l.Where("u.active = " + l.arg(f.Active == "true"))
+	}
+	if f.Role != "" {
+		l.Where("EXISTS (SELECT 1 FROM user_roles ur JOIN roles r ON r.id = ur.role_id WHERE ur.user_id = u.id AND r.name = " + l.arg(f.Role) + ")")
+	}
+	return collectPage(ctx, s.pool, l, f.PageRequest, scanUser, func(u assess.User) []any {
+		if order.name == "-createdAt" {
+			return []any{u.CreatedAt, u.ID}
+		}
+		return []any{strings.ToLower(u.Username), u.ID} // usernames are ASCII: lower() in SQL agrees
+	})
+}
+
+// FindUser implements assess.UserService.
+func (s *UserService) FindUser(ctx context.Context, id string) (assess.User, error) {
+	return findUser(ctx, s.pool, id)
 }
 
 // findUser reads a user as the API shows it, also inside a transaction.
@@ -86,22 +67,25 @@ func findUser(ctx context.Context, q querier, id string) (assess.User, error) {
 	if errors.Is(err, pgx.ErrNoRows) {
 		return u, errUserNotFound
 	}
-	return u, err
+	return u, dbError(err)
 }
 
-// emitUser reads the user inside tx and emits an event of typ about them.
-func (db *DB) emitUser(ctx context.Context, tx pgx.Tx, actor assess.Actor, typ, id string) error {
+// userTarget names a user in the audit log.
+func userTarget(id string) Target { return Target{Type: "user", ID: id} }
+
+// recordUser reads the user inside tx and records change c about them (audit row and,
+// when c is announced, its event).
+func recordUser(ctx context.Context, tx *Tx, c assess.Change, id string, details map[string]any) error {
 	u, err := findUser(ctx, tx, id)
 	if err != nil {
 		return err
 	}
-	_, err = db.emit(ctx, tx, actor, userEvent(typ, u))
-	return err
+	return tx.Record(ctx, c, userTarget(id), details, userEvent(u))
 }
 
 // roleIDs resolves role names, refusing unknown ones.
-func roleIDs(ctx context.Context, tx pgx.Tx, names []string) ([]string, error) {
-	rows, err := tx.Query(ctx, "SELECT name, id FROM roles WHERE name = ANY($1)", names)
+func roleIDs(ctx context.Context, q querier, names []string) ([]string, error) {
+	rows, err := q.Query(ctx, "SELECT name, id FROM roles WHERE name = ANY($1)", names)
 	if err != nil {
 		return nil, err
 	}
@@ -115,6 +99,9 @@ func roleIDs(ctx context.Context, tx pgx.Tx, names []string) ([]string, error) {
 		found[n] = id
 	}
 	rows.Close()
+	if err := rows.Err(); err != nil { // a dropped connection is not an unknown role
+		return nil, err
+	}
 	var ids []string
 	for _, n := range names {
 		id, ok := found[n]
@@ -124,10 +111,10 @@ func roleIDs(ctx context.Context, tx pgx.Tx, names []string) ([]string, error) {
 		}
 		ids = append(ids, id)
 	}
-	return ids, rows.Err()
+	return ids, nil
 }
 
-func setRoles(ctx context.Context, tx pgx.Tx, userID string, names []string) error {
+func setRoles(ctx context.Context, tx *Tx, userID string, names []string) error {
 	ids, err := roleIDs(ctx, tx, names)
 	if err != nil {
 		return err
@@ -139,106 +126,91 @@ func setRoles(ctx context.Context, tx pgx.Tx, userID string, names []string) err
 	return err
 }
 
-// CreateUser implements assess.AdminService. Administrators can create users whatever
-// REGISTRATION_MODE says.
-func (db *DB) CreateUser(ctx context.Context, nu assess.NewUser, actor assess.Actor) (assess.User, error) {
-	if err := nu.Validate(db.identity.PasswordMinLength); err != nil {
+// CreateUser implements assess.UserService. Administrators can create users whatever
+// REGISTRATION_MODE says. The account is validated and its password hashed before the
+// transaction, so the slow hash holds no connection.
+func (s *UserService) CreateUser(ctx context.Context, nu assess.NewUser, actor assess.Actor) (assess.User, error) {
+	if err := nu.Validate(s.identity.PasswordMinLength); err != nil {
 		return assess.User{}, err
 	}
-	if err := db.refuseBreached(ctx, "password", nu.Password); err != nil {
-		return assess.User{}, err
-	}
-	roles := nu.Roles
-	if len(roles) == 0 {
-		roles = []string{assess.RoleAssessee}
-	}
-	slices.Sort(roles)
-	roles = slices.Compact(roles)
-	hash, err := db.hasher.Hash(ctx, nu.Password)
+	hash, err := s.checkNewPassword(ctx, "password", nu.Password)
 	if err != nil {
 		return assess.User{}, err
 	}
-	now := db.now()
-	id := assess.NewID(assess.PrefixUser, now)
-	err = db.inTx(ctx, func(tx pgx.Tx) error {
+	var u assess.User
+	err = s.change(ctx, actor, func(tx *Tx) error {
+		id := assess.NewID(assess.PrefixUser, tx.Now)
 		if _, err := tx.Exec(ctx, `INSERT INTO users (id, username, email, display_name, password_hash, created_at, updated_at, password_changed_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $6, $6)`, id, nu.Username, nu.Email, nu.DisplayName, hash, now); err != nil {
-			return mapUniqueViolation(err, "username or e-mail")
-		}
-		if err := setRoles(ctx, tx, id, roles); err != nil {
+			VALUES ($1, $2, $3, $4, $5, $6, $6, $6)`, id, nu.Username, nu.Email, nu.DisplayName, hash, tx.Now); err != nil {
 			return err
 		}
-		if err := writeAudit(ctx, tx, assess.AuditEntry{Actor: actor, Action: "user.created", TargetType: "user", TargetID: id,
-			Details: map[string]any{"username": nu.Username, "roles": roles}}); err != nil {
+		if err := setRoles(ctx, tx, id, nu.Roles); err != nil {
 			return err
 		}
-		return db.emitUser(ctx, tx, actor, assess.EventUserCreated, id)
+		if u, err = findUser(ctx, tx, id); err != nil {
+			return err
+		}
+		return tx.Record(ctx, assess.ChangeUserCreated, userTarget(id),
+			map[string]any{"username": nu.Username, "roles": nu.Roles}, userEvent(u))
 	})
 	if err != nil {
 		return assess.User{}, err
 	}
-	db.setupComplete.Store(true)
-	return db.FindUser(ctx, id)
+	s.setupComplete.Store(true)
+	return u, nil
 }
 
-func versionConflict(current int64) error {
-	return &assess.Error{Code: assess.ECodeVersionConflict, Message: "The record was changed by someone else; reload it and try again.",
-		Details: []assess.Detail{{Field: "version", Code: "stale", Message: fmt.Sprintf("The current version is %d.", current)}}}
-}
-
-// UpdateUser implements assess.AdminService with optimistic concurrency. An administrator
+// UpdateUser implements assess.UserService with optimistic concurrency. An administrator
 // cannot deactivate themselves, and the last active administrator cannot lose the role.
-func (db *DB) UpdateUser(ctx context.Context, id string, upd assess.UserUpdate, actor assess.Actor) (assess.User, error) {
-	before, err := db.FindUser(ctx, id)
-	if err != nil {
-		return before, err
+func (s *UserService) UpdateUser(ctx context.Context, id string, upd assess.UserUpdate, actor assess.Actor) (assess.User, error) {
+	if !assess.ValidID(assess.PrefixUser, id) {
+		return assess.User{}, errUserNotFound
 	}
-	err = db.inTx(ctx, func(tx pgx.Tx) error {
-		var version int64
-		if err := tx.QueryRow(ctx, "SELECT version FROM users WHERE id = $1 FOR UPDATE", id).Scan(&version); err != nil {
+	var after assess.User
+	err := s.change(ctx, actor, func(tx *Tx) error {
+		if err := upd.Validate(); err != nil {
 			return err
 		}
-		if version != upd.Version {
-			return versionConflict(version)
+		if err := tx.LockVersion(ctx, "users", id, upd.Version, errUserNotFound); err != nil {
+			return err
 		}
-		if before, err = findUser(ctx, tx, id); err != nil { // as locked, for the audit and the events
+		before, err := findUser(ctx, tx, id) // as locked, for the audit and the events
+		if err != nil {
 			return err
 		}
 		if upd.Active != nil && !*upd.Active && id == actor.ID {
 			return &assess.Error{Code: assess.ECodeBusinessRule, Message: "You cannot deactivate your own account.",
 				Details: []assess.Detail{{Field: "active", Code: "self_deactivation"}}}
 		}
-		if err := db.applyUserUpdate(ctx, tx, id, upd); err != nil {
+		if err := applyUserUpdate(ctx, tx, id, upd); err != nil {
 			return err
 		}
 		if err := requireAnAdmin(ctx, tx); err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, "UPDATE users SET version = version + 1, updated_at = $2 WHERE id = $1", id, db.now()); err != nil {
+		if err := tx.BumpVersion(ctx, "users", id); err != nil {
 			return err
 		}
-		if err := writeAudit(ctx, tx, assess.AuditEntry{Actor: actor, Action: "user.updated", TargetType: "user", TargetID: id,
-			Details: map[string]any{"before": map[string]any{"email": before.Email, "displayName": before.DisplayName, "active": before.Active, "roles": before.Roles},
-				"changes": upd}}); err != nil {
+		if err := tx.Record(ctx, assess.ChangeUserUpdated, userTarget(id), map[string]any{
+			"before":  map[string]any{"email": before.Email, "displayName": before.DisplayName, "active": before.Active, "roles": before.Roles},
+			"changes": upd}, assess.NewEvent{}); err != nil {
 			return err
 		}
-		return db.emitUserChanges(ctx, tx, actor, before)
+		after, err = announceUserChanges(ctx, tx, before)
+		return err
 	})
-	if err != nil {
-		return assess.User{}, err
-	}
-	return db.FindUser(ctx, id)
+	return after, err
 }
 
 // applyUserUpdate writes the fields of upd; deactivation signs the user out everywhere.
-func (db *DB) applyUserUpdate(ctx context.Context, tx pgx.Tx, id string, upd assess.UserUpdate) error {
+func applyUserUpdate(ctx context.Context, tx *Tx, id string, upd assess.UserUpdate) error {
 	if upd.Email != nil {
-		if _, err := tx.Exec(ctx, "UPDATE users SET email = $2 WHERE id = $1", id, strings.TrimSpace(*upd.Email)); err != nil {
-			return mapUniqueViolation(err, "e-mail")
+		if _, err := tx.Exec(ctx, "UPDATE users SET email = $2 WHERE id = $1", id, *upd.Email); err != nil {
+			return err
 		}
 	}
 	if upd.DisplayName != nil {
-		if _, err := tx.Exec(ctx, "UPDATE users SET display_name = $2 WHERE id = $1", id, strings.TrimSpace(*upd.DisplayName)); err != nil {
+		if _, err := tx.Exec(ctx, "UPDATE users SET display_name = $2 WHERE id = $1", id, *upd.DisplayName); err != nil {
 			return err
 		}
 	}
@@ -247,7 +219,7 @@ func (db *DB) applyUserUpdate(ctx context.Context, tx pgx.Tx, id string, upd ass
 			return err
 		}
 		if !*upd.Active { // sign the user out everywhere at once
-			if _, err := tx.Exec(ctx, "UPDATE sessions SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL", id, db.now()); err != nil {
+			if _, err := tx.Exec(ctx, "UPDATE sessions SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL", id, tx.Now); err != nil {
 				return err
 			}
 		}
@@ -261,7 +233,7 @@ func (db *DB) applyUserUpdate(ctx context.Context, tx pgx.Tx, id string, upd ass
 }
 
 // requireAnAdmin keeps the installation manageable: at least one active administrator.
-func requireAnAdmin(ctx context.Context, tx pgx.Tx) error {
+func requireAnAdmin(ctx context.Context, tx *Tx) error {
 	var n int
 	if err := tx.QueryRow(ctx, `SELECT count(*) FROM users u JOIN user_roles ur ON ur.user_id = u.id JOIN roles r ON r.id = ur.role_id
 		WHERE r.name = $1 AND u.active`, assess.RoleAdmin).Scan(&n); err != nil {
@@ -274,42 +246,43 @@ func requireAnAdmin(ctx context.Context, tx pgx.Tx) error {
 	return nil
 }
 
-// ResetPassword implements assess.AdminService: sets a new password, clears the lockout
+// ResetPassword implements assess.UserService: sets a new password, clears the lockout
 // and ends the user's sessions.
-func (db *DB) ResetPassword(ctx context.Context, id, password string, actor assess.Actor) error {
-	if _, err := db.FindUser(ctx, id); err != nil {
+func (s *UserService) ResetPassword(ctx context.Context, id, password string, actor assess.Actor) error {
+	if _, err := s.FindUser(ctx, id); err != nil {
 		return err
 	}
-	hash, err := db.checkNewPassword(ctx, "password", password)
+	hash, err := s.checkNewPassword(ctx, "password", password)
 	if err != nil {
 		return err
 	}
-	return db.inTx(ctx, func(tx pgx.Tx) error {
-		if err := db.replacePassword(ctx, tx, id, hash); err != nil {
+	return s.change(ctx, actor, func(tx *Tx) error {
+		if err := replacePassword(ctx, tx, id, hash); err != nil {
 			return err
 		}
-		return writeAudit(ctx, tx, assess.AuditEntry{Actor: actor, Action: "user.password_reset", TargetType: "user", TargetID: id})
+		return tx.Record(ctx, assess.ChangeUserPasswordReset, userTarget(id), nil, assess.NewEvent{})
 	})
 }
 
-// emitUserChanges emits user.deactivated when the account went from active to inactive,
-// and user.updated when anything else about it changed (a no-op update emits nothing).
-func (db *DB) emitUserChanges(ctx context.Context, tx pgx.Tx, actor assess.Actor, before assess.User) error {
+// announceUserChanges emits user.deactivated when the account went from active to
+// inactive, and user.updated when anything else about it changed (a no-op update emits
+// nothing). It returns the user as changed.
+func announceUserChanges(ctx context.Context, tx *Tx, before assess.User) (assess.User, error) {
 	after, err := findUser(ctx, tx, before.ID)
 	if err != nil {
-		return err
+		return after, err
 	}
-	deactivated := before.Active && !after.Active
-	if deactivated {
-		if _, err := db.emit(ctx, tx, actor, userEvent(assess.EventUserDeactivated, after)); err != nil {
-			return err
+	if before.Active && !after.Active {
+		if err := tx.Announce(ctx, assess.EventUserDeactivated, userEvent(after)); err != nil {
+			return after, err
 		}
 	}
 	otherChange := before.Email != after.Email || before.DisplayName != after.DisplayName ||
 		!slices.Equal(before.Roles, after.Roles) || (!before.Active && after.Active)
 	if !otherChange {
-		return nil
+		return after, nil
 	}
-	_, err = db.emit(ctx, tx, actor, userEvent(assess.EventUserUpdated, after))
-	return err
+	return after, tx.Announce(ctx, assess.EventUserUpdated, userEvent(after))
 }
+
+var _ assess.UserService = (*UserService)(nil)

@@ -47,7 +47,7 @@ func (db *DB) findWebhook(ctx context.Context, q querier, id string, lock bool) 
 }
 
 // webhookEvent reads a webhook as the data of an event; the URL loses its query.
-func (db *DB) webhookEvent(ctx context.Context, tx pgx.Tx, id, typ string) (assess.NewEvent, error) {
+func (db *DB) webhookEvent(ctx context.Context, tx pgx.Tx, id string, typ assess.EventName) (assess.NewEvent, error) {
 	w, err := db.findWebhook(ctx, tx, id, false)
 	if err != nil {
 		return assess.NewEvent{}, err
@@ -55,7 +55,7 @@ func (db *DB) webhookEvent(ctx context.Context, tx pgx.Tx, id, typ string) (asse
 	return webhookEventOf(typ, w), nil
 }
 
-func webhookEventOf(typ string, w assess.Webhook) assess.NewEvent {
+func webhookEventOf(typ assess.EventName, w assess.Webhook) assess.NewEvent {
 	w.URL = redactedURL(w.URL)
 	return assess.NewEvent{Type: typ, Data: w, Summary: w.Name, Link: "/admin/webhooks?id=" + w.ID}
 }
@@ -150,7 +150,7 @@ func (db *DB) CreateWebhook(ctx context.Context, nw assess.NewWebhook, actor ass
 }
 
 // auditAndEmit writes the audit row of a change and emits its event.
-func (db *DB) auditAndEmit(ctx context.Context, tx pgx.Tx, actor assess.Actor, action, targetType, id string, details map[string]any, ev assess.NewEvent) error {
+func (db *DB) auditAndEmit(ctx context.Context, tx pgx.Tx, actor assess.Actor, action assess.AuditAction, targetType, id string, details map[string]any, ev assess.NewEvent) error {
 	if err := writeAudit(ctx, tx, assess.AuditEntry{Actor: actor, Action: action, TargetType: targetType, TargetID: id, Details: details}); err != nil {
 		return err
 	}

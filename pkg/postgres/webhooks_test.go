@@ -72,7 +72,7 @@ func TestWebhookLifecycle(t *testing.T) {
 	requireCode(t, err, assess.ECodeNotFound, "")
 	require.Zero(t, f.count("SELECT count(*) FROM deliveries WHERE webhook_id = $1", w.ID))
 	require.Equal(t, 1, f.count("SELECT count(*) FROM events WHERE type = $1", assess.EventWebhookDeleted))
-	for _, action := range []string{"webhook.created", "webhook.updated", "webhook.secret_rotated", "webhook.tested", "webhook.deleted"} {
+	for _, action := range []assess.AuditAction{"webhook.created", "webhook.updated", "webhook.secret_rotated", "webhook.tested", "webhook.deleted"} {
 		require.Equal(t, 1, auditCount(t, f.pool, action), action)
 	}
 }
@@ -123,7 +123,7 @@ func TestTestDeliveryBypassesActiveFlag(t *testing.T) {
 	require.NoError(t, err)
 	d, err := f.db.TestWebhook(f.ctx, w.ID, f.actor())
 	require.NoError(t, err)
-	require.Equal(t, assess.EventChannelTest, d.EventType)
+	require.Equal(t, string(assess.EventChannelTest), d.EventType)
 	require.Equal(t, assess.DeliveryPending, d.Status)
 	require.Equal(t, w.ID, d.DestinationID)
 	require.Equal(t, []string{"webhook:" + w.ID}, f.deliveryKeys(d.EventID), "only the tested destination")

@@ -1,0 +1,64 @@
+package httpapi
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/assay-dev/assay/pkg/assess"
+)
+
+// route is one operation of the API as the route table lists it: method, path, the
+// permission it requires and its named handler; doc carries the rest of its OpenAPI
+// description (operation id, summary, tags, extra statuses), declared beside the handler.
+type route struct {
+	Method     string
+	Path       string
+	Permission assess.Perm
+	doc        huma.Operation
+	register   func(s *Server, op Op)
+}
+
+// on declares a route with its handler and description.
+func on[I, O any](method, path string, perm assess.Perm, handler func(context.Context, *I) (*O, error), doc huma.Operation) route {
+	return route{Method: method, Path: path, Permission: perm, doc: doc,
+		register: func(s *Server, op Op) { register(s, op, handler) }}
+}
+
+// The route table: every operation of the API, so that a URL leads to its handler in one
+// hop. Handlers are named handle<Resource><Action>; their descriptions (doc…) stand beside
+// them in the resource's file. A test checks that this table and the OpenAPI document
+// list the same operations.
+func (s *Server) routes() []route {
+	const (
+		get    = http.MethodGet
+		post   = http.MethodPost
+		patch  = http.MethodPatch
+		put    = http.MethodPut
+		delete = http.MethodDelete
+	)
+	_ = put
+	return []route{
+		// Users and roles (users.go, roles.go)
+		on(get, "/api/v1/users", assess.PermAdminUsers, s.handleUserList, docUserList),
+		on(post, "/api/v1/users", assess.PermAdminUsers, s.handleUserCreate, docUserCreate),
+		on(get, "/api/v1/users/{id}", assess.PermAdminUsers, s.handleUserGet, docUserGet),
+		on(patch, "/api/v1/users/{id}", assess.PermAdminUsers, s.handleUserUpdate, docUserUpdate),
+		on(post, "/api/v1/users/{id}/password", assess.PermAdminUsers, s.handleUserPasswordReset, docUserPasswordReset),
+		on(get, "/api/v1/permissions", assess.PermAuthenticated, s.handlePermissionList, docPermissionList),
+		on(get, "/api/v1/roles", assess.PermAuthenticated, s.handleRoleList, docRoleList),
+		on(post, "/api/v1/roles", assess.PermAdminRoles, s.handleRoleCreate, docRoleCreate),
+		on(patch, "/api/v1/roles/{id}", assess.PermAdminRoles, s.handleRoleUpdate, docRoleUpdate),
+		on(delete, "/api/v1/roles/{id}", assess.PermAdminRoles, s.handleRoleDelete, docRoleDelete),
+	}
+}
+
+// registerRoutes registers every route of the table.
+func (s *Server) registerRoutes() {
+	for _, r := range s.routes() {
+		op := r.doc
+		op.Method, op.Path = r.Method, r.Path
+		r.register(s, Op{Permission: r.Permission, Operation: op})
+	}
+}

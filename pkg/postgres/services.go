@@ -1,0 +1,82 @@
+package postgres
+
+// The store is split into one small service type per aggregate, each implementing one
+// assess service interface on the shared DB (pool, clock, keyring, hasher, job client and
+// the transaction kit of tx.go). cmd/* wires them into the HTTP layer and the workers
+// through NewServices; nothing implements more than its own aggregate.
+
+// UserService implements assess.UserService.
+type UserService struct{ *DB }
+
+// RoleService implements assess.RoleService.
+type RoleService struct{ *DB }
+
+// IdentityService implements assess.IdentityService: first administrator, sign-in,
+// sessions and one's own password.
+type IdentityService struct{ *DB }
+
+// APIKeyService implements assess.APIKeyService.
+type APIKeyService struct{ *DB }
+
+// InviteService implements assess.InviteService: invites and self-service registration.
+type InviteService struct{ *DB }
+
+// PasswordResetService implements assess.PasswordResetService.
+type PasswordResetService struct{ *DB }
+
+// AuditService implements assess.AuditService.
+type AuditService struct{ *DB }
+
+// NotificationService implements assess.NotificationService.
+type NotificationService struct{ *DB }
+
+// RuleService implements assess.RuleService.
+type RuleService struct{ *DB }
+
+// WebhookService implements assess.WebhookService.
+type WebhookService struct{ *DB }
+
+// ChatService implements assess.ChatService.
+type ChatService struct{ *DB }
+
+// DeliveryLogService implements assess.DeliveryLogService.
+type DeliveryLogService struct{ *DB }
+
+// EmailService implements assess.EmailService.
+type EmailService struct{ *DB }
+
+// DeliveryStore implements assess.DeliveryStore for the delivery workers.
+type DeliveryStore struct{ *DB }
+
+// EncryptionService implements assess.EncryptionService.
+type EncryptionService struct{ *DB }
+
+// Services are the store's services, one per aggregate, on one DB.
+type Services struct {
+	Users         *UserService
+	Roles         *RoleService
+	Identity      *IdentityService
+	APIKeys       *APIKeyService
+	Invites       *InviteService
+	PasswordReset *PasswordResetService
+	Audit         *AuditService
+	Notifications *NotificationService
+	Rules         *RuleService
+	Webhooks      *WebhookService
+	Chat          *ChatService
+	Deliveries    *DeliveryLogService
+	Email         *EmailService
+	DeliveryStore *DeliveryStore
+	Encryption    *EncryptionService
+}
+
+// NewServices returns every service of the store on db.
+func NewServices(db *DB) *Services {
+	return &Services{
+		Users: &UserService{db}, Roles: &RoleService{db}, Identity: &IdentityService{db}, APIKeys: &APIKeyService{db},
+		Invites: &InviteService{db}, PasswordReset: &PasswordResetService{db}, Audit: &AuditService{db},
+		Notifications: &NotificationService{db}, Rules: &RuleService{db}, Webhooks: &WebhookService{db},
+		Chat: &ChatService{db}, Deliveries: &DeliveryLogService{db}, Email: &EmailService{db},
+		DeliveryStore: &DeliveryStore{db}, Encryption: &EncryptionService{db},
+	}
+}

@@ -1,0 +1,144 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/assay-dev/assay/pkg/assess"
+)
+
+// querier is what pool, connection and transaction have in common.
+type querier interface {
+	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}
+
+// Tx is one change in progress: the database transaction, the time of the change (one
+// clock reading for every row it writes), and who is making it. Store methods get one from
+// DB.change and compose unexported (ctx, tx, …) helpers on it.
+type Tx struct {
+	pgx.Tx
+	db *DB
+	// Now is the time of the change, read once from the store's clock.
+	Now time.Time
+	// Actor is the caller: recorded in the audit log and events, and asked for permissions.
+	Actor assess.Actor
+}
+
+// changeAttempts bounds how often a change that lost a serialization conflict or a
+// deadlock is run again before the caller gets 503.
+const changeAttempts = 4
+
+// change runs fn in a transaction and commits when it returns nil; it is the only way
+// store code opens a transaction. A serialization failure or deadlock runs fn again (it
+// must not keep state across attempts other than what it returns), a bounded number of
+// times; driver errors leave as domain errors (see dbError).
+func (db *DB) change(ctx context.Context, actor assess.Actor, fn func(tx *Tx) error) error {
+	for attempt := 1; ; attempt++ {
+		err := db.changeOnce(ctx, actor, fn)
+		if err == nil || !retryable(err) {
+			return dbError(err)
+		}
+		if attempt == changeAttempts {
+			return &assess.Error{Code: assess.ECodeUnavailable,
+				Message: "The database is too busy to complete the change; try again in a moment."}
+		}
+		backoff := time.Duration(attempt*attempt) * 5 * time.Millisecond
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(backoff + rand.N(backoff)):
+		}
+	}
+}
+
+func (db *DB) changeOnce(ctx context.Context, actor assess.Actor, fn func(tx *Tx) error) error {
+	ptx, err := db.pool.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = ptx.Rollback(context.WithoutCancel(ctx)) }()
+	if err := fn(&Tx{Tx: ptx, db: db, Now: db.now(), Actor: actor}); err != nil {
+		return err
+	}
+	return ptx.Commit(ctx)
+}
+
+// As returns the same transaction acting as another actor (the system locking an account
+// during a sign-in, a new user registering themselves).
+func (tx *Tx) As(actor assess.Actor) *Tx {
+	c := *tx
+	c.Actor = actor
+	return &c
+}
+
+// Record writes the audit row of a change and, when the catalogue announces the change,
+// emits its event, in one call and in this transaction: the audit action and the event
+// type come from the one catalogue entry c. ev is the event's content (its Type is set
+// from c); it must be empty when c is not announced.
+func (tx *Tx) Record(ctx context.Context, c assess.Change, target Target, details map[string]any, ev assess.NewEvent) error {
+	if err := writeAudit(ctx, tx, assess.AuditEntry{Actor: tx.Actor, Action: c.Action,
+		TargetType: target.Type, TargetID: target.ID, Details: details}); err != nil {
+		return err
+	}
+	switch {
+	case c.Event == "" && ev.Data != nil:
+		return fmt.Errorf("record %s: the change is not announced, but event data was given", c.Action)
+	case c.Event == "":
+		return nil
+	}
+	return tx.Announce(ctx, c.Event, ev)
+}
+
+// Announce emits an event of the catalogue without an audit row of its own: for a change
+// whose one audit row stands for several announcements (an update that also deactivates).
+func (tx *Tx) Announce(ctx context.Context, name assess.EventName, ev assess.NewEvent) error {
+	ev.Type = name
+	_, err := tx.db.emit(ctx, tx, tx.Actor, ev)
+	return err
+}
+
+// Target names the record a change is about, as the audit log shows it.
+type Target struct {
+	Type string // "user", "role", "webhook", …
+	ID   string
+}
+
+// LockVersion locks the row id of table for the rest of the transaction and checks the
+// caller's version against it: the one optimistic-concurrency check of the store. A
+// missing row answers notFound; another version answers 409 version_conflict with the
+// current version in the details. table is a constant of the calling code.
+func (tx *Tx) LockVersion(ctx context.Context, table, id string, version int64, notFound error) error {
+	var current int64
+	err := tx.QueryRow(ctx, "SELECT version FROM "+table+" WHERE id = $1 FOR UPDATE", id).Scan(&current)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return notFound
+	}
+	if err != nil {
+		return err
+	}
+	if current != version {
+		return versionConflict(current)
+	}
+	return nil
+}
+
+// BumpVersion increments the version of row id of table and sets updated_at to the time
+// of the change, after LockVersion and the change's own writes.
+func (tx *Tx) BumpVersion(ctx context.Context, table, id string) error {
+	_, err := tx.Exec(ctx, "UPDATE "+table+" SET version = version + 1, updated_at = $2 WHERE id = $1", id, tx.Now)
+	return err
+}
+
+// versionConflict answers a stale version with the current one in the details.
+func versionConflict(current int64) error {
+	return &assess.Error{Code: assess.ECodeVersionConflict, Message: "The record was changed by someone else; reload it and try again.",
+		Details: []assess.Detail{{Field: "version", Code: "stale", Message: fmt.Sprintf("The current version is %d.", current)}}}
+}
