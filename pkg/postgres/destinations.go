@@ -13,9 +13,9 @@ import (
 // destinationKind is what webhooks and chat destinations share: the failure count,
 // automatic switch-off, re-enabling and the test delivery.
 type destinationKind struct {
-	table    string // webhooks or chat_destinations
-	noun     string // webhook or chat: audit target type and action prefix
-	logKind  string // the delivery log (assess.DeliveryKind*)
+	table    string           // webhooks or chat_destinations
+	noun     string           // webhook or chat: audit target type and action prefix
+	logKind  string           // the delivery log (assess.DeliveryKind*)
 	disabled assess.EventName // the event type of an automatic switch-off
 	// event reads the destination inside the transaction as the event of typ.
 	event func(ctx context.Context, tx pgx.Tx, id string, typ assess.EventName) (assess.NewEvent, error)

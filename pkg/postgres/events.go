@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	
+
 	"github.com/assay-dev/assay/pkg/assess"
 )
 
