@@ -51,6 +51,22 @@ func (s *Server) routes() []route {
 		on(post, "/api/v1/roles", assess.PermAdminRoles, s.handleRoleCreate, docRoleCreate),
 		on(patch, "/api/v1/roles/{id}", assess.PermAdminRoles, s.handleRoleUpdate, docRoleUpdate),
 		on(delete, "/api/v1/roles/{id}", assess.PermAdminRoles, s.handleRoleDelete, docRoleDelete),
+
+		// ---- identity: setup, sign-in and sessions, profile, API keys, invites and
+		// registration, password reset, audit log (identity.go, apikeys.go, invites.go,
+		// passwordreset.go, profile.go, audit.go, setup.go)
+
+		// ---- end of identity
+
+		// ---- deliveries: notifications, event catalogue, rules, webhooks, chat, delivery
+		// logs, e-mail (notifications.go, events.go, rules.go, webhooks.go, chat.go,
+		// deliveries.go, email.go)
+
+		// ---- end of deliveries
+
+		// ---- platform: encryption (encryption.go)
+
+		// ---- end of platform
 	}
 }
 
