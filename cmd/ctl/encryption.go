@@ -101,7 +101,7 @@ func newEncryptionCmds(environ []string) []*cobra.Command {
 
 func runEncryptSecrets(ctx context.Context, opts keyOptions, out io.Writer) error {
 	return withStore(ctx, opts, func(_ *config.Config, store *postgres.DB) error {
-		res, err := store.EncryptSecrets(ctx, assess.Actor{ID: opts.actor})
+		res, err := postgres.NewServices(store).Encryption.EncryptSecrets(ctx, assess.Actor{ID: opts.actor})
 		if err != nil {
 			return err
 		}
@@ -113,9 +113,10 @@ func runEncryptSecrets(ctx context.Context, opts keyOptions, out io.Writer) erro
 
 func runRotate(ctx context.Context, opts keyOptions, out io.Writer) error {
 	return withStore(ctx, opts, func(_ *config.Config, store *postgres.DB) error {
-		rotate := store.RotateEncryptionKey
+		enc := postgres.NewServices(store).Encryption
+		rotate := enc.RotateEncryptionKey
 		if opts.recover {
-			rotate = store.RecoverLostKey
+			rotate = enc.RecoverLostKey
 		}
 		res, err := rotate(ctx, assess.Actor{ID: opts.actor})
 		if err != nil {
@@ -140,7 +141,7 @@ func runRekey(ctx context.Context, opts keyOptions, out io.Writer) error {
 	// The keyring is loaded with the old key: the ledger still opens with it.
 	opts.environ = append(append([]string{}, opts.environ...), "MASTER_ENCRYPTION_KEY="+fmt.Sprintf("%x", cfg.OldMasterKey))
 	return withStore(ctx, opts, func(_ *config.Config, store *postgres.DB) error {
-		n, err := store.RekeyMaster(ctx, cfg.OldMasterKey, cfg.MasterKey, assess.Actor{ID: opts.actor})
+		n, err := postgres.NewServices(store).Encryption.RekeyMaster(ctx, cfg.OldMasterKey, cfg.MasterKey, assess.Actor{ID: opts.actor})
 		if err != nil {
 			return err
 		}
@@ -155,7 +156,7 @@ func runRekey(ctx context.Context, opts keyOptions, out io.Writer) error {
 
 func runEncryptionStatus(ctx context.Context, opts keyOptions, out io.Writer) error {
 	return withStore(ctx, opts, func(_ *config.Config, store *postgres.DB) error {
-		st, err := store.EncryptionStatus(ctx)
+		st, err := postgres.NewServices(store).Encryption.EncryptionStatus(ctx)
 		if err != nil {
 			return err
 		}

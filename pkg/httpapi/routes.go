@@ -65,6 +65,8 @@ func (s *Server) routes() []route {
 		// ---- end of deliveries
 
 		// ---- platform: encryption (encryption.go)
+		on(get, "/api/v1/admin/encryption/status", assess.PermAdminEncryption, s.handleEncryptionStatus, docEncryptionStatus),
+		on(post, "/api/v1/admin/encryption/rotate", assess.PermAdminEncryption, s.handleEncryptionRotate, docEncryptionRotate),
 
 		// ---- end of platform
 	}

@@ -46,7 +46,6 @@ func (s *Server) registerOperations() {
 	s.registerRoutes()
 	s.describeHealth()
 	s.registerSetup()
-	s.registerEncryption()
 	s.registerIdentity()
 	s.registerAPIKeys()
 	s.registerAudit()

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/assay-dev/assay/pkg/assess"
+	"github.com/assay-dev/assay/pkg/postgres"
 	"github.com/assay-dev/assay/pkg/secret"
 )
 
@@ -136,7 +137,7 @@ func TestEncryptionStatusCountsDeliverySecrets(t *testing.T) {
 	_, err = f.pool.Exec(f.ctx, "UPDATE webhooks SET url = 'https://plain.example.com/'") // as before encrypt-secrets
 	require.NoError(t, err)
 
-	st, err := f.db.EncryptionStatus(f.ctx)
+	st, err := postgres.NewServices(f.db).Encryption.EncryptionStatus(f.ctx)
 	require.NoError(t, err)
 	counts := map[string]assess.EncryptedFieldCount{}
 	for _, c := range st.Fields {
@@ -148,10 +149,10 @@ func TestEncryptionStatusCountsDeliverySecrets(t *testing.T) {
 	require.Equal(t, assess.EncryptedFieldCount{Kind: "email_params", Encrypted: 1}, counts["email_params"])
 	require.Equal(t, assess.EncryptedFieldCount{Kind: "smtp_password", Encrypted: 1}, counts["smtp_password"])
 
-	res, err := f.db.EncryptSecrets(f.ctx, f.actor())
+	res, err := postgres.NewServices(f.db).Encryption.EncryptSecrets(f.ctx, f.actor())
 	require.NoError(t, err)
 	require.Equal(t, int64(1), res.Encrypted)
-	rot, err := f.db.RotateEncryptionKey(f.ctx, f.actor())
+	rot, err := postgres.NewServices(f.db).Encryption.RotateEncryptionKey(f.ctx, f.actor())
 	require.NoError(t, err)
 	require.Positive(t, rot.Rewrapped)
 	w, _, err := f.db.FindWebhooks(f.ctx, "", 1)

@@ -58,9 +58,11 @@ func (db *DB) auditUnavailable(ctx context.Context, version int, aad string) {
 	if actor.RequestID == "" {
 		actor.RequestID = logging.RequestID(ctx)
 	}
-	err := writeAudit(context.WithoutCancel(ctx), db.pool, assess.AuditEntry{
-		Actor: actor, Action: assess.AuditKeyUnavailable, TargetType: "encrypted_value", TargetID: aad,
-		Details: map[string]any{"keyVersion": version},
+	// Its own transaction: the audit row must outlive a failing change that met the value.
+	bg := context.WithoutCancel(ctx)
+	err := db.change(bg, actor, func(tx *Tx) error {
+		return tx.Record(bg, assess.ChangeKeyUnavailable, Target{Type: "encrypted_value", ID: aad},
+			map[string]any{"keyVersion": version}, assess.NewEvent{})
 	})
 	if err != nil {
 		slog.Default().ErrorContext(ctx, "audit of undecryptable value failed", slog.String("error", err.Error()))
@@ -82,7 +84,7 @@ func (db *DB) readLedger(ctx context.Context) ([]secret.KeyVersion, error) {
 
 // createFirstVersion creates version 1 unless another process won the race.
 func (db *DB) createFirstVersion(ctx context.Context, master []byte, actor assess.Actor) error {
-	return db.inTx(ctx, func(tx pgx.Tx) error {
+	return db.change(ctx, actor, func(tx *Tx) error {
 		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1)", ledgerLockKey); err != nil {
 			return err
 		}
@@ -90,15 +92,14 @@ func (db *DB) createFirstVersion(ctx context.Context, master []byte, actor asses
 		if err := tx.QueryRow(ctx, "SELECT count(*) FROM encryption_keys").Scan(&n); err != nil || n > 0 {
 			return err
 		}
-		kv, _, err := secret.NewKeyVersion(master, 1, actor.ID, db.now())
+		kv, _, err := secret.NewKeyVersion(master, 1, actor.ID, tx.Now)
 		if err != nil {
 			return err
 		}
 		if err := insertKeyVersion(ctx, tx, kv); err != nil {
 			return err
 		}
-		return writeAudit(ctx, tx, assess.AuditEntry{Actor: actor, Action: assess.AuditKEKCreated,
-			TargetType: "encryption_key", TargetID: "1", Details: map[string]any{"version": 1}})
+		return tx.Record(ctx, assess.ChangeKEKCreated, Target{Type: "encryption_key", ID: "1"}, map[string]any{"version": 1}, assess.NewEvent{})
 	})
 }
 
@@ -113,17 +114,17 @@ var errNeedsMasterKey = &assess.Error{Code: assess.ECodeBusinessRule,
 	Message: "This needs MASTER_ENCRYPTION_KEY: the service runs in passthrough mode (secrets stored in plaintext)."}
 
 // EncryptionStatus implements assess.EncryptionService.
-func (db *DB) EncryptionStatus(ctx context.Context) (assess.EncryptionStatus, error) {
+func (s *EncryptionService) EncryptionStatus(ctx context.Context) (assess.EncryptionStatus, error) {
 	st := assess.EncryptionStatus{Mode: "encrypted", Versions: []assess.EncryptionKeyVersion{}}
-	if db.keys.Passthrough() {
+	if s.keys.Passthrough() {
 		st.Mode = "passthrough"
 	}
-	ledger, err := db.readLedger(ctx)
+	ledger, err := s.readLedger(ctx)
 	if err != nil {
 		return st, err
 	}
 	unusable := map[int]bool{}
-	for _, v := range db.keys.Unusable() {
+	for _, v := range s.keys.Unusable() {
 		unusable[v] = true
 	}
 	for _, kv := range ledger {
@@ -131,11 +132,11 @@ func (db *DB) EncryptionStatus(ctx context.Context) (assess.EncryptionStatus, er
 			st.CurrentVersion = kv.Version
 		}
 		st.Versions = append(st.Versions, assess.EncryptionKeyVersion{Version: kv.Version, CreatedAt: kv.CreatedAt.UTC(),
-			CreatedBy: kv.CreatedBy, Current: kv.Current, Usable: !db.keys.Passthrough() && !unusable[kv.Version]})
+			CreatedBy: kv.CreatedBy, Current: kv.Current, Usable: !s.keys.Passthrough() && !unusable[kv.Version]})
 	}
-	for _, f := range db.fields {
+	for _, f := range s.fields {
 		c := assess.EncryptedFieldCount{Kind: f.Kind}
-		err := db.pool.QueryRow(ctx, fmt.Sprintf(`SELECT count(*) FILTER (WHERE starts_with(%[1]s, $1)),
+		err := s.pool.QueryRow(ctx, fmt.Sprintf(`SELECT count(*) FILTER (WHERE starts_with(%[1]s, $1)),
 			count(*) FILTER (WHERE NOT starts_with(%[1]s, $1)) FROM %[2]s WHERE %[3]s AND %[1]s IS NOT NULL`,
 			pgx.Identifier{f.Column}.Sanitize(), pgx.Identifier{f.Table}.Sanitize(), f.where()),
 			secret.Prefix).Scan(&c.Encrypted, &c.Plaintext)
@@ -147,4 +148,4 @@ func (db *DB) EncryptionStatus(ctx context.Context) (assess.EncryptionStatus, er
 	return st, nil
 }
 
-var _ assess.EncryptionService = (*DB)(nil)
+var _ assess.EncryptionService = (*EncryptionService)(nil)

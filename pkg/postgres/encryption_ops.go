@@ -132,17 +132,17 @@ func (db *DB) rewriteOne(ctx context.Context, f EncryptedField, q fieldQueries, 
 
 // EncryptSecrets encrypts every plaintext secret of the registry under the current key
 // version. It is idempotent and safe while the service serves traffic.
-func (db *DB) EncryptSecrets(ctx context.Context, actor assess.Actor) (assess.SecretsMigration, error) {
+func (s *EncryptionService) EncryptSecrets(ctx context.Context, actor assess.Actor) (assess.SecretsMigration, error) {
 	var res assess.SecretsMigration
-	if db.keys.Passthrough() {
+	if s.keys.Passthrough() {
 		return res, errNeedsMasterKey
 	}
-	for _, f := range db.fields {
-		n, err := db.rewriteField(ctx, f, func(id, value string) (string, bool, error) {
+	for _, f := range s.fields {
+		n, err := s.rewriteField(ctx, f, func(id, value string) (string, bool, error) {
 			if secret.IsEncrypted(value) {
 				return "", false, nil
 			}
-			sealed, err := db.keys.Seal(ctx, f.AAD(id), []byte(value))
+			sealed, err := s.keys.Seal(ctx, f.AAD(id), []byte(value))
 			return sealed, err == nil, err
 		})
 		res.Encrypted += n
@@ -150,7 +150,7 @@ func (db *DB) EncryptSecrets(ctx context.Context, actor assess.Actor) (assess.Se
 			return res, err
 		}
 	}
-	st, err := db.EncryptionStatus(ctx)
+	st, err := s.EncryptionStatus(ctx)
 	if err != nil {
 		return res, err
 	}
@@ -158,8 +158,10 @@ func (db *DB) EncryptSecrets(ctx context.Context, actor assess.Actor) (assess.Se
 		res.AlreadyEncrypted += c.Encrypted
 	}
 	res.AlreadyEncrypted -= res.Encrypted
-	return res, writeAudit(ctx, db.pool, assess.AuditEntry{Actor: actor, Action: assess.AuditSecretsMigrated,
-		Details: map[string]any{"encrypted": res.Encrypted, "alreadyEncrypted": res.AlreadyEncrypted, "keyVersion": db.keys.Current()}})
+	return res, s.change(ctx, actor, func(tx *Tx) error {
+		return tx.Record(ctx, assess.ChangeSecretsMigrated, Target{}, map[string]any{
+			"encrypted": res.Encrypted, "alreadyEncrypted": res.AlreadyEncrypted, "keyVersion": s.keys.Current()}, assess.NewEvent{})
+	})
 }
 
 // rotationLockKey makes rotations exclusive across processes for their whole run.
@@ -170,35 +172,35 @@ const rotationLockKey int64 = 0x61737361793a726f
 // in the ledger so values written meanwhile by other replicas still open. It refuses
 // when the master key does not open the current version (a mistyped key must not start
 // a new ledger branch); RecoverLostKey is the deliberate way past that.
-func (db *DB) RotateEncryptionKey(ctx context.Context, actor assess.Actor) (assess.RotationResult, error) {
-	if db.keys.Passthrough() {
+func (s *EncryptionService) RotateEncryptionKey(ctx context.Context, actor assess.Actor) (assess.RotationResult, error) {
+	if s.keys.Passthrough() {
 		return assess.RotationResult{}, errNeedsMasterKey
 	}
-	if db.keys.Current() == 0 {
+	if s.keys.Current() == 0 {
 		return assess.RotationResult{}, &assess.Error{Code: assess.ECodeKeyUnavailable, Message: "The configured master key " +
 			"does not open the current key version. Configure the right MASTER_ENCRYPTION_KEY; if it is lost, see " +
 			"`assay-ctl rotate-encryption-key --recover-lost-key` in docs/encryption.md."}
 	}
-	return db.rotate(ctx, actor, false)
+	return s.rotate(ctx, actor, false)
 }
 
 // RecoverLostKey starts a new key version under the configured master key although the
 // existing versions cannot be opened (the old master key is lost). Values under the old
 // versions stay unreadable and must be re-entered; new values are sealed again.
-func (db *DB) RecoverLostKey(ctx context.Context, actor assess.Actor) (assess.RotationResult, error) {
-	if db.keys.Passthrough() {
+func (s *EncryptionService) RecoverLostKey(ctx context.Context, actor assess.Actor) (assess.RotationResult, error) {
+	if s.keys.Passthrough() {
 		return assess.RotationResult{}, errNeedsMasterKey
 	}
-	if db.keys.Current() != 0 {
+	if s.keys.Current() != 0 {
 		return assess.RotationResult{}, &assess.Error{Code: assess.ECodeBusinessRule,
 			Message: "The master key opens the current key version: nothing is lost, use a normal rotation."}
 	}
-	return db.rotate(ctx, actor, true)
+	return s.rotate(ctx, actor, true)
 }
 
-func (db *DB) rotate(ctx context.Context, actor assess.Actor, recovered bool) (assess.RotationResult, error) {
+func (s *EncryptionService) rotate(ctx context.Context, actor assess.Actor, recovered bool) (assess.RotationResult, error) {
 	var res assess.RotationResult
-	conn, err := db.pool.Acquire(ctx)
+	conn, err := s.pool.Acquire(ctx)
 	if err != nil {
 		return res, err
 	}
@@ -213,14 +215,14 @@ func (db *DB) rotate(ctx context.Context, actor assess.Actor, recovered bool) (a
 	defer func() { _, _ = conn.Exec(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock($1)", rotationLockKey) }()
 
 	var kek []byte
-	err = db.inTx(ctx, func(tx pgx.Tx) error {
+	err = s.change(ctx, actor, func(tx *Tx) error {
 		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1)", ledgerLockKey); err != nil {
 			return err
 		}
 		if err := tx.QueryRow(ctx, "SELECT coalesce(max(version), 0) FROM encryption_keys").Scan(&res.PreviousVersion); err != nil {
 			return err
 		}
-		kv, k, err := db.keys.NewVersion(res.PreviousVersion+1, actor.ID, db.now())
+		kv, k, err := s.keys.NewVersion(res.PreviousVersion+1, actor.ID, tx.Now)
 		if err != nil {
 			return err
 		}
@@ -231,24 +233,24 @@ func (db *DB) rotate(ctx context.Context, actor assess.Actor, recovered bool) (a
 		if err := insertKeyVersion(ctx, tx, kv); err != nil {
 			return err
 		}
-		return writeAudit(ctx, tx, assess.AuditEntry{Actor: actor, Action: assess.AuditKEKRotated, TargetType: "encryption_key",
-			TargetID: fmt.Sprint(kv.Version), Details: map[string]any{"version": kv.Version, "previousVersion": res.PreviousVersion, "recoveredLostKey": recovered}})
+		return tx.Record(ctx, assess.ChangeKEKRotated, Target{Type: "encryption_key", ID: fmt.Sprint(kv.Version)},
+			map[string]any{"version": kv.Version, "previousVersion": res.PreviousVersion, "recoveredLostKey": recovered}, assess.NewEvent{})
 	})
 	if err != nil {
 		return res, fmt.Errorf("rotate: %w", err)
 	}
-	db.keys.AddVersion(res.Version, kek)
-	for _, f := range db.fields {
-		n, err := db.rewriteField(ctx, f, func(id, value string) (string, bool, error) {
+	s.keys.AddVersion(res.Version, kek)
+	for _, f := range s.fields {
+		n, err := s.rewriteField(ctx, f, func(id, value string) (string, bool, error) {
 			v, err := secret.ParseVersion(value)
 			if !secret.IsEncrypted(value) || err != nil || v >= res.Version {
 				return "", false, nil
 			}
-			if !db.keys.Usable(v) {
+			if !s.keys.Usable(v) {
 				res.Unreadable++ // counted, left as is: rotation must not stop at a lost value
 				return "", false, nil
 			}
-			next, err := db.keys.Rewrap(ctx, f.AAD(id), value, res.Version)
+			next, err := s.keys.Rewrap(ctx, f.AAD(id), value, res.Version)
 			return next, err == nil, err
 		})
 		res.Rewrapped += n
@@ -263,13 +265,14 @@ func (db *DB) rotate(ctx context.Context, actor assess.Actor, recovered bool) (a
 // rewrapped with a fresh salt; data keys are untouched. The ledger and the secret tables
 // are locked against writes meanwhile. It refuses, changing nothing, when oldMaster does
 // not open the ledger. It returns how many versions were rekeyed (0: already done).
-func (db *DB) RekeyMaster(ctx context.Context, oldMaster, newMaster []byte, actor assess.Actor) (int, error) {
+func (s *EncryptionService) RekeyMaster(ctx context.Context, oldMaster, newMaster []byte, actor assess.Actor) (int, error) {
 	rekeyed := 0
-	err := db.inTx(ctx, func(tx pgx.Tx) error {
+	err := s.change(ctx, actor, func(tx *Tx) error {
+		rekeyed = 0 // a retried attempt counts afresh
 		if _, err := tx.Exec(ctx, "LOCK TABLE encryption_keys IN ACCESS EXCLUSIVE MODE"); err != nil {
 			return err
 		}
-		for _, f := range db.fields {
+		for _, f := range s.fields {
 			if _, err := tx.Exec(ctx, "LOCK TABLE "+pgx.Identifier{f.Table}.Sanitize()+" IN SHARE MODE"); err != nil {
 				return err
 			}
@@ -301,7 +304,7 @@ func (db *DB) RekeyMaster(ctx context.Context, oldMaster, newMaster []byte, acto
 				return err
 			}
 			if _, err := tx.Exec(ctx, "UPDATE encryption_keys SET salt = $1, wrapped_kek = $2, rekeyed_at = $3 WHERE version = $4",
-				next.Salt, next.WrappedKEK, db.now(), kv.Version); err != nil {
+				next.Salt, next.WrappedKEK, tx.Now, kv.Version); err != nil {
 				return err
 			}
 			rekeyed++
@@ -309,8 +312,8 @@ func (db *DB) RekeyMaster(ctx context.Context, oldMaster, newMaster []byte, acto
 		if rekeyed == 0 {
 			return nil
 		}
-		return writeAudit(ctx, tx, assess.AuditEntry{Actor: actor, Action: assess.AuditMasterRekeyed,
-			TargetType: "encryption_key", Details: map[string]any{"versions": rekeyed, "currentVersion": currentOf(ledger)}})
+		return tx.Record(ctx, assess.ChangeMasterRekeyed, Target{Type: "encryption_key"},
+			map[string]any{"versions": rekeyed, "currentVersion": currentOf(ledger)}, assess.NewEvent{})
 	})
 	return rekeyed, err
 }

@@ -15,17 +15,11 @@ import (
 // IdempotencyStore implements assess.IdempotencyStore on the table idempotency_keys. The
 // primary key (scope, endpoint, key) is the lock: of two concurrent requests with one key,
 // exactly one inserts the in-progress row, the other finds it.
-type IdempotencyStore struct {
-	pool *pgxpool.Pool
-	now  func() time.Time
-}
+type IdempotencyStore struct{ *DB }
 
 // NewIdempotencyStore returns a store on pool. now is the clock (time.Now when nil).
 func NewIdempotencyStore(pool *pgxpool.Pool, now func() time.Time) *IdempotencyStore {
-	if now == nil {
-		now = time.Now
-	}
-	return &IdempotencyStore{pool: pool, now: now}
+	return &IdempotencyStore{New(pool, now)}
 }
 
 // errKeyVanished is returned by claimKey when the conflicting row was abandoned between
@@ -40,7 +34,7 @@ func (s *IdempotencyStore) Begin(ctx context.Context, scope, endpoint, key strin
 	for range 3 {
 		var rec assess.IdempotencyRecord
 		var started bool
-		err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		err := s.change(ctx, assess.SystemActor, func(tx *Tx) error {
 			var err error
 			rec, started, err = s.claimKey(ctx, tx, scope, endpoint, key, requestHash)
 			return err
@@ -56,8 +50,8 @@ func (s *IdempotencyStore) Begin(ctx context.Context, scope, endpoint, key strin
 	return assess.IdempotencyRecord{}, false, fmt.Errorf("idempotency: begin: %w", errKeyVanished)
 }
 
-func (s *IdempotencyStore) claimKey(ctx context.Context, tx pgx.Tx, scope, endpoint, key string, requestHash []byte) (assess.IdempotencyRecord, bool, error) {
-	now := s.now()
+func (s *IdempotencyStore) claimKey(ctx context.Context, tx *Tx, scope, endpoint, key string, requestHash []byte) (assess.IdempotencyRecord, bool, error) {
+	now := tx.Now
 	if _, err := tx.Exec(ctx, `DELETE FROM idempotency_keys
 		WHERE scope = $1 AND endpoint = $2 AND key = $3 AND (created_at < $4 OR (completed_at IS NULL AND created_at < $5))`,
 		scope, endpoint, key, now.Add(-assess.IdempotencyKeyLifetime), now.Add(-assess.IdempotencyInProgressTimeout)); err != nil {
