@@ -10,7 +10,7 @@ LDFLAGS       := -s -w -X github.com/assay-dev/assay/cmd/internal/boot.Version=$
 GOLANGCI_LINT_VERSION := v2.15.0
 BIN           := $(CURDIR)/bin
 
-.PHONY: run build web-deps web-build go-build test lint bench-startup bench-auth bench-deliveries clean
+.PHONY: run build web-deps web-build go-build test lint bench-startup bench-auth bench-deliveries bench-upload clean
 
 # Links in e-mails and chat messages point at APP_URL; for a local run that is this server.
 run: build
@@ -43,6 +43,10 @@ bench-auth:
 # Webhook deliveries per second from one worker process to a local receiver (issue 5).
 bench-deliveries:
 	$(GO) test ./jobs/workers -run '^$$' -bench BenchmarkWebhookDeliveries -benchtime 2000x -count 1
+
+# Memory and throughput of the streaming upload path: bytes allocated per 50 MiB upload.
+bench-upload:
+	$(GO) test ./pkg/httpapi -run '^$$' -bench BenchmarkUpload50MiB -benchtime 5x -count 1
 
 lint: $(BIN)/golangci-lint
 	$(BIN)/golangci-lint run ./...

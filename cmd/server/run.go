@@ -111,7 +111,7 @@ func run(ctx context.Context, opts options) error {
 	deps.RateLimit = limits(cfg, db.Pool, log)
 	api := httpapi.New(httpapi.Config{
 		Version: boot.Version, StartedAt: started, CORSOrigins: cfg.CORSOrigins, TrustProxyHops: cfg.TrustProxyHops,
-		MaxBodyBytes: cfg.APIMaxBodyBytes, StorageProvider: string(cfg.StorageProvider), PasswordMinLength: cfg.PasswordMinLength,
+		MaxBodyBytes: cfg.APIMaxBodyBytes, UploadMaxBytes: cfg.UploadMaxFileSize, StorageProvider: string(cfg.StorageProvider), PasswordMinLength: cfg.PasswordMinLength,
 		SessionKey: sessionKey, SessionLifetime: cfg.JWTExpiry, SecureCookie: cfg.SecureCookie, RegistrationMode: string(cfg.RegistrationMode),
 		AppOrigins: append([]string{originOf(cfg.AppURL)}, cfg.CORSOrigins...),
 	}, deps)

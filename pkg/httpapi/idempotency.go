@@ -56,6 +56,12 @@ func Idempotency(store assess.IdempotencyStore, maxBody int64, log *slog.Logger)
 				next.ServeHTTP(w, r)
 				return
 			}
+			if isMultipart(r) { // uploads are streamed, never buffered to be hashed: see upload.go
+				writeError(w, r, m.log, &assess.Error{Code: assess.ECodeValidation,
+					Message: "Uploads do not take an Idempotency-Key: uploading the same file to the same record again yields the same attachment.",
+					Details: []assess.Detail{{Field: HeaderIdempotencyKey, Code: "not_supported", Message: "not supported on uploads"}}})
+				return
+			}
 			m.serve(w, r, next, keys)
 		})
 	}

@@ -268,3 +268,19 @@ func TestIdempotencyResponsesSettingCookiesAreNotStored(t *testing.T) {
 	}
 	require.Equal(t, int64(2), c.runs.Load())
 }
+
+// TestIdempotencyRefusesUploads: an upload is streamed, never buffered to be hashed, so
+// an Idempotency-Key on one is refused rather than silently ignored; without the header
+// the upload passes through untouched.
+func TestIdempotencyRefusesUploads(t *testing.T) {
+	t.Parallel()
+	c := &creator{}
+	h := idempotentStack(pgtest.NewPool(t), nil, c)
+	form := "multipart/form-data; boundary=b"
+	res := post(t, h, "/api/v1/things/t1/files", "--b--\r\n", "Content-Type", form, HeaderIdempotencyKey, "k1")
+	require.Equal(t, http.StatusBadRequest, res.status, res.body)
+	require.Contains(t, res.body, `"not_supported"`)
+	require.Zero(t, c.runs.Load())
+	res = post(t, h, "/api/v1/things/t1/files", "--b--\r\n", "Content-Type", form)
+	require.Equal(t, http.StatusCreated, res.status, res.body)
+}

@@ -252,15 +252,20 @@ func finish(log *slog.Logger, obs RequestObserver, r *http.Request, rec *statusR
 
 // limitBody caps every request body; huma operations apply the same cap themselves and
 // answer 413 in the envelope.
-func limitBody(n int64) func(http.Handler) http.Handler {
+func limitBody(n, uploadLimit int64) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if r.ContentLength > n {
+			limit := n
+			if isMultipart(r) { // an upload: the file limit, enforced again per file while streaming
+				limit = uploadLimit + uploadOverhead
+				r = r.WithContext(context.WithValue(r.Context(), uploadLimitKey{}, uploadLimit))
+			}
+			if r.ContentLength > limit {
 				writeEnvelope(w, &Error{status: http.StatusRequestEntityTooLarge, Code: assess.ECodePayloadTooLarge,
-					Message: fmt.Sprintf("The request body exceeds the limit of %d bytes.", n), RequestID: logging.RequestID(r.Context())})
+					Message: fmt.Sprintf("The request body exceeds the limit of %d bytes.", limit), RequestID: logging.RequestID(r.Context())})
 				return
 			}
-			r.Body = http.MaxBytesReader(w, r.Body, n)
+			r.Body = http.MaxBytesReader(w, r.Body, limit)
 			next.ServeHTTP(w, r)
 		})
 	}

@@ -18,6 +18,7 @@ type route struct {
 	Permission assess.Perm
 	doc        huma.Operation
 	register   func(s *Server, op Op)
+	upload     bool // a multipart upload streamed to its handler (see upload.go)
 }
 
 // on declares a route with its handler and description.
@@ -75,8 +76,22 @@ func (s *Server) routes() []route {
 // registerRoutes registers every route of the table.
 func (s *Server) registerRoutes() {
 	for _, r := range s.routes() {
-		op := r.doc
-		op.Method, op.Path = r.Method, r.Path
-		r.register(s, Op{Permission: r.Permission, Operation: op})
+		s.registerRoute(r)
+	}
+}
+
+// registerRoute registers one route; an upload's multipart body is added to its entry in
+// the document afterwards, so that huma never reads the body itself.
+func (s *Server) registerRoute(r route) {
+	op := r.doc
+	op.Method, op.Path = r.Method, r.Path
+	r.register(s, Op{Permission: r.Permission, Operation: op})
+	if r.upload {
+		item := s.API.OpenAPI().Paths[r.Path]
+		for _, o := range []*huma.Operation{item.Post, item.Put} {
+			if o != nil && o.OperationID == op.OperationID {
+				o.RequestBody = uploadRequestBody(r.doc.Description)
+			}
+		}
 	}
 }

@@ -24,6 +24,7 @@ type Config struct {
 	CORSOrigins       []string  // origins allowed to call with credentials
 	TrustProxyHops    int       // reverse-proxy hops trusted for X-Forwarded-*
 	MaxBodyBytes      int64     // cap of JSON request bodies
+	UploadMaxBytes    int64     // largest uploaded file (UPLOAD_MAX_FILE_SIZE)
 	StorageProvider   string    // "database" or "s3": what health reports under storage
 	PasswordMinLength int       // shown to the setup wizard
 	// SessionKey signs session cookies (JWT_SECRET or the generated secret).
@@ -106,6 +107,9 @@ func New(cfg Config, deps Deps) *Server {
 	if cfg.MaxBodyBytes <= 0 {
 		cfg.MaxBodyBytes = 1 << 20
 	}
+	if cfg.UploadMaxBytes <= 0 {
+		cfg.UploadMaxBytes = 50 << 20
+	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
@@ -123,7 +127,7 @@ func New(cfg Config, deps Deps) *Server {
 	deps = s.dep
 	r := chi.NewRouter()
 	r.Use(requestID, clientInfo(cfg.TrustProxyHops), observe(deps.Logger, deps.Observer),
-		securityHeaders, cors(cfg.CORSOrigins), limitBody(cfg.MaxBodyBytes), s.setupGate)
+		securityHeaders, cors(cfg.CORSOrigins), limitBody(cfg.MaxBodyBytes, cfg.UploadMaxBytes), s.setupGate)
 	r.NotFound(s.notFound)
 	r.MethodNotAllowed(s.methodNotAllowed)
 
