@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The whole test suite, as `make test` and CI run it. It installs what a fresh machine
 # lacks (Chromium from Debian, npm packages, golangci-lint), then runs, in order:
-# formatting and lint, the web build (typed client regenerated from the golden OpenAPI
-# document, type check), web unit tests, the OpenAPI linter, Go tests with -race on one
-# shared PostgreSQL cluster, and the browser journeys against the real server.
+# formatting and lint (with the dependency-boundary cases of scripts/check-boundaries.sh),
+# the web build (typed client regenerated from the golden OpenAPI document, type check),
+# web unit tests, the OpenAPI linter, Go tests with -race on one shared PostgreSQL cluster,
+# and the browser journeys against the real server.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -40,11 +41,12 @@ if [ ! -x "$BIN/mailpit" ]; then
 fi
 export MAILPIT_BIN="$BIN/mailpit"
 
-step "gofmt, go vet, golangci-lint"
+step "gofmt, go vet, golangci-lint, dependency boundaries"
 unformatted=$(gofmt -l $(git ls-files '*.go'))
 if [ -n "$unformatted" ]; then echo "gofmt needed: $unformatted"; exit 1; fi
 go vet ./...
 "$BIN/golangci-lint" run ./...
+bash scripts/check-boundaries.sh
 
 step "web: install, build (regenerates the typed client), unit tests, OpenAPI lint"
 (cd web && npm ci --no-audit --no-fund --loglevel=error)
