@@ -2,9 +2,7 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -13,94 +11,92 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// keyClient calls the API with an API key in the given header style.
-func keyClient(t *testing.T, ts *testServer, token string, bearer bool) func(method, path string) (*http.Response, map[string]any) {
-	return func(method, path string) (*http.Response, map[string]any) {
-		hdr := []string{"X-Api-Key", token}
-		if bearer {
-			hdr = []string{"Authorization", "Bearer " + token}
-		}
-		return ts.request(t, method, path, "", hdr...)
-	}
-}
-
 func TestAPIKeys(t *testing.T) {
 	t.Parallel()
 	ts := startServer(t)
-	admin := newBrowser(t, ts)
-	res, _ := admin.do("POST", "/api/v1/setup", adminJSON)
-	require.Equal(t, 201, res.StatusCode)
-	addUser(t, ts, "pipeline", "assessor")
-	ci := newBrowser(t, ts)
-	res, _ = ci.do("POST", "/api/v1/auth/login", `{"username":"pipeline","password":"matrix password 1"}`)
-	require.Equal(t, 200, res.StatusCode)
+	admin := ts.admin(t)
+	_, ci := ts.newUserNamed(t, "pipeline", "assessor")
 
-	res, body := ci.do("POST", "/api/v1/me/api-keys", `{"name":"CI"}`)
-	require.Equal(t, 201, res.StatusCode, body)
-	token := body["token"].(string)
-	keyID := body["apiKey"].(map[string]any)["id"].(string)
-	require.True(t, strings.HasPrefix(token, "assay_"))
+	var token, keyID string
+	step(t, "a user creates a key", func(t *testing.T) {
+		body := ci.post(t, "/api/v1/me/api-keys", `{"name":"CI"}`, 201)
+		token = body["token"].(string)
+		keyID = body["apiKey"].(map[string]any)["id"].(string)
+		require.True(t, strings.HasPrefix(token, "assay_"))
+	})
 
-	for _, bearer := range []bool{true, false} {
-		call := keyClient(t, ts, token, bearer)
-		res, body := call("GET", "/api/v1/auth/me")
-		require.Equal(t, 200, res.StatusCode, body)
-		require.Equal(t, "pipeline", body["user"].(map[string]any)["username"])
-		res, body = call("GET", "/api/v1/admin/encryption/status")
-		requireEnvelope(t, res, body, 403, "permission_denied")
+	for _, c := range []struct {
+		name string
+		key  *apiClient
+	}{
+		{"as Authorization: Bearer", ts.bearerClient(token)},
+		{"as X-Api-Key", ts.apiKeyClient(token)},
+	} {
+		t.Run("the key acts as its owner "+c.name, func(t *testing.T) {
+			res, body := c.key.do(t, "GET", "/api/v1/auth/me", nil)
+			require.Equal(t, 200, res.StatusCode, body)
+			require.Equal(t, "pipeline", body["user"].(map[string]any)["username"])
+			c.key.fails(t, "GET", "/api/v1/admin/encryption/status", nil, 403, "permission_denied")
+		})
 	}
-	call := keyClient(t, ts, token, true)
+	key := ts.bearerClient(token)
 
 	// The key acts with the owner's roles at each request: granting or removing a role
 	// changes what it may do at once.
-	conn, err := pgx.Connect(context.Background(), ts.dsn)
-	require.NoError(t, err)
-	defer conn.Close(context.Background())
-	_, err = conn.Exec(context.Background(), `INSERT INTO user_roles SELECT u.id, r.id FROM users u, roles r WHERE u.username = 'pipeline' AND r.name = 'admin'`)
-	require.NoError(t, err)
-	res, _ = call("GET", "/api/v1/admin/encryption/status")
-	require.Equal(t, 200, res.StatusCode)
-	_, err = conn.Exec(context.Background(), `DELETE FROM user_roles WHERE role_id = (SELECT id FROM roles WHERE name = 'admin') AND user_id = (SELECT id FROM users WHERE username = 'pipeline')`)
-	require.NoError(t, err)
-	res, _ = call("GET", "/api/v1/admin/encryption/status")
-	require.Equal(t, 403, res.StatusCode)
+	t.Run("the key acts with the owner's roles at each request", func(t *testing.T) {
+		conn, err := pgx.Connect(context.Background(), ts.dsn)
+		require.NoError(t, err)
+		defer conn.Close(context.Background())
+		_, err = conn.Exec(context.Background(), `INSERT INTO user_roles SELECT u.id, r.id FROM users u, roles r WHERE u.username = 'pipeline' AND r.name = 'admin'`)
+		require.NoError(t, err)
+		res, _ := key.do(t, "GET", "/api/v1/admin/encryption/status", nil)
+		require.Equal(t, 200, res.StatusCode)
+		_, err = conn.Exec(context.Background(), `DELETE FROM user_roles WHERE role_id = (SELECT id FROM roles WHERE name = 'admin') AND user_id = (SELECT id FROM users WHERE username = 'pipeline')`)
+		require.NoError(t, err)
+		res, _ = key.do(t, "GET", "/api/v1/admin/encryption/status", nil)
+		require.Equal(t, 403, res.StatusCode)
+	})
 
-	// The list shows the key with its last use and never the secret.
-	res, body = ci.do("GET", "/api/v1/me/api-keys", "")
-	require.Equal(t, 200, res.StatusCode)
-	items := body["items"].([]any)
-	require.Len(t, items, 1)
-	require.NotEmpty(t, items[0].(map[string]any)["lastUsedAt"])
-	require.NotContains(t, fmt.Sprint(body), token[len(token)-20:])
+	t.Run("the list shows the key with its last use and never the secret", func(t *testing.T) {
+		body := ci.get(t, "/api/v1/me/api-keys", 200)
+		items := body["items"].([]any)
+		require.Len(t, items, 1)
+		require.NotEmpty(t, items[0].(map[string]any)["lastUsedAt"])
+		require.NotContains(t, fmt.Sprint(body), token[len(token)-20:])
+	})
 
-	// Another user cannot revoke it; the owner can, effective at once.
-	res, _ = admin.do("DELETE", "/api/v1/me/api-keys/"+keyID, "")
-	require.Equal(t, 404, res.StatusCode)
-	res, _ = call("GET", "/api/v1/auth/me")
-	require.Equal(t, 200, res.StatusCode)
-	res, _ = ci.do("DELETE", "/api/v1/me/api-keys/"+keyID, "")
-	require.Equal(t, 204, res.StatusCode)
-	res, body = call("GET", "/api/v1/auth/me")
-	requireEnvelope(t, res, body, 401, "unauthenticated")
+	t.Run("another user cannot revoke it", func(t *testing.T) {
+		admin.delete(t, "/api/v1/me/api-keys/"+keyID, 404)
+		key.get(t, "/api/v1/auth/me", 200)
+	})
+	t.Run("the owner revokes it, effective at once", func(t *testing.T) {
+		ci.delete(t, "/api/v1/me/api-keys/"+keyID, 204)
+		key.fails(t, "GET", "/api/v1/auth/me", nil, 401, "unauthenticated")
+	})
 
+	t.Run("an expired key is refused", func(t *testing.T) {
+		expires := time.Now().Add(2 * time.Second).UTC().Format(time.RFC3339)
+		body := ci.post(t, "/api/v1/me/api-keys", fmt.Sprintf(`{"name":"short-lived","expiresAt":%q}`, expires), 201)
+		short := ts.apiKeyClient(body["token"].(string))
+		short.get(t, "/api/v1/auth/me", 200)
+		execSQL(t, ts, `UPDATE api_keys SET expires_at = now() - interval '1 second' WHERE name = 'short-lived'`)
+		short.get(t, "/api/v1/auth/me", 401)
+	})
 	// Expired keys and garbage are refused with the same 401.
-	expires := time.Now().Add(2 * time.Second).UTC().Format(time.RFC3339)
-	res, body = ci.do("POST", "/api/v1/me/api-keys", fmt.Sprintf(`{"name":"short-lived","expiresAt":%q}`, expires))
-	require.Equal(t, 201, res.StatusCode, body)
-	short := keyClient(t, ts, body["token"].(string), false)
-	res, _ = short("GET", "/api/v1/auth/me")
-	require.Equal(t, 200, res.StatusCode)
-	_, err = conn.Exec(context.Background(), `UPDATE api_keys SET expires_at = now() - interval '1 second' WHERE name = 'short-lived'`)
-	require.NoError(t, err)
-	res, _ = short("GET", "/api/v1/auth/me")
-	require.Equal(t, 401, res.StatusCode)
-	for _, junk := range []string{"nope", "assay_", "assay_x_y", token[:len(token)-2] + "zz"} {
-		res, body := keyClient(t, ts, junk, true)("GET", "/api/v1/auth/me")
-		requireEnvelope(t, res, body, 401, "unauthenticated")
+	for _, junk := range []struct{ name, token string }{
+		{"a word", "nope"},
+		{"the prefix alone", "assay_"},
+		{"a malformed key", "assay_x_y"},
+		{"a tampered key", token[:len(token)-2] + "zz"},
+	} {
+		t.Run("garbage is refused: "+junk.name, func(t *testing.T) {
+			ts.bearerClient(junk.token).fails(t, "GET", "/api/v1/auth/me", nil, 401, "unauthenticated")
+		})
 	}
 
-	res, body = ci.do("POST", "/api/v1/me/api-keys", `{"name":"  "}`)
-	requireEnvelope(t, res, body, 400, "validation_failed")
+	t.Run("a key needs a name", func(t *testing.T) {
+		ci.fails(t, "POST", "/api/v1/me/api-keys", `{"name":"  "}`, 400, "validation_failed")
+	})
 }
 
 // TestAPIKeyTokenIsNotReplayed: an idempotent retry of a key creation learns that it
@@ -108,65 +104,56 @@ func TestAPIKeys(t *testing.T) {
 func TestAPIKeyTokenIsNotReplayed(t *testing.T) {
 	t.Parallel()
 	ts := startServer(t)
-	admin := newBrowser(t, ts)
-	res, _ := admin.do("POST", "/api/v1/setup", adminJSON)
-	require.Equal(t, 201, res.StatusCode)
-	post := func() (*http.Response, map[string]any) {
-		req, _ := http.NewRequest("POST", ts.url+"/api/v1/me/api-keys", strings.NewReader(`{"name":"deploy"}`))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Origin", ts.url)
-		req.Header.Set("Idempotency-Key", "create-deploy-key")
-		r, err := admin.client.Do(req)
+	admin := ts.admin(t)
+	const path, create = "/api/v1/me/api-keys", `{"name":"deploy"}`
+	var token string
+	step(t, "the first request creates the key", func(t *testing.T) {
+		res, body := admin.do(t, "POST", path, create, "Idempotency-Key", "create-deploy-key")
+		require.Equal(t, 201, res.StatusCode, body)
+		token = body["token"].(string)
+		require.NotEmpty(t, res.Header.Get("X-RateLimit-Limit"))
+	})
+	t.Run("a retry learns it succeeded, without the token", func(t *testing.T) {
+		res, body := admin.do(t, "POST", path, create, "Idempotency-Key", "create-deploy-key")
+		requireEnvelope(t, res, body, 409, "conflict")
+		require.Equal(t, "true", res.Header.Get("Idempotent-Replayed"))
+		require.NotContains(t, fmt.Sprint(body), token)
+	})
+	t.Run("the token is not kept for replays", func(t *testing.T) {
+		conn, err := pgx.Connect(context.Background(), ts.dsn)
 		require.NoError(t, err)
-		defer r.Body.Close()
-		var m map[string]any
-		require.NoError(t, json.NewDecoder(r.Body).Decode(&m))
-		return r, m
-	}
-	res, body := post()
-	require.Equal(t, 201, res.StatusCode, body)
-	token := body["token"].(string)
-	require.NotEmpty(t, res.Header.Get("X-RateLimit-Limit"))
-
-	res, body = post()
-	requireEnvelope(t, res, body, 409, "conflict")
-	require.Equal(t, "true", res.Header.Get("Idempotent-Replayed"))
-	require.NotContains(t, fmt.Sprint(body), token)
-
-	conn, err := pgx.Connect(context.Background(), ts.dsn)
-	require.NoError(t, err)
-	defer conn.Close(context.Background())
-	var stored int
-	require.NoError(t, conn.QueryRow(context.Background(), `SELECT count(*) FROM idempotency_keys WHERE position($1 in convert_from(body, 'UTF8')) > 0`, token).Scan(&stored))
-	require.Zero(t, stored, "the token is not kept for replays")
-	res, _ = admin.do("GET", "/api/v1/me/api-keys", "")
-	require.Equal(t, 200, res.StatusCode)
+		defer conn.Close(context.Background())
+		var stored int
+		require.NoError(t, conn.QueryRow(context.Background(), `SELECT count(*) FROM idempotency_keys WHERE position($1 in convert_from(body, 'UTF8')) > 0`, token).Scan(&stored))
+		require.Zero(t, stored, "the token is not kept for replays")
+		admin.get(t, path, 200)
+	})
 }
 
 func TestAdministratorsManageOtherUsersKeys(t *testing.T) {
 	t.Parallel()
 	ts := startServer(t)
-	admin := newBrowser(t, ts)
-	res, _ := admin.do("POST", "/api/v1/setup", adminJSON)
-	require.Equal(t, 201, res.StatusCode)
-	res, body := admin.do("POST", "/api/v1/users", `{"username":"robot","email":"robot@example.com","displayName":"CI robot","password":"robot password 123","roles":["assessor"]}`)
-	require.Equal(t, 201, res.StatusCode, body)
-	robot := body["id"].(string)
+	admin := ts.admin(t)
+	robot, _ := ts.newUserNamed(t, "robot", "assessor")
 
-	res, body = admin.do("POST", "/api/v1/users/"+robot+"/api-keys", `{"name":"pipeline"}`)
-	require.Equal(t, 201, res.StatusCode, body)
-	token, keyID := body["token"].(string), body["apiKey"].(map[string]any)["id"].(string)
-	res, body = keyClient(t, ts, token, true)("GET", "/api/v1/auth/me")
-	require.Equal(t, 200, res.StatusCode)
-	require.Equal(t, "robot", body["user"].(map[string]any)["username"], "the key acts as its owner, not its creator")
-
-	res, body = admin.do("GET", "/api/v1/users/"+robot+"/api-keys", "")
-	require.Equal(t, 200, res.StatusCode)
-	require.Len(t, body["items"], 1)
-	res, _ = admin.do("DELETE", "/api/v1/users/"+robot+"/api-keys/"+keyID, "")
-	require.Equal(t, 204, res.StatusCode)
-	res, _ = keyClient(t, ts, token, true)("GET", "/api/v1/auth/me")
-	require.Equal(t, 401, res.StatusCode)
-	res, body = admin.do("GET", "/api/v1/users/u_01m82hrkky527408g45wmneht9/api-keys", "")
-	requireEnvelope(t, res, body, 404, "not_found")
+	var token, keyID string
+	step(t, "an administrator creates a key for another user", func(t *testing.T) {
+		body := admin.post(t, "/api/v1/users/"+robot.ID+"/api-keys", `{"name":"pipeline"}`, 201)
+		token, keyID = body["token"].(string), body["apiKey"].(map[string]any)["id"].(string)
+	})
+	t.Run("the key acts as its owner, not its creator", func(t *testing.T) {
+		body := ts.bearerClient(token).get(t, "/api/v1/auth/me", 200)
+		require.Equal(t, "robot", body["user"].(map[string]any)["username"], "the key acts as its owner, not its creator")
+	})
+	t.Run("the administrator lists the user's keys", func(t *testing.T) {
+		body := admin.get(t, "/api/v1/users/"+robot.ID+"/api-keys", 200)
+		require.Len(t, body["items"], 1)
+	})
+	t.Run("the administrator revokes it, effective at once", func(t *testing.T) {
+		admin.delete(t, "/api/v1/users/"+robot.ID+"/api-keys/"+keyID, 204)
+		ts.bearerClient(token).get(t, "/api/v1/auth/me", 401)
+	})
+	t.Run("keys of an unknown user are not found", func(t *testing.T) {
+		admin.fails(t, "GET", "/api/v1/users/u_01m82hrkky527408g45wmneht9/api-keys", nil, 404, "not_found")
+	})
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"regexp"
 	"slices"
 	"sort"
@@ -13,15 +12,14 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/assay-dev/assay/pkg/assess"
-	"github.com/assay-dev/assay/pkg/secret"
 )
 
 type operation struct{ method, path, id, permission string }
 
 // operationsOf reads every operation of the served API description.
-func operationsOf(t *testing.T, b *browser) []operation {
-	res, doc := b.do("GET", "/api/v1/openapi.json", "")
-	require.Equal(t, 200, res.StatusCode)
+func operationsOf(t *testing.T, c *apiClient) []operation {
+	t.Helper()
+	doc := c.get(t, "/api/v1/openapi.json", 200)
 	var ops []operation
 	for path, item := range doc["paths"].(map[string]any) {
 		for method, raw := range item.(map[string]any) {
@@ -39,21 +37,6 @@ func operationsOf(t *testing.T, b *browser) []operation {
 }
 
 var pathParam = regexp.MustCompile(`\{[^}]+\}`)
-
-// addUser creates an account holding the given roles, directly in the database.
-func addUser(t *testing.T, ts *testServer, name string, roles ...string) {
-	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, ts.dsn)
-	require.NoError(t, err)
-	defer conn.Close(ctx)
-	hash, err := secret.NewHasher(secret.Argon2Params{MemoryKiB: 64, Time: 1, Threads: 1}, 1).Hash(ctx, "matrix password 1")
-	require.NoError(t, err)
-	id := assess.NewID(assess.PrefixUser, timeNow())
-	_, err = conn.Exec(ctx, `INSERT INTO users (id, username, email, password_hash) VALUES ($1, $2, $2 || '@example.com', $3)`, id, name, hash)
-	require.NoError(t, err)
-	_, err = conn.Exec(ctx, `INSERT INTO user_roles SELECT $1, id FROM roles WHERE name = ANY($2)`, id, roles)
-	require.NoError(t, err)
-}
 
 func rolePermissions(t *testing.T, ts *testServer, role string) []string {
 	conn, err := pgx.Connect(context.Background(), ts.dsn)
@@ -74,52 +57,46 @@ func rolePermissions(t *testing.T, ts *testServer, role string) []string {
 func TestAuthorizationMatrix(t *testing.T) {
 	t.Parallel()
 	ts := startServer(t)
-	admin := newBrowser(t, ts)
-	res, _ := admin.do("POST", "/api/v1/setup", adminJSON)
-	require.Equal(t, 201, res.StatusCode)
+	admin := ts.admin(t)
 	ops := operationsOf(t, admin)
 	require.NotEmpty(t, ops)
+	keyKeeper := ts.newRole(t, "admin.encryption")
 
-	conn, err := pgx.Connect(context.Background(), ts.dsn)
-	require.NoError(t, err)
-	_, err = conn.Exec(context.Background(), `INSERT INTO roles (id, name, description) VALUES ($1, 'key_keeper', 'custom')`,
-		assess.NewID(assess.PrefixRole, timeNow()))
-	require.NoError(t, err)
-	_, err = conn.Exec(context.Background(), `INSERT INTO role_permissions SELECT id, 'admin.encryption' FROM roles WHERE name = 'key_keeper'`)
-	require.NoError(t, err)
-	conn.Close(context.Background())
-
-	anon := newBrowser(t, ts)
-	for _, op := range ops {
-		if op.permission == string(assess.PermPublic) {
-			continue
-		}
-		res, body := anon.do(op.method, pathParam.ReplaceAllString(op.path, "x"), "{}")
-		require.Equal(t, 401, res.StatusCode, "%s %s without credentials: %v", op.method, op.path, body)
-	}
-
-	roles := append([]string{}, assess.RoleAdmin, assess.RoleAssessor, assess.RoleAssessee,
-		assess.RoleStandardsManager, assess.RoleStandardsApprover, "key_keeper")
-	for _, role := range roles {
-		name := "m_" + role
-		addUser(t, ts, name, role)
-		b := newBrowser(t, ts)
-		res, body := b.do("POST", "/api/v1/auth/login", fmt.Sprintf(`{"username":%q,"password":"matrix password 1"}`, name))
-		require.Equal(t, 200, res.StatusCode, body)
-		granted := rolePermissions(t, ts, role)
+	t.Run("without credentials", func(t *testing.T) {
+		anon := ts.browser(t)
 		for _, op := range ops {
-			if op.permission == string(assess.PermPublic) || op.id == "completeSetup" || op.id == "login" {
+			if op.permission == string(assess.PermPublic) {
 				continue
 			}
-			res, body := b.do(op.method, pathParam.ReplaceAllString(op.path, "x"), "{}")
-			lacks := op.permission != string(assess.PermAuthenticated) && !slices.Contains(granted, op.permission)
-			if lacks {
-				requireEnvelope(t, res, body, 403, "permission_denied")
-				require.Contains(t, body["message"], op.permission)
-			} else {
-				require.NotContains(t, []int{401, 403}, res.StatusCode, "%s may call %s %s: %v", role, op.method, op.path, body)
-				require.NotEqual(t, 500, res.StatusCode, "%s %s with an unknown id and an empty body is a client error: %v", op.method, op.path, body)
-			}
+			t.Run(op.method+" "+op.path, func(t *testing.T) {
+				res, body := anon.do(t, op.method, pathParam.ReplaceAllString(op.path, "x"), "{}")
+				require.Equal(t, 401, res.StatusCode, "%s %s without credentials: %v", op.method, op.path, body)
+			})
 		}
+	})
+
+	roles := append([]string{}, assess.RoleAdmin, assess.RoleAssessor, assess.RoleAssessee,
+		assess.RoleStandardsManager, assess.RoleStandardsApprover, keyKeeper.Name)
+	for _, role := range roles {
+		t.Run("as "+role, func(t *testing.T) {
+			_, c := ts.newUserNamed(t, "m_"+role, role)
+			granted := rolePermissions(t, ts, role)
+			for _, op := range ops {
+				if op.permission == string(assess.PermPublic) || op.id == "completeSetup" || op.id == "login" {
+					continue
+				}
+				t.Run(op.method+" "+op.path, func(t *testing.T) {
+					res, body := c.do(t, op.method, pathParam.ReplaceAllString(op.path, "x"), "{}")
+					lacks := op.permission != string(assess.PermAuthenticated) && !slices.Contains(granted, op.permission)
+					if lacks {
+						requireEnvelope(t, res, body, 403, "permission_denied")
+						require.Contains(t, body["message"], op.permission)
+					} else {
+						require.NotContains(t, []int{401, 403}, res.StatusCode, "%s may call %s %s: %v", role, op.method, op.path, body)
+						require.NotEqual(t, 500, res.StatusCode, "%s %s with an unknown id and an empty body is a client error: %v", op.method, op.path, body)
+					}
+				})
+			}
+		})
 	}
 }

@@ -42,36 +42,37 @@ func TestPasswordResetByEmail(t *testing.T) {
 	t.Parallel()
 	const appURL = "https://assay.example.com"
 	ts, mp := mailServer(t, appURL)
-	admin := setUpAdmin(t, ts)
-	_, _ = newAccount(t, ts, admin, "carol")
+	ts.newUserNamed(t, "carol")
+	anon := ts.browser(t)
 
-	anon := newBrowser(t, ts)
-	res, body := anon.do("POST", "/api/v1/auth/password-reset", `{"login":"carol"}`)
-	require.Equal(t, 202, res.StatusCode, body)
-
-	msgs := mp.WaitForMessages(t, 1, 20*time.Second)
-	msg := msgs[0]
-	require.Len(t, msg.To, 1)
-	require.Equal(t, "carol@example.com", msg.To[0].Address)
-	require.NotEmpty(t, msg.Subject)
-	textLink := linkIn(t, msg.Text, appURL+"/reset-password?token=")
-	htmlLink := linkIn(t, msg.HTML, appURL+"/reset-password?token=")
-	require.Equal(t, textLink.String(), htmlLink.String(), "both bodies carry the same link")
-
-	token := textLink.Query().Get("token")
+	var token string
+	step(t, "a reset request e-mails the same link in text and HTML to the account's address", func(t *testing.T) {
+		anon.post(t, "/api/v1/auth/password-reset", `{"login":"carol"}`, 202)
+		msgs := mp.WaitForMessages(t, 1, 20*time.Second)
+		msg := msgs[0]
+		require.Len(t, msg.To, 1)
+		require.Equal(t, "carol@example.com", msg.To[0].Address)
+		require.NotEmpty(t, msg.Subject)
+		textLink := linkIn(t, msg.Text, appURL+"/reset-password?token=")
+		htmlLink := linkIn(t, msg.HTML, appURL+"/reset-password?token=")
+		require.Equal(t, textLink.String(), htmlLink.String(), "both bodies carry the same link")
+		token = textLink.Query().Get("token")
+	})
 	confirm := fmt.Sprintf(`{"token":%q,"password":"a brand new passphrase"}`, token)
-	res, body = anon.do("POST", "/api/v1/auth/password-reset/confirm", confirm)
-	require.Equal(t, 204, res.StatusCode, body)
-	res, body = anon.do("POST", "/api/v1/auth/login", `{"username":"carol","password":"a brand new passphrase"}`)
-	require.Equal(t, 200, res.StatusCode, body)
-	res, body = newBrowser(t, ts).do("POST", "/api/v1/auth/password-reset/confirm", confirm)
-	require.Equal(t, 422, res.StatusCode, "the link works once: %v", body)
+	step(t, "the link sets a new password", func(t *testing.T) {
+		anon.post(t, "/api/v1/auth/password-reset/confirm", confirm, 204)
+		anon.post(t, "/api/v1/auth/login", `{"username":"carol","password":"a brand new passphrase"}`, 200)
+	})
+	t.Run("the link works once", func(t *testing.T) {
+		res, body := ts.browser(t).do(t, "POST", "/api/v1/auth/password-reset/confirm", confirm)
+		require.Equal(t, 422, res.StatusCode, "the link works once: %v", body)
+	})
 
-	// An unknown login answers the same and sends nothing.
-	res, _ = anon.do("POST", "/api/v1/auth/password-reset", `{"login":"nobody"}`)
-	require.Equal(t, 202, res.StatusCode)
-	time.Sleep(500 * time.Millisecond)
-	require.Len(t, mp.Messages(t), 1)
+	t.Run("an unknown login answers the same and sends nothing", func(t *testing.T) {
+		anon.post(t, "/api/v1/auth/password-reset", `{"login":"nobody"}`, 202)
+		time.Sleep(500 * time.Millisecond)
+		require.Len(t, mp.Messages(t), 1)
+	})
 }
 
 // TestInviteByEmail sends an invite link by e-mail and registers with it.
@@ -79,21 +80,23 @@ func TestInviteByEmail(t *testing.T) {
 	t.Parallel()
 	const appURL = "https://assay.example.com"
 	ts, mp := mailServer(t, appURL, "REGISTRATION_MODE=invite_only")
-	admin := setUpAdmin(t, ts)
-	res, body := admin.do("POST", "/api/v1/admin/invites", `{"email":"dave@example.com","intendedRole":"assessor","sendEmail":true}`)
-	require.Equal(t, 201, res.StatusCode, body)
+	admin := ts.admin(t)
 
-	msg := mp.WaitForMessages(t, 1, 20*time.Second)[0]
-	require.Equal(t, "dave@example.com", msg.To[0].Address)
-	link := linkIn(t, msg.Text, appURL+"/register?invite=")
-	require.Equal(t, link.String(), linkIn(t, msg.HTML, appURL+"/register?invite=").String())
-
-	reg := fmt.Sprintf(`{"username":"dave","email":"dave@example.com","displayName":"Dave","password":"long enough password","inviteToken":%q}`,
-		link.Query().Get("invite"))
-	res, body = newBrowser(t, ts).do("POST", "/api/v1/auth/register", reg)
-	require.Equal(t, 202, res.StatusCode, body)
-	res, body = newBrowser(t, ts).do("POST", "/api/v1/auth/login", `{"username":"dave","password":"long enough password"}`)
-	require.Equal(t, 200, res.StatusCode, "the e-mailed invite registered the account: %v", body)
+	var link *url.URL
+	step(t, "the invite is e-mailed with the same register link in text and HTML", func(t *testing.T) {
+		admin.post(t, "/api/v1/admin/invites", `{"email":"dave@example.com","intendedRole":"assessor","sendEmail":true}`, 201)
+		msg := mp.WaitForMessages(t, 1, 20*time.Second)[0]
+		require.Equal(t, "dave@example.com", msg.To[0].Address)
+		link = linkIn(t, msg.Text, appURL+"/register?invite=")
+		require.Equal(t, link.String(), linkIn(t, msg.HTML, appURL+"/register?invite=").String())
+	})
+	t.Run("the e-mailed invite registers the account", func(t *testing.T) {
+		reg := fmt.Sprintf(`{"username":"dave","email":"dave@example.com","displayName":"Dave","password":"long enough password","inviteToken":%q}`,
+			link.Query().Get("invite"))
+		ts.browser(t).post(t, "/api/v1/auth/register", reg, 202)
+		res, body := ts.browser(t).do(t, "POST", "/api/v1/auth/login", `{"username":"dave","password":"long enough password"}`)
+		require.Equal(t, 200, res.StatusCode, "the e-mailed invite registered the account: %v", body)
+	})
 }
 
 // TestEmailTestSendAndLog sends the administrator a test message and finds it succeeded in
@@ -101,16 +104,20 @@ func TestInviteByEmail(t *testing.T) {
 func TestEmailTestSendAndLog(t *testing.T) {
 	t.Parallel()
 	ts, mp := mailServer(t, "https://assay.example.com")
-	admin := setUpAdmin(t, ts)
-	res, body := admin.do("POST", "/api/v1/admin/email/test", `{}`)
-	require.Equal(t, 202, res.StatusCode, body)
-	id := body["id"].(string)
-	msg := mp.WaitForMessages(t, 1, 20*time.Second)[0]
-	require.Equal(t, "admin@example.com", msg.To[0].Address)
-	require.NotEmpty(t, msg.Text)
-	require.NotEmpty(t, msg.HTML)
-	require.Eventually(t, func() bool {
-		_, d := admin.do("GET", "/api/v1/admin/email/deliveries/"+id, "")
-		return d["status"] == "succeeded"
-	}, 10*time.Second, 100*time.Millisecond)
+	admin := ts.admin(t)
+	var id string
+	step(t, "the test message reaches the administrator with text and HTML", func(t *testing.T) {
+		body := admin.post(t, "/api/v1/admin/email/test", `{}`, 202)
+		id = body["id"].(string)
+		msg := mp.WaitForMessages(t, 1, 20*time.Second)[0]
+		require.Equal(t, "admin@example.com", msg.To[0].Address)
+		require.NotEmpty(t, msg.Text)
+		require.NotEmpty(t, msg.HTML)
+	})
+	t.Run("the delivery log shows it succeeded", func(t *testing.T) {
+		require.Eventually(t, func() bool {
+			_, d := admin.do(t, "GET", "/api/v1/admin/email/deliveries/"+id, nil)
+			return d["status"] == "succeeded"
+		}, 10*time.Second, 100*time.Millisecond)
+	})
 }

@@ -81,40 +81,51 @@ func TestEmbeddedSurvivesKill(t *testing.T) {
 	t.Cleanup(func() { _ = os.RemoveAll(dataDir) })
 	pgDir := filepath.Join(dataDir, "pglite")
 
-	first := startBinary(t, bin, pgDir)
-	first.waitHealthy(t)
 	dsn := fmt.Sprintf("host=%s port=5432 user=postgres dbname=assay sslmode=disable", filepath.Join(pgDir, "run"))
-	conn, err := pgx.Connect(context.Background(), dsn)
-	require.NoError(t, err)
-	_, err = conn.Exec(context.Background(), "INSERT INTO app_config (key, value) VALUES ('kill_test', 'still here')")
-	require.NoError(t, err)
-	conn.Close(context.Background())
+
+	// The processes belong to the test, not to a subtest: each outlives the step that
+	// starts checking it.
+	first := startBinary(t, bin, pgDir)
+	step(t, "the server starts and data is written", func(t *testing.T) {
+		first.waitHealthy(t)
+		conn, err := pgx.Connect(context.Background(), dsn)
+		require.NoError(t, err)
+		defer conn.Close(context.Background())
+		_, err = conn.Exec(context.Background(), "INSERT INTO app_config (key, value) VALUES ('kill_test', 'still here')")
+		require.NoError(t, err)
+	})
 
 	second := startBinary(t, bin, pgDir)
-	err = second.cmd.Wait()
-	require.Error(t, err, "a second server on the same data directory must be refused")
-	require.Contains(t, second.out.String(), "in use by another process")
+	t.Run("a second server on the same data directory is refused, saying why", func(t *testing.T) {
+		err := second.cmd.Wait()
+		require.Error(t, err, "a second server on the same data directory must be refused")
+		require.Contains(t, second.out.String(), "in use by another process")
+	})
 
 	require.NoError(t, first.cmd.Process.Signal(syscall.SIGKILL))
 	_ = first.cmd.Wait()
 
 	third := startBinary(t, bin, pgDir)
-	third.waitHealthy(t)
-	conn, err = pgx.Connect(context.Background(), dsn)
-	require.NoError(t, err)
-	var v string
-	require.NoError(t, conn.QueryRow(context.Background(), "SELECT value FROM app_config WHERE key = 'kill_test'").Scan(&v))
-	conn.Close(context.Background())
-	require.Equal(t, "still here", v)
+	step(t, "after SIGKILL a new server finds the data", func(t *testing.T) {
+		third.waitHealthy(t)
+		conn, err := pgx.Connect(context.Background(), dsn)
+		require.NoError(t, err)
+		defer conn.Close(context.Background())
+		var v string
+		require.NoError(t, conn.QueryRow(context.Background(), "SELECT value FROM app_config WHERE key = 'kill_test'").Scan(&v))
+		require.Equal(t, "still here", v)
+	})
 
-	require.NoError(t, third.cmd.Process.Signal(syscall.SIGTERM))
-	done := make(chan error, 1)
-	go func() { done <- third.cmd.Wait() }()
-	select {
-	case err := <-done:
-		require.NoError(t, err, third.out.String())
-	case <-time.After(45 * time.Second):
-		t.Fatal("server did not stop on SIGTERM")
-	}
-	require.Contains(t, third.out.String(), "embedded postgres stopped")
+	t.Run("SIGTERM stops the server cleanly", func(t *testing.T) {
+		require.NoError(t, third.cmd.Process.Signal(syscall.SIGTERM))
+		done := make(chan error, 1)
+		go func() { done <- third.cmd.Wait() }()
+		select {
+		case err := <-done:
+			require.NoError(t, err, third.out.String())
+		case <-time.After(45 * time.Second):
+			t.Fatal("server did not stop on SIGTERM")
+		}
+		require.Contains(t, third.out.String(), "embedded postgres stopped")
+	})
 }

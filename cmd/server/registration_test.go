@@ -31,89 +31,110 @@ func countUsers(t *testing.T, dsn, username string) int {
 func TestRegistrationModes(t *testing.T) {
 	t.Parallel()
 	closed := startServer(t, "REGISTRATION_MODE=disabled")
-	res, body := newBrowser(t, closed).do("POST", "/api/v1/auth/register", registration("newbie", "newbie@example.com", ""))
-	requireEnvelope(t, res, body, 503, "setup_required") // before setup everything points to /setup
-	res, _ = newBrowser(t, closed).do("POST", "/api/v1/setup", adminJSON)
-	require.Equal(t, 201, res.StatusCode)
-	res, body = newBrowser(t, closed).do("POST", "/api/v1/auth/register", registration("newbie", "newbie@example.com", ""))
-	requireEnvelope(t, res, body, 403, "registration_closed")
-
 	open := startServer(t, "REGISTRATION_MODE=open")
-	res, _ = newBrowser(t, open).do("POST", "/api/v1/setup", adminJSON)
-	require.Equal(t, 201, res.StatusCode)
-	anon := newBrowser(t, open)
-	res, first := anon.do("POST", "/api/v1/auth/register", registration("newbie", "newbie@example.com", ""))
-	require.Equal(t, 202, res.StatusCode, first)
-	for _, dup := range []string{registration("NEWBIE", "other@example.com", ""), registration("someone", "Newbie@example.com", "")} {
-		res, again := anon.do("POST", "/api/v1/auth/register", dup)
-		require.Equal(t, 202, res.StatusCode)
-		require.Equal(t, first, again, "a duplicate gets the very same answer")
-	}
-	require.Equal(t, 1, countUsers(t, open.dsn, "newbie"))
-	require.Equal(t, 0, countUsers(t, open.dsn, "someone"))
-	res, body = anon.do("POST", "/api/v1/auth/login", `{"username":"newbie","password":"a long enough password"}`)
-	require.Equal(t, 200, res.StatusCode)
-	require.Equal(t, []any{"assessee"}, body["user"].(map[string]any)["roles"])
-	res, body = anon.do("POST", "/api/v1/auth/register", `{"username":"x","email":"bad","displayName":"","password":"short"}`)
-	requireEnvelope(t, res, body, 400, "validation_failed")
+
+	t.Run("disabled", func(t *testing.T) {
+		t.Run("before setup registration points to setup", func(t *testing.T) {
+			closed.browser(t).fails(t, "POST", "/api/v1/auth/register", registration("newbie", "newbie@example.com", ""), 503, "setup_required")
+		})
+		step(t, "setup", func(t *testing.T) { closed.admin(t) })
+		t.Run("registration is closed", func(t *testing.T) {
+			closed.browser(t).fails(t, "POST", "/api/v1/auth/register", registration("newbie", "newbie@example.com", ""), 403, "registration_closed")
+		})
+	})
+
+	t.Run("open", func(t *testing.T) {
+		open.admin(t)
+		anon := open.browser(t)
+		var first map[string]any
+		step(t, "a new person registers", func(t *testing.T) {
+			first = anon.post(t, "/api/v1/auth/register", registration("newbie", "newbie@example.com", ""), 202)
+		})
+		for _, dup := range []struct{ name, body string }{
+			{"username in another case", registration("NEWBIE", "other@example.com", "")},
+			{"e-mail in another case", registration("someone", "Newbie@example.com", "")},
+		} {
+			t.Run("a duplicate gets the very same answer: "+dup.name, func(t *testing.T) {
+				res, again := anon.do(t, "POST", "/api/v1/auth/register", dup.body)
+				require.Equal(t, 202, res.StatusCode)
+				require.Equal(t, first, again, "a duplicate gets the very same answer")
+			})
+		}
+		t.Run("duplicates create no account", func(t *testing.T) {
+			require.Equal(t, 1, countUsers(t, open.dsn, "newbie"))
+			require.Equal(t, 0, countUsers(t, open.dsn, "someone"))
+		})
+		t.Run("the new account signs in as an assessee", func(t *testing.T) {
+			body := anon.post(t, "/api/v1/auth/login", `{"username":"newbie","password":"a long enough password"}`, 200)
+			require.Equal(t, []any{"assessee"}, body["user"].(map[string]any)["roles"])
+		})
+		t.Run("bad input is refused", func(t *testing.T) {
+			anon.fails(t, "POST", "/api/v1/auth/register", `{"username":"x","email":"bad","displayName":"","password":"short"}`, 400, "validation_failed")
+		})
+	})
 }
 
 func TestInvites(t *testing.T) {
 	t.Parallel()
 	ts := startServer(t, "REGISTRATION_MODE=invite_only")
-	admin := newBrowser(t, ts)
-	res, _ := admin.do("POST", "/api/v1/setup", adminJSON)
-	require.Equal(t, 201, res.StatusCode)
-	anon := newBrowser(t, ts)
-	res, body := anon.do("POST", "/api/v1/auth/register", registration("guest", "guest@example.com", ""))
-	requireEnvelope(t, res, body, 403, "registration_closed")
+	admin := ts.admin(t)
+	anon := ts.browser(t)
 
-	res, body = admin.do("POST", "/api/v1/admin/invites", `{"email":"auditor@example.com","intendedRole":"assessor"}`)
-	require.Equal(t, 201, res.StatusCode, body)
-	require.Equal(t, "true", res.Header.Get("X-One-Time-Secret"))
-	token, inviteID := body["token"].(string), body["id"].(string)
-	require.Equal(t, "unused", body["status"])
-	res, body = admin.do("POST", "/api/v1/admin/invites", `{"intendedRole":"wizard"}`)
-	requireEnvelope(t, res, body, 400, "validation_failed")
-
-	res, body = anon.do("POST", "/api/v1/auth/register", registration("guest", "guest@example.com", token))
-	requireEnvelope(t, res, body, 400, "validation_failed")
-	require.Equal(t, "invite_email_mismatch", body["details"].([]any)[0].(map[string]any)["code"])
-	res, body = anon.do("POST", "/api/v1/auth/register", registration("guest", "auditor@example.com", "not-a-token"))
-	requireEnvelope(t, res, body, 400, "validation_failed")
+	t.Run("registration needs an invite", func(t *testing.T) {
+		anon.fails(t, "POST", "/api/v1/auth/register", registration("guest", "guest@example.com", ""), 403, "registration_closed")
+	})
+	var token, inviteID string
+	step(t, "an administrator creates an invite, shown once", func(t *testing.T) {
+		res, body := admin.do(t, "POST", "/api/v1/admin/invites", `{"email":"auditor@example.com","intendedRole":"assessor"}`)
+		require.Equal(t, 201, res.StatusCode, body)
+		require.Equal(t, "true", res.Header.Get("X-One-Time-Secret"))
+		token, inviteID = body["token"].(string), body["id"].(string)
+		require.Equal(t, "unused", body["status"])
+	})
+	t.Run("an invite for an unknown role is refused", func(t *testing.T) {
+		admin.fails(t, "POST", "/api/v1/admin/invites", `{"intendedRole":"wizard"}`, 400, "validation_failed")
+	})
+	t.Run("the invite is for its e-mail address", func(t *testing.T) {
+		body := anon.fails(t, "POST", "/api/v1/auth/register", registration("guest", "guest@example.com", token), 400, "validation_failed")
+		require.Equal(t, "invite_email_mismatch", detailCode(t, body))
+	})
+	t.Run("an unknown invite token is refused", func(t *testing.T) {
+		anon.fails(t, "POST", "/api/v1/auth/register", registration("guest", "auditor@example.com", "not-a-token"), 400, "validation_failed")
+	})
 
 	// Two redemptions of one invite at once: exactly one account.
-	var wg sync.WaitGroup
-	codes := make([]int, 2)
-	for i := range 2 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			res, _ := newBrowser(t, ts).do("POST", "/api/v1/auth/register", registration(fmt.Sprintf("racer%d", i), "auditor@example.com", token))
-			codes[i] = res.StatusCode
-		}()
-	}
-	wg.Wait()
-	require.ElementsMatch(t, []int{202, 400}, codes)
-	require.Equal(t, 1, countUsers(t, ts.dsn, "racer0")+countUsers(t, ts.dsn, "racer1"))
+	t.Run("two redemptions at once create one account", func(t *testing.T) {
+		var wg sync.WaitGroup
+		codes := make([]int, 2)
+		for i := range 2 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				res, _ := ts.browser(t).do(t, "POST", "/api/v1/auth/register", registration(fmt.Sprintf("racer%d", i), "auditor@example.com", token))
+				codes[i] = res.StatusCode
+			}()
+		}
+		wg.Wait()
+		require.ElementsMatch(t, []int{202, 400}, codes)
+		require.Equal(t, 1, countUsers(t, ts.dsn, "racer0")+countUsers(t, ts.dsn, "racer1"))
+	})
+	t.Run("a consumed invite is listed as such and cannot be revoked", func(t *testing.T) {
+		body := admin.get(t, "/api/v1/admin/invites", 200)
+		require.Equal(t, "consumed", body["items"].([]any)[0].(map[string]any)["status"])
+		admin.fails(t, "DELETE", "/api/v1/admin/invites/"+inviteID, nil, 409, "invalid_state_transition")
+	})
 
-	res, body = admin.do("GET", "/api/v1/admin/invites", "")
-	require.Equal(t, 200, res.StatusCode)
-	require.Equal(t, "consumed", body["items"].([]any)[0].(map[string]any)["status"])
-	res, body = admin.do("DELETE", "/api/v1/admin/invites/"+inviteID, "")
-	requireEnvelope(t, res, body, 409, "invalid_state_transition")
-
-	res, body = admin.do("POST", "/api/v1/admin/invites", `{"intendedRole":"assessee","expiresInHours":1}`)
-	require.Equal(t, 201, res.StatusCode)
-	second := body["id"].(string)
-	for range 2 {
-		res, _ = admin.do("DELETE", "/api/v1/admin/invites/"+second, "")
-		require.Equal(t, 204, res.StatusCode)
-	}
-	res, body = anon.do("POST", "/api/v1/auth/register", registration("late", "late@example.com", body["token"].(string)))
-	requireEnvelope(t, res, body, 400, "validation_failed")
-	res, body = admin.do("DELETE", "/api/v1/admin/invites/inv_nope", "")
-	requireEnvelope(t, res, body, 404, "not_found")
+	t.Run("a revoked invite no longer registers", func(t *testing.T) {
+		body := admin.post(t, "/api/v1/admin/invites", `{"intendedRole":"assessee","expiresInHours":1}`, 201)
+		second := body["id"].(string)
+		for range 2 {
+			admin.delete(t, "/api/v1/admin/invites/"+second, 204)
+		}
+		anon.fails(t, "POST", "/api/v1/auth/register", registration("late", "late@example.com", body["token"].(string)), 400, "validation_failed")
+	})
+	t.Run("an unknown invite is not found", func(t *testing.T) {
+		admin.fails(t, "DELETE", "/api/v1/admin/invites/inv_nope", nil, 404, "not_found")
+	})
 }
 
 func TestRegistrationModeChangeIsAudited(t *testing.T) {
@@ -144,13 +165,17 @@ func TestBreachedPasswordsAreRefused(t *testing.T) {
 	}))
 	defer rangeSrv.Close()
 	ts := startServer(t, "PASSWORD_HIBP_CHECK_ENABLED=true", "PASSWORD_HIBP_API_URL="+rangeSrv.URL)
-	res, body := newBrowser(t, ts).do("POST", "/api/v1/setup", adminJSON)
-	requireEnvelope(t, res, body, 400, "validation_failed")
-	require.Equal(t, "breached", body["details"].([]any)[0].(map[string]any)["code"])
-	res, _ = newBrowser(t, ts).do("POST", "/api/v1/setup", strings.Replace(adminJSON, "correct horse battery", "an unbreached passphrase", 1))
-	require.Equal(t, 201, res.StatusCode)
-
 	down := startServer(t, "PASSWORD_HIBP_CHECK_ENABLED=true", "PASSWORD_HIBP_API_URL=http://127.0.0.1:1", "PASSWORD_HIBP_TIMEOUT_MS=500")
-	res, _ = newBrowser(t, down).do("POST", "/api/v1/setup", adminJSON)
-	require.Equal(t, 201, res.StatusCode, "an unreachable range service does not block setup")
+
+	t.Run("a breached password is refused at setup", func(t *testing.T) {
+		body := ts.browser(t).fails(t, "POST", "/api/v1/setup", adminJSON, 400, "validation_failed")
+		require.Equal(t, "breached", detailCode(t, body))
+	})
+	t.Run("a password not in the range is accepted", func(t *testing.T) {
+		ts.browser(t).post(t, "/api/v1/setup", strings.Replace(adminJSON, "correct horse battery", "an unbreached passphrase", 1), 201)
+	})
+	t.Run("an unreachable range service does not block setup", func(t *testing.T) {
+		res, _ := down.browser(t).do(t, "POST", "/api/v1/setup", adminJSON)
+		require.Equal(t, 201, res.StatusCode, "an unreachable range service does not block setup")
+	})
 }

@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -42,6 +43,12 @@ type testServer struct {
 	url  string
 	dsn  string
 	logs *syncBuffer
+
+	// The fixtures' state (fixtures_test.go): the first administrator's session, set up
+	// on first use, and a sequence for generated names.
+	fixtures sync.Mutex
+	root     *apiClient
+	seq      atomic.Int64
 }
 
 // startServer boots the real wiring on a random port against a fresh database and stops
@@ -115,7 +122,7 @@ func (ts *testServer) createUser(t *testing.T) {
 	require.NoError(t, err)
 }
 
-func requireEnvelope(t *testing.T, res *http.Response, body map[string]any, status int, code string) {
+func requireEnvelope(t testing.TB, res *http.Response, body map[string]any, status int, code string) {
 	t.Helper()
 	require.Equal(t, status, res.StatusCode, body)
 	require.Equal(t, "application/json; charset=utf-8", res.Header.Get("Content-Type"))
@@ -129,68 +136,92 @@ func TestServerEndToEnd(t *testing.T) {
 	t.Parallel()
 	ts := startServer(t)
 
-	res, body := ts.request(t, "GET", "/api/health", "")
-	require.Equal(t, 200, res.StatusCode)
-	for _, k := range []string{"status", "version", "uptime", "database", "storage"} {
-		require.Contains(t, body, k)
-	}
-	require.Equal(t, "ok", body["status"])
+	t.Run("health reports status, version, uptime, database and storage", func(t *testing.T) {
+		res, body := ts.request(t, "GET", "/api/health", "")
+		require.Equal(t, 200, res.StatusCode)
+		for _, k := range []string{"status", "version", "uptime", "database", "storage"} {
+			require.Contains(t, body, k)
+		}
+		require.Equal(t, "ok", body["status"])
+	})
 
 	// Before setup: every other API request points to /setup, echoing the client's id.
-	res, body = ts.request(t, "GET", "/api/v1/assessments", "", "X-Request-Id", "client-req-42")
-	requireEnvelope(t, res, body, 503, "setup_required")
-	require.Equal(t, "client-req-42", res.Header.Get("X-Request-Id"))
-	res, body = ts.request(t, "GET", "/api/v1/setup/status", "")
-	require.Equal(t, 200, res.StatusCode)
-	require.Equal(t, false, body["setupComplete"])
-	res, body = ts.request(t, "GET", "/api/v1/openapi.json", "")
-	require.Equal(t, 200, res.StatusCode)
-	require.Equal(t, "3.1.0", body["openapi"])
+	t.Run("before setup the API points to setup, echoing the request id", func(t *testing.T) {
+		res, body := ts.request(t, "GET", "/api/v1/assessments", "", "X-Request-Id", "client-req-42")
+		requireEnvelope(t, res, body, 503, "setup_required")
+		require.Equal(t, "client-req-42", res.Header.Get("X-Request-Id"))
+	})
+	t.Run("before setup the setup status says so", func(t *testing.T) {
+		res, body := ts.request(t, "GET", "/api/v1/setup/status", "")
+		require.Equal(t, 200, res.StatusCode)
+		require.Equal(t, false, body["setupComplete"])
+	})
+	t.Run("before setup the API description is served", func(t *testing.T) {
+		res, body := ts.request(t, "GET", "/api/v1/openapi.json", "")
+		require.Equal(t, 200, res.StatusCode)
+		require.Equal(t, "3.1.0", body["openapi"])
+	})
+	t.Run("the log line of a request carries its id", func(t *testing.T) {
+		require.Contains(t, ts.logs.String(), `"request_id":"client-req-42"`)
+	})
 
-	// The log line of a request carries its id.
-	require.Contains(t, ts.logs.String(), `"request_id":"client-req-42"`)
+	step(t, "an account exists", func(t *testing.T) { ts.createUser(t) })
+	for _, c := range []struct {
+		name, method, path, body string
+		status                   int
+		code                     string
+	}{
+		{"an unknown API route is not found", "GET", "/api/v1/no-such-thing", "", 404, "not_found"},
+		{"health with a trailing slash is not found", "GET", "/api/health/", "", 404, "not_found"},
+		{"a wrong method is not allowed", "POST", "/api/health", "{}", 405, "method_not_allowed"},
+		{"an oversized body is refused", "POST", "/api/v1/setup/status", strings.Repeat("x", 2<<20), 413, "payload_too_large"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			res, body := ts.request(t, c.method, c.path, c.body)
+			requireEnvelope(t, res, body, c.status, c.code)
+		})
+	}
+	t.Run("with an account the setup is complete", func(t *testing.T) {
+		res, body := ts.request(t, "GET", "/api/v1/setup/status", "")
+		require.Equal(t, 200, res.StatusCode)
+		require.Equal(t, true, body["setupComplete"])
+	})
 
-	ts.createUser(t)
-	res, body = ts.request(t, "GET", "/api/v1/no-such-thing", "")
-	requireEnvelope(t, res, body, 404, "not_found")
-	res, body = ts.request(t, "GET", "/api/health/", "")
-	requireEnvelope(t, res, body, 404, "not_found")
-	res, body = ts.request(t, "POST", "/api/health", "{}")
-	requireEnvelope(t, res, body, 405, "method_not_allowed")
-	res, body = ts.request(t, "POST", "/api/v1/setup/status", strings.Repeat("x", 2<<20))
-	requireEnvelope(t, res, body, 413, "payload_too_large")
-	res, body = ts.request(t, "GET", "/api/v1/setup/status", "")
-	require.Equal(t, 200, res.StatusCode)
-	require.Equal(t, true, body["setupComplete"])
-
-	// Non-API paths are the web application, whatever the setup state.
-	res, _ = ts.request(t, "GET", "/some/ui/page", "")
-	require.Contains(t, []int{200, 503}, res.StatusCode) // 503 only when the UI was not built
-	require.Contains(t, res.Header.Get("Content-Security-Policy"), "default-src 'self'")
+	t.Run("non-API paths are the web application", func(t *testing.T) {
+		res, _ := ts.request(t, "GET", "/some/ui/page", "")
+		require.Contains(t, []int{200, 503}, res.StatusCode) // 503 only when the UI was not built
+		require.Contains(t, res.Header.Get("Content-Security-Policy"), "default-src 'self'")
+	})
 }
 
 func TestServerMetrics(t *testing.T) {
 	t.Parallel()
 	ts := startServer(t, "METRICS_ENABLED=true", "METRICS_TOKEN=scrape-token-1234567", "METRICS_PREFIX=tst_")
 	ts.request(t, "GET", "/api/health", "")
-	res, body := ts.request(t, "GET", "/metrics", "")
-	require.Equal(t, 401, res.StatusCode, body)
-	res, _ = ts.request(t, "GET", "/metrics", "", "Authorization", "Bearer wrong")
-	require.Equal(t, 401, res.StatusCode)
 
-	req, _ := http.NewRequest("GET", ts.url+"/metrics", nil)
-	req.Header.Set("Authorization", "Bearer scrape-token-1234567")
-	r, err := http.DefaultClient.Do(req)
-	require.NoError(t, err)
-	defer r.Body.Close()
-	text, _ := io.ReadAll(r.Body)
-	require.Equal(t, 200, r.StatusCode)
-	for _, want := range []string{
-		`tst_http_requests_total{method="GET",route="/api/health",status_code="200"}`,
-		"tst_http_request_duration_seconds_bucket", "tst_db_pool_max_connections", "tst_go_goroutines",
-	} {
-		require.Contains(t, string(text), want)
-	}
+	t.Run("without the token metrics are refused", func(t *testing.T) {
+		res, body := ts.request(t, "GET", "/metrics", "")
+		require.Equal(t, 401, res.StatusCode, body)
+	})
+	t.Run("with a wrong token metrics are refused", func(t *testing.T) {
+		res, _ := ts.request(t, "GET", "/metrics", "", "Authorization", "Bearer wrong")
+		require.Equal(t, 401, res.StatusCode)
+	})
+	t.Run("with the token metrics cover HTTP, the pool and the runtime", func(t *testing.T) {
+		req, _ := http.NewRequest("GET", ts.url+"/metrics", nil)
+		req.Header.Set("Authorization", "Bearer scrape-token-1234567")
+		r, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		defer r.Body.Close()
+		text, _ := io.ReadAll(r.Body)
+		require.Equal(t, 200, r.StatusCode)
+		for _, want := range []string{
+			`tst_http_requests_total{method="GET",route="/api/health",status_code="200"}`,
+			"tst_http_request_duration_seconds_bucket", "tst_db_pool_max_connections", "tst_go_goroutines",
+		} {
+			require.Contains(t, string(text), want)
+		}
+	})
 }
 
 func TestServerMetricsDisabled(t *testing.T) {
@@ -233,16 +264,20 @@ func TestServerRefusesRequireEncryptionWithoutKey(t *testing.T) {
 func TestServerStartsWithWrongMasterKey(t *testing.T) {
 	t.Parallel()
 	first := startServer(t, "MASTER_ENCRYPTION_KEY="+strings.Repeat("1", 64))
-	res, _ := first.request(t, "GET", "/api/health", "")
-	require.Equal(t, 200, res.StatusCode)
-	require.Contains(t, first.logs.String(), "encryption at rest enabled")
+	t.Run("the first start enables encryption at rest", func(t *testing.T) {
+		res, _ := first.request(t, "GET", "/api/health", "")
+		require.Equal(t, 200, res.StatusCode)
+		require.Contains(t, first.logs.String(), "encryption at rest enabled")
+	})
 
 	again := startServerOn(t, first.dsn, "MASTER_ENCRYPTION_KEY="+strings.Repeat("2", 64))
-	res, _ = again.request(t, "GET", "/api/health", "")
-	require.Equal(t, 200, res.StatusCode)
-	logs := again.logs.String()
-	require.Contains(t, logs, "cannot open some encryption key versions")
-	require.Contains(t, logs, "sign-in is unavailable until the master key is restored")
+	t.Run("a start with another key serves and says what is unavailable", func(t *testing.T) {
+		res, _ := again.request(t, "GET", "/api/health", "")
+		require.Equal(t, 200, res.StatusCode)
+		logs := again.logs.String()
+		require.Contains(t, logs, "cannot open some encryption key versions")
+		require.Contains(t, logs, "sign-in is unavailable until the master key is restored")
+	})
 }
 
 // TestServerMetricsOfInProcessWorkers: a server running the workers exports their job and
@@ -252,11 +287,9 @@ func TestServerMetricsOfInProcessWorkers(t *testing.T) {
 	receiver := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) }))
 	t.Cleanup(receiver.Close)
 	ts := startServer(t, "METRICS_ENABLED=true", "METRICS_PREFIX=tst_", "RUN_WORKERS=true", "OUTBOUND_ALLOW_NETWORKS=127.0.0.1/32")
-	admin := setUpAdmin(t, ts)
-	res, body := admin.do("POST", "/api/v1/admin/webhooks", `{"name":"r","url":"`+receiver.URL+`","eventTypes":["role.*"]}`)
-	require.Equal(t, 201, res.StatusCode, body)
-	res, body = admin.do("POST", "/api/v1/admin/webhooks/"+body["id"].(string)+"/test", "")
-	require.Equal(t, 202, res.StatusCode, body)
+	admin := ts.admin(t)
+	body := admin.post(t, "/api/v1/admin/webhooks", `{"name":"r","url":"`+receiver.URL+`","eventTypes":["role.*"]}`, 201)
+	admin.post(t, "/api/v1/admin/webhooks/"+body["id"].(string)+"/test", nil, 202)
 
 	want := []string{
 		`tst_jobs_total{kind="delivery.webhook",outcome="completed"} 1`,
@@ -277,4 +310,15 @@ func TestServerMetricsOfInProcessWorkers(t *testing.T) {
 		}
 		return true
 	}, 15*time.Second, 100*time.Millisecond, "job and delivery metrics on /metrics")
+}
+
+// execSQL runs SQL against the server's database, for states the API cannot reach quickly.
+func execSQL(t testing.TB, ts *testServer, sql string, args ...any) {
+	t.Helper()
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, ts.dsn)
+	require.NoError(t, err)
+	defer conn.Close(ctx)
+	_, err = conn.Exec(ctx, sql, args...)
+	require.NoError(t, err)
 }

@@ -206,57 +206,66 @@ func TestWebhookRetriedWithBackoffUntilDelivered(t *testing.T) {
 	createUser(t, db)
 
 	d := waitDelivery(t, db, wh.ID, 30*time.Second)
-	require.Equal(t, assess.DeliverySucceeded, d.Status)
-	require.Equal(t, 4, d.Attempts)
-	require.Len(t, d.AttemptLog, 4)
-	for i, a := range d.AttemptLog {
-		require.Equal(t, i+1, a.Attempt)
-		if i < 3 {
-			require.Equal(t, assess.DeliveryFailed, a.Outcome)
-			require.Equal(t, http.StatusInternalServerError, a.HTTPStatus)
-			continue
+	t.Run("delivered at the fourth attempt", func(t *testing.T) {
+		require.Equal(t, assess.DeliverySucceeded, d.Status)
+		require.Equal(t, 4, d.Attempts)
+		require.Len(t, d.AttemptLog, 4)
+		for i, a := range d.AttemptLog {
+			require.Equal(t, i+1, a.Attempt)
+			if i < 3 {
+				require.Equal(t, assess.DeliveryFailed, a.Outcome)
+				require.Equal(t, http.StatusInternalServerError, a.HTTPStatus)
+				continue
+			}
+			require.Equal(t, assess.DeliverySucceeded, a.Outcome)
+			require.Equal(t, http.StatusOK, a.HTTPStatus)
 		}
-		require.Equal(t, assess.DeliverySucceeded, a.Outcome)
-		require.Equal(t, http.StatusOK, a.HTTPStatus)
-	}
-	reqs := rec.requests()
-	require.Len(t, reqs, 4, "delivered once: no request after the success")
-	verifier, err := standardwebhooks.NewWebhook(secret)
-	require.NoError(t, err)
-	for i, r := range reqs {
-		require.Equal(t, d.ID, r.header.Get("webhook-id"), "the same webhook-id on every attempt")
-		require.NoError(t, verifier.Verify(r.body, r.header))
-		if i > 0 {
-			gap := d.AttemptLog[i].StartedAt.Sub(d.AttemptLog[i-1].StartedAt)
-			least := workers.RetryDelay(200*time.Millisecond, i, -0.2)
-			require.GreaterOrEqual(t, gap, least, "gap before attempt %d", i+1)
-			t.Logf("attempt %d started %s after attempt %d (backoff at least %s)", i+1, gap.Round(time.Millisecond), i, least)
+	})
+	t.Run("every attempt is signed for the same webhook-id, spaced by the backoff", func(t *testing.T) {
+		reqs := rec.requests()
+		require.Len(t, reqs, 4, "delivered once: no request after the success")
+		require.Len(t, d.AttemptLog, 4)
+		verifier, err := standardwebhooks.NewWebhook(secret)
+		require.NoError(t, err)
+		for i, r := range reqs {
+			require.Equal(t, d.ID, r.header.Get("webhook-id"), "the same webhook-id on every attempt")
+			require.NoError(t, verifier.Verify(r.body, r.header))
+			if i > 0 {
+				gap := d.AttemptLog[i].StartedAt.Sub(d.AttemptLog[i-1].StartedAt)
+				least := workers.RetryDelay(200*time.Millisecond, i, -0.2)
+				require.GreaterOrEqual(t, gap, least, "gap before attempt %d", i+1)
+				t.Logf("attempt %d started %s after attempt %d (backoff at least %s)", i+1, gap.Round(time.Millisecond), i, least)
+			}
 		}
-	}
+	})
 
 	// /metrics of the worker, behind the token.
 	addr := <-metricsAddr
-	req, err := http.NewRequest(http.MethodGet, "http://"+addr+"/metrics", nil)
-	require.NoError(t, err)
-	req.Header.Set("Authorization", "Bearer scrape")
-	require.Eventually(t, func() bool {
-		resp, err := http.DefaultClient.Do(req)
+	t.Run("the worker's /metrics counts jobs, deliveries and attempts", func(t *testing.T) {
+		req, err := http.NewRequest(http.MethodGet, "http://"+addr+"/metrics", nil)
 		require.NoError(t, err)
-		defer resp.Body.Close()
-		body, _ := io.ReadAll(resp.Body)
-		text := string(body)
-		return resp.StatusCode == http.StatusOK &&
-			strings.Contains(text, `assay_jobs_total{kind="delivery.webhook",outcome="retried"} 3`) &&
-			strings.Contains(text, `assay_jobs_total{kind="delivery.webhook",outcome="completed"} 1`) &&
-			strings.Contains(text, `assay_deliveries_total{channel="webhook",outcome="succeeded"} 1`) &&
-			strings.Contains(text, `assay_delivery_attempts_total{channel="webhook",outcome="failed"} 3`) &&
-			strings.Contains(text, `assay_delivery_duration_seconds_count{channel="webhook"} 4`) &&
-			strings.Contains(text, `assay_db_pool_max_connections`)
-	}, 5*time.Second, 100*time.Millisecond)
-	resp, err := http.Get("http://" + addr + "/metrics")
-	require.NoError(t, err)
-	resp.Body.Close()
-	require.Equal(t, http.StatusUnauthorized, resp.StatusCode)
+		req.Header.Set("Authorization", "Bearer scrape")
+		require.Eventually(t, func() bool {
+			resp, err := http.DefaultClient.Do(req)
+			require.NoError(t, err)
+			defer resp.Body.Close()
+			body, _ := io.ReadAll(resp.Body)
+			text := string(body)
+			return resp.StatusCode == http.StatusOK &&
+				strings.Contains(text, `assay_jobs_total{kind="delivery.webhook",outcome="retried"} 3`) &&
+				strings.Contains(text, `assay_jobs_total{kind="delivery.webhook",outcome="completed"} 1`) &&
+				strings.Contains(text, `assay_deliveries_total{channel="webhook",outcome="succeeded"} 1`) &&
+				strings.Contains(text, `assay_delivery_attempts_total{channel="webhook",outcome="failed"} 3`) &&
+				strings.Contains(text, `assay_delivery_duration_seconds_count{channel="webhook"} 4`) &&
+				strings.Contains(text, `assay_db_pool_max_connections`)
+		}, 5*time.Second, 100*time.Millisecond)
+	})
+	t.Run("the worker's /metrics needs the token", func(t *testing.T) {
+		resp, err := http.Get("http://" + addr + "/metrics")
+		require.NoError(t, err)
+		resp.Body.Close()
+		require.Equal(t, http.StatusUnauthorized, resp.StatusCode)
+	})
 }
 
 // TestUnreachableWebhookFailsAndIsSwitchedOff: a receiver that never answers fails each
@@ -274,34 +283,41 @@ func TestUnreachableWebhookFailsAndIsSwitchedOff(t *testing.T) {
 	createUser(t, db)
 
 	ctx := context.Background()
-	require.Eventually(t, func() bool {
+	if !t.Run("switched off after two failed deliveries", func(t *testing.T) {
+		require.Eventually(t, func() bool {
+			w, err := db.FindWebhook(ctx, wh.ID)
+			require.NoError(t, err)
+			return !w.Active
+		}, 30*time.Second, 50*time.Millisecond)
 		w, err := db.FindWebhook(ctx, wh.ID)
 		require.NoError(t, err)
-		return !w.Active
-	}, 30*time.Second, 50*time.Millisecond)
-	w, err := db.FindWebhook(ctx, wh.ID)
-	require.NoError(t, err)
-	require.NotNil(t, w.DisabledAt)
-	require.Equal(t, 2, w.ConsecutiveFailures)
-
-	ds, _, err := db.FindDeliveries(ctx, assess.DeliveryFilter{Kind: assess.DeliveryKindWebhook, DestinationID: wh.ID, Limit: 10})
-	require.NoError(t, err)
-	require.Len(t, ds, 2)
-	for _, d := range ds {
-		require.Equal(t, assess.DeliveryFailed, d.Status)
-		require.Equal(t, 2, d.Attempts, "WEBHOOK_MAX_RETRIES=1: two attempts")
-		require.Contains(t, d.LastError, "connection refused")
+		require.NotNil(t, w.DisabledAt)
+		require.Equal(t, 2, w.ConsecutiveFailures)
+	}) {
+		t.FailNow()
 	}
-	var disabled int
-	require.NoError(t, db.Pool().QueryRow(ctx, "SELECT count(*) FROM events WHERE type = $1 AND data->>'id' = $2",
-		assess.EventWebhookDisabled, wh.ID).Scan(&disabled))
-	require.Equal(t, 1, disabled)
-
-	// Switched off, it gets nothing more.
-	createUser(t, db)
-	ds, _, err = db.FindDeliveries(ctx, assess.DeliveryFilter{Kind: assess.DeliveryKindWebhook, DestinationID: wh.ID, Limit: 10})
-	require.NoError(t, err)
-	require.Len(t, ds, 2)
+	t.Run("each delivery failed after WEBHOOK_MAX_RETRIES", func(t *testing.T) {
+		ds, _, err := db.FindDeliveries(ctx, assess.DeliveryFilter{Kind: assess.DeliveryKindWebhook, DestinationID: wh.ID, Limit: 10})
+		require.NoError(t, err)
+		require.Len(t, ds, 2)
+		for _, d := range ds {
+			require.Equal(t, assess.DeliveryFailed, d.Status)
+			require.Equal(t, 2, d.Attempts, "WEBHOOK_MAX_RETRIES=1: two attempts")
+			require.Contains(t, d.LastError, "connection refused")
+		}
+	})
+	t.Run("channel.webhook.disabled is recorded once", func(t *testing.T) {
+		var disabled int
+		require.NoError(t, db.Pool().QueryRow(ctx, "SELECT count(*) FROM events WHERE type = $1 AND data->>'id' = $2",
+			assess.EventWebhookDisabled, wh.ID).Scan(&disabled))
+		require.Equal(t, 1, disabled)
+	})
+	t.Run("switched off, it gets nothing more", func(t *testing.T) {
+		createUser(t, db)
+		ds, _, err := db.FindDeliveries(ctx, assess.DeliveryFilter{Kind: assess.DeliveryKindWebhook, DestinationID: wh.ID, Limit: 10})
+		require.NoError(t, err)
+		require.Len(t, ds, 2)
+	})
 }
 
 // TestKilledWorkerDeliveryIsRetriedAfterRestart kills a worker process (SIGKILL) while
@@ -408,26 +424,33 @@ func TestTwoWorkersDeliverEachEventOnce(t *testing.T) {
 		return len(a.requests()) >= events && len(b.requests()) >= events
 	}, 30*time.Second, 50*time.Millisecond)
 	time.Sleep(500 * time.Millisecond) // a duplicate would show up now
-	for _, r := range []*receiver{a, b} {
-		seen := map[string]int{}
-		eventIDs := map[string]bool{}
-		for _, req := range r.requests() {
-			seen[req.header.Get("webhook-id")]++
-			var env assess.Event
-			require.NoError(t, json.Unmarshal(req.body, &env))
-			eventIDs[env.ID] = true
-		}
-		require.Len(t, seen, events, "one delivery per event")
-		for id, n := range seen {
-			require.Equal(t, 1, n, "delivery %s sent once", id)
-		}
-		require.Len(t, eventIDs, events)
+	for _, r := range []struct {
+		name string
+		rec  *receiver
+	}{{"A", a}, {"B", b}} {
+		t.Run("receiver "+r.name+" gets every event once", func(t *testing.T) {
+			seen := map[string]int{}
+			eventIDs := map[string]bool{}
+			for _, req := range r.rec.requests() {
+				seen[req.header.Get("webhook-id")]++
+				var env assess.Event
+				require.NoError(t, json.Unmarshal(req.body, &env))
+				eventIDs[env.ID] = true
+			}
+			require.Len(t, seen, events, "one delivery per event")
+			for id, n := range seen {
+				require.Equal(t, 1, n, "delivery %s sent once", id)
+			}
+			require.Len(t, eventIDs, events)
+		})
 	}
-	for _, wh := range []string{whA.ID, whB.ID} {
-		ds, _, err := db.FindDeliveries(context.Background(), assess.DeliveryFilter{Kind: assess.DeliveryKindWebhook, DestinationID: wh, Status: assess.DeliverySucceeded, Limit: 100})
-		require.NoError(t, err)
-		require.Len(t, ds, events)
-	}
+	t.Run("every delivery is recorded as succeeded", func(t *testing.T) {
+		for _, wh := range []string{whA.ID, whB.ID} {
+			ds, _, err := db.FindDeliveries(context.Background(), assess.DeliveryFilter{Kind: assess.DeliveryKindWebhook, DestinationID: wh, Status: assess.DeliverySucceeded, Limit: 100})
+			require.NoError(t, err)
+			require.Len(t, ds, events)
+		}
+	})
 	var workersUsed int
 	require.NoError(t, db.Pool().QueryRow(context.Background(),
 		"SELECT count(DISTINCT attempted_by[1]) FROM river_job WHERE kind = 'delivery.webhook'").Scan(&workersUsed))
@@ -464,13 +487,23 @@ func TestWorkerRefusesInternalAddressesWithoutAllowList(t *testing.T) {
 	}
 	startWorker(t, options{Environ: environ, Stdout: io.Discard})
 	createUser(t, db)
-	for id, url := range hooks {
-		d := waitDelivery(t, db, id, 20*time.Second)
-		require.Equal(t, assess.DeliveryFailed, d.Status, url)
-		require.Contains(t, d.LastError, "refused", url)
-		require.Contains(t, d.LastError, targets[url], url)
-		require.Contains(t, d.LastError, "OUTBOUND_ALLOW_NETWORKS", url)
-		require.Zero(t, d.AttemptLog[0].HTTPStatus)
-	}
-	require.Empty(t, rec.requests(), "nothing reached the loopback receiver")
+	// Each destination waits for its own final delivery; the waits only read, so they run
+	// in parallel. The group returns when all of them have.
+	t.Run("each internal destination is refused", func(t *testing.T) {
+		for id, url := range hooks {
+			t.Run(targets[url]+" "+strings.Replace(url, port, "PORT", 1), func(t *testing.T) {
+				t.Parallel()
+				d := waitDelivery(t, db, id, 20*time.Second)
+				require.Equal(t, assess.DeliveryFailed, d.Status, url)
+				require.Contains(t, d.LastError, "refused", url)
+				require.Contains(t, d.LastError, targets[url], url)
+				require.Contains(t, d.LastError, "OUTBOUND_ALLOW_NETWORKS", url)
+				require.NotEmpty(t, d.AttemptLog, url)
+				require.Zero(t, d.AttemptLog[0].HTTPStatus)
+			})
+		}
+	})
+	t.Run("nothing reached the loopback receiver", func(t *testing.T) {
+		require.Empty(t, rec.requests(), "nothing reached the loopback receiver")
+	})
 }

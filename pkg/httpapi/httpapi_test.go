@@ -156,14 +156,17 @@ func TestErrorEnvelopes(t *testing.T) {
 			require.NotContains(t, body["message"], "secret internals")
 		})
 	}
-	res, body := h.do(t, "POST", "/api/v1/things", `{"name":"a","colour":"red"}`)
-	require.Equal(t, 400, res.StatusCode)
-	details, _ := body["details"].([]any)
-	require.NotEmpty(t, details)
-	require.Equal(t, "colour", details[0].(map[string]any)["field"])
-
-	res, _ = h.do(t, "DELETE", "/api/health", "")
-	require.Equal(t, "GET, HEAD", res.Header.Get("Allow"))
+	t.Run("an unknown field is named in the details", func(t *testing.T) {
+		res, body := h.do(t, "POST", "/api/v1/things", `{"name":"a","colour":"red"}`)
+		require.Equal(t, 400, res.StatusCode)
+		details, _ := body["details"].([]any)
+		require.NotEmpty(t, details)
+		require.Equal(t, "colour", details[0].(map[string]any)["field"])
+	})
+	t.Run("a wrong method lists the allowed ones", func(t *testing.T) {
+		res, _ := h.do(t, "DELETE", "/api/health", "")
+		require.Equal(t, "GET, HEAD", res.Header.Get("Allow"))
+	})
 }
 
 func TestInternalErrorsAreLoggedWithRequestID(t *testing.T) {
@@ -183,87 +186,121 @@ func TestInternalErrorsAreLoggedWithRequestID(t *testing.T) {
 
 func TestRequestID(t *testing.T) {
 	h := newHarness(t, nil)
-	res, _ := h.do(t, "GET", "/api/health", "", HeaderRequestID, "client-id_1.2:3")
-	require.Equal(t, "client-id_1.2:3", res.Header.Get(HeaderRequestID))
-	for _, bad := range []string{"has space", strings.Repeat("a", 129), "new\nline", "<script>"} {
-		res, _ := h.do(t, "GET", "/api/health", "", HeaderRequestID, bad)
-		got := res.Header.Get(HeaderRequestID)
-		require.NotEqual(t, bad, got)
-		require.Len(t, got, 32)
+	t.Run("a well-formed client id is kept", func(t *testing.T) {
+		res, _ := h.do(t, "GET", "/api/health", "", HeaderRequestID, "client-id_1.2:3")
+		require.Equal(t, "client-id_1.2:3", res.Header.Get(HeaderRequestID))
+	})
+	for _, bad := range []struct{ name, id string }{
+		{"a space", "has space"},
+		{"too long", strings.Repeat("a", 129)},
+		{"a newline", "new\nline"},
+		{"markup", "<script>"},
+	} {
+		t.Run("a client id with "+bad.name+" is replaced", func(t *testing.T) {
+			res, _ := h.do(t, "GET", "/api/health", "", HeaderRequestID, bad.id)
+			got := res.Header.Get(HeaderRequestID)
+			require.NotEqual(t, bad.id, got)
+			require.Len(t, got, 32)
+		})
 	}
 }
 
 func TestPermissionHook(t *testing.T) {
 	h := newHarness(t, permAuthorizer{granted: "other.perm"})
-	res, body := h.do(t, "GET", "/api/v1/things", "")
-	requireEnvelope(t, res, body, 401, "unauthenticated")
-	res, body = h.do(t, "GET", "/api/v1/things", "", "Authorization", "Bearer x")
-	requireEnvelope(t, res, body, 403, "permission_denied")
-	require.Contains(t, body["message"], "things.read")
+	t.Run("without a credential", func(t *testing.T) {
+		res, body := h.do(t, "GET", "/api/v1/things", "")
+		requireEnvelope(t, res, body, 401, "unauthenticated")
+	})
+	t.Run("without the permission, which the message names", func(t *testing.T) {
+		res, body := h.do(t, "GET", "/api/v1/things", "", "Authorization", "Bearer x")
+		requireEnvelope(t, res, body, 403, "permission_denied")
+		require.Contains(t, body["message"], "things.read")
+	})
 
-	h = newHarness(t, permAuthorizer{granted: "things.read"})
-	res, _ = h.do(t, "GET", "/api/v1/things", "", "Authorization", "Bearer x")
-	require.Equal(t, 200, res.StatusCode)
+	granted := newHarness(t, permAuthorizer{granted: "things.read"})
+	t.Run("with the permission", func(t *testing.T) {
+		res, _ := granted.do(t, "GET", "/api/v1/things", "", "Authorization", "Bearer x")
+		require.Equal(t, 200, res.StatusCode)
+	})
 }
 
 func TestSetupGate(t *testing.T) {
 	h := newHarness(t, nil)
 	h.setup.done.Store(false)
-	res, body := h.do(t, "GET", "/api/v1/things", "")
-	requireEnvelope(t, res, body, 503, "setup_required")
-	require.Contains(t, body["message"], "/setup")
-	res, body = h.do(t, "GET", "/api/v1/no/such/route", "")
-	requireEnvelope(t, res, body, 503, "setup_required")
+	t.Run("an operation points to setup", func(t *testing.T) {
+		res, body := h.do(t, "GET", "/api/v1/things", "")
+		requireEnvelope(t, res, body, 503, "setup_required")
+		require.Contains(t, body["message"], "/setup")
+	})
+	t.Run("an unknown API route points to setup", func(t *testing.T) {
+		res, body := h.do(t, "GET", "/api/v1/no/such/route", "")
+		requireEnvelope(t, res, body, 503, "setup_required")
+	})
 	for _, open := range []string{"/api/health", "/api/v1/setup/status", "/api/v1/openapi.json", "/api/v1/docs", "/", "/setup"} {
-		res, _ := h.do(t, "GET", open, "")
-		require.Equal(t, 200, res.StatusCode, open)
+		t.Run("open before setup: "+open, func(t *testing.T) {
+			res, _ := h.do(t, "GET", open, "")
+			require.Equal(t, 200, res.StatusCode, open)
+		})
 	}
-	_, body = h.do(t, "GET", "/api/v1/setup/status", "")
-	require.Equal(t, false, body["setupComplete"])
-	require.Equal(t, "/setup", body["setupUrl"])
+	t.Run("the setup status says where to go", func(t *testing.T) {
+		_, body := h.do(t, "GET", "/api/v1/setup/status", "")
+		require.Equal(t, false, body["setupComplete"])
+		require.Equal(t, "/setup", body["setupUrl"])
+	})
 }
 
 func TestHealth(t *testing.T) {
 	h := newHarness(t, nil)
-	res, body := h.do(t, "GET", "/api/health", "")
-	require.Equal(t, 200, res.StatusCode)
-	require.Equal(t, "ok", body["status"])
-	require.Equal(t, "test", body["version"])
-	require.Equal(t, "ok", body["database"])
-	require.Equal(t, "ok", body["storage"])
-	require.IsType(t, float64(0), body["uptime"])
-
-	h.db.err = errors.New("connection refused")
-	res, body = h.do(t, "GET", "/api/health", "")
-	require.Equal(t, 503, res.StatusCode)
-	require.Equal(t, map[string]any{"status": "error", "database": "error", "message": "database check failed"}, body)
+	t.Run("healthy", func(t *testing.T) {
+		res, body := h.do(t, "GET", "/api/health", "")
+		require.Equal(t, 200, res.StatusCode)
+		require.Equal(t, "ok", body["status"])
+		require.Equal(t, "test", body["version"])
+		require.Equal(t, "ok", body["database"])
+		require.Equal(t, "ok", body["storage"])
+		require.IsType(t, float64(0), body["uptime"])
+	})
+	t.Run("the database is down", func(t *testing.T) {
+		h.db.err = errors.New("connection refused")
+		res, body := h.do(t, "GET", "/api/health", "")
+		require.Equal(t, 503, res.StatusCode)
+		require.Equal(t, map[string]any{"status": "error", "database": "error", "message": "database check failed"}, body)
+	})
 }
 
 func TestSPAAndSecurityHeaders(t *testing.T) {
 	h := newHarness(t, nil)
-	res, _ := h.do(t, "GET", "/deep/link/page", "")
-	require.Equal(t, 200, res.StatusCode)
-	require.Equal(t, "no-cache", res.Header.Get("Cache-Control"))
-	require.Contains(t, res.Header.Get("Content-Security-Policy"), "frame-ancestors 'none'")
-	require.Equal(t, "nosniff", res.Header.Get("X-Content-Type-Options"))
-	require.NotEmpty(t, res.Header.Get("Referrer-Policy"))
-
-	res, _ = h.do(t, "GET", "/assets/app-1.js", "")
-	require.Equal(t, 200, res.StatusCode)
-	require.Contains(t, res.Header.Get("Cache-Control"), "immutable")
-
-	res, body := h.do(t, "POST", "/some/page", "")
-	requireEnvelope(t, res, body, 405, "method_not_allowed")
+	t.Run("a deep link serves the application with the security headers", func(t *testing.T) {
+		res, _ := h.do(t, "GET", "/deep/link/page", "")
+		require.Equal(t, 200, res.StatusCode)
+		require.Equal(t, "no-cache", res.Header.Get("Cache-Control"))
+		require.Contains(t, res.Header.Get("Content-Security-Policy"), "frame-ancestors 'none'")
+		require.Equal(t, "nosniff", res.Header.Get("X-Content-Type-Options"))
+		require.NotEmpty(t, res.Header.Get("Referrer-Policy"))
+	})
+	t.Run("hashed assets are cached for good", func(t *testing.T) {
+		res, _ := h.do(t, "GET", "/assets/app-1.js", "")
+		require.Equal(t, 200, res.StatusCode)
+		require.Contains(t, res.Header.Get("Cache-Control"), "immutable")
+	})
+	t.Run("a page does not take a POST", func(t *testing.T) {
+		res, body := h.do(t, "POST", "/some/page", "")
+		requireEnvelope(t, res, body, 405, "method_not_allowed")
+	})
 }
 
 func TestCORS(t *testing.T) {
 	h := newHarness(t, nil)
-	res, _ := h.do(t, "OPTIONS", "/api/v1/things", "", "Origin", "http://ui.example", "Access-Control-Request-Method", "POST")
-	require.Equal(t, 204, res.StatusCode)
-	require.Equal(t, "http://ui.example", res.Header.Get("Access-Control-Allow-Origin"))
-	require.Equal(t, "true", res.Header.Get("Access-Control-Allow-Credentials"))
-	res, _ = h.do(t, "GET", "/api/health", "", "Origin", "http://evil.example")
-	require.Empty(t, res.Header.Get("Access-Control-Allow-Origin"))
+	t.Run("a configured origin's preflight is allowed with credentials", func(t *testing.T) {
+		res, _ := h.do(t, "OPTIONS", "/api/v1/things", "", "Origin", "http://ui.example", "Access-Control-Request-Method", "POST")
+		require.Equal(t, 204, res.StatusCode)
+		require.Equal(t, "http://ui.example", res.Header.Get("Access-Control-Allow-Origin"))
+		require.Equal(t, "true", res.Header.Get("Access-Control-Allow-Credentials"))
+	})
+	t.Run("another origin is not allowed", func(t *testing.T) {
+		res, _ := h.do(t, "GET", "/api/health", "", "Origin", "http://evil.example")
+		require.Empty(t, res.Header.Get("Access-Control-Allow-Origin"))
+	})
 }
 
 func TestTrustProxyHops(t *testing.T) {
@@ -277,9 +314,17 @@ func TestTrustProxyHops(t *testing.T) {
 		clientInfo(hops)(probe).ServeHTTP(httptest.NewRecorder(), r)
 		return seen
 	}
-	require.Equal(t, Client{IP: "10.0.0.9", Scheme: "http", Host: "example.com"}, req(0))
-	require.Equal(t, "10.0.0.2", req(1).IP)
-	require.Equal(t, "1.2.3.4", req(2).IP)
-	require.Equal(t, "https", req(2).Scheme)
-	require.Equal(t, "6.6.6.6", req(9).IP)
+	t.Run("no hop trusted: the peer, over its own scheme", func(t *testing.T) {
+		require.Equal(t, Client{IP: "10.0.0.9", Scheme: "http", Host: "example.com"}, req(0))
+	})
+	t.Run("one hop: the proxy's peer", func(t *testing.T) {
+		require.Equal(t, "10.0.0.2", req(1).IP)
+	})
+	t.Run("two hops: the next address and the forwarded scheme", func(t *testing.T) {
+		require.Equal(t, "1.2.3.4", req(2).IP)
+		require.Equal(t, "https", req(2).Scheme)
+	})
+	t.Run("more hops than addresses: the first address", func(t *testing.T) {
+		require.Equal(t, "6.6.6.6", req(9).IP)
+	})
 }

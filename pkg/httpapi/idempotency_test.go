@@ -79,28 +79,38 @@ func TestIdempotencyReplaysStoredOutcome(t *testing.T) {
 	t.Parallel()
 	c := &creator{}
 	h := idempotentStack(pgtest.NewPool(t), nil, c)
-	first := post(t, h, "/api/v1/things", `{"name":"a"}`, "Idempotency-Key", "k-1", "X-Api-Key", "ak_1")
-	require.Equal(t, http.StatusCreated, first.status)
-	require.Empty(t, first.header.Get(HeaderIdempotentReplayed))
-
-	again := post(t, h, "/api/v1/things", `{"name":"a"}`, "Idempotency-Key", "k-1", "X-Api-Key", "ak_1")
-	require.Equal(t, http.StatusCreated, again.status)
-	require.Equal(t, first.body, again.body)
-	require.Equal(t, `{"id":"th_1","received":"{\"name\":\"a\"}"}`, again.body, "the handler saw the whole body")
-	require.Equal(t, "/api/v1/things/th_1", again.header.Get("Location"))
-	require.Equal(t, first.header.Get("Content-Type"), again.header.Get("Content-Type"))
-	require.Equal(t, "true", again.header.Get(HeaderIdempotentReplayed))
-	require.Empty(t, again.header.Get("X-Not-Replayed"), "only Content-Type and Location are replayed")
-	require.NotEqual(t, first.header.Get(HeaderRequestID), again.header.Get(HeaderRequestID))
-	require.Equal(t, int64(1), c.runs.Load())
+	var first response
+	if !t.Run("the first request runs", func(t *testing.T) {
+		first = post(t, h, "/api/v1/things", `{"name":"a"}`, "Idempotency-Key", "k-1", "X-Api-Key", "ak_1")
+		require.Equal(t, http.StatusCreated, first.status)
+		require.Empty(t, first.header.Get(HeaderIdempotentReplayed))
+	}) {
+		t.FailNow()
+	}
+	t.Run("a retry gets the stored outcome without running again", func(t *testing.T) {
+		again := post(t, h, "/api/v1/things", `{"name":"a"}`, "Idempotency-Key", "k-1", "X-Api-Key", "ak_1")
+		require.Equal(t, http.StatusCreated, again.status)
+		require.Equal(t, first.body, again.body)
+		require.Equal(t, `{"id":"th_1","received":"{\"name\":\"a\"}"}`, again.body, "the handler saw the whole body")
+		require.Equal(t, "/api/v1/things/th_1", again.header.Get("Location"))
+		require.Equal(t, first.header.Get("Content-Type"), again.header.Get("Content-Type"))
+		require.Equal(t, "true", again.header.Get(HeaderIdempotentReplayed))
+		require.Empty(t, again.header.Get("X-Not-Replayed"), "only Content-Type and Location are replayed")
+		require.NotEqual(t, first.header.Get(HeaderRequestID), again.header.Get(HeaderRequestID))
+		require.Equal(t, int64(1), c.runs.Load())
+	})
 
 	// Without the header, or with another method, nothing is remembered.
-	post(t, h, "/api/v1/things", `{"name":"a"}`, "X-Api-Key", "ak_1")
-	require.Equal(t, int64(2), c.runs.Load())
-	for range 2 {
-		send(t, h, http.MethodGet, "/api/v1/things", "192.0.2.1", "Idempotency-Key", "k-1", "X-Api-Key", "ak_1")
-	}
-	require.Equal(t, int64(4), c.runs.Load())
+	t.Run("without the header nothing is remembered", func(t *testing.T) {
+		post(t, h, "/api/v1/things", `{"name":"a"}`, "X-Api-Key", "ak_1")
+		require.Equal(t, int64(2), c.runs.Load())
+	})
+	t.Run("with another method nothing is remembered", func(t *testing.T) {
+		for range 2 {
+			send(t, h, http.MethodGet, "/api/v1/things", "192.0.2.1", "Idempotency-Key", "k-1", "X-Api-Key", "ak_1")
+		}
+		require.Equal(t, int64(4), c.runs.Load())
+	})
 }
 
 func TestIdempotencyKeyReusedWithOtherBody(t *testing.T) {
@@ -214,14 +224,26 @@ func TestIdempotencyInvalidKey(t *testing.T) {
 	t.Parallel()
 	c := &creator{}
 	h := idempotentStack(pgtest.NewPool(t), nil, c)
-	for _, key := range []string{"", strings.Repeat("k", 256), "with space", "tab\tkey", "ключ"} {
-		res := post(t, h, "/api/v1/things", `{}`, "Idempotency-Key", key)
-		require.Equal(t, http.StatusBadRequest, res.status, "key %q", key)
-		require.Contains(t, res.body, `"error":"validation_failed"`)
-		require.Contains(t, res.body, `"field":"Idempotency-Key"`)
+	for _, key := range []struct{ name, key string }{
+		{"empty", ""},
+		{"too long", strings.Repeat("k", 256)},
+		{"with a space", "with space"},
+		{"with a tab", "tab\tkey"},
+		{"not ASCII", "ключ"},
+	} {
+		t.Run("a key "+key.name+" is refused", func(t *testing.T) {
+			res := post(t, h, "/api/v1/things", `{}`, "Idempotency-Key", key.key)
+			require.Equal(t, http.StatusBadRequest, res.status, "key %q", key.key)
+			require.Contains(t, res.body, `"error":"validation_failed"`)
+			require.Contains(t, res.body, `"field":"Idempotency-Key"`)
+		})
 	}
-	require.Zero(t, c.runs.Load())
-	require.Equal(t, http.StatusCreated, post(t, h, "/api/v1/things", `{}`, "Idempotency-Key", strings.Repeat("~", 255)).status)
+	t.Run("a refused key runs nothing", func(t *testing.T) {
+		require.Zero(t, c.runs.Load())
+	})
+	t.Run("the longest key is accepted", func(t *testing.T) {
+		require.Equal(t, http.StatusCreated, post(t, h, "/api/v1/things", `{}`, "Idempotency-Key", strings.Repeat("~", 255)).status)
+	})
 }
 
 func TestIdempotencyBodyTooLarge(t *testing.T) {

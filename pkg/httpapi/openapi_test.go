@@ -61,7 +61,8 @@ func TestOpenAPIWebhooksDescribeEveryEventType(t *testing.T) {
 	var doc map[string]any
 	require.NoError(t, json.Unmarshal(raw, &doc))
 	schemas := doc["components"].(map[string]any)["schemas"].(map[string]any)
-	resolve := func(s map[string]any) map[string]any {
+	resolve := func(t *testing.T, s map[string]any) map[string]any {
+		t.Helper()
 		ref, ok := s["$ref"].(string)
 		if !ok {
 			return s
@@ -75,44 +76,53 @@ func TestOpenAPIWebhooksDescribeEveryEventType(t *testing.T) {
 	hooks := doc["webhooks"].(map[string]any)
 	require.Len(t, hooks, len(assess.EventTypes))
 	for _, et := range assess.EventTypes {
-		require.Contains(t, hooks, string(et.Type))
-		op := hooks[string(et.Type)].(map[string]any)["post"].(map[string]any)
-		require.Equal(t, "event-"+strings.ReplaceAll(string(et.Type), ".", "-"), op["operationId"])
-		require.Equal(t, et.Title, op["summary"])
-		require.Equal(t, et.Description, op["description"])
-		require.Equal(t, string(assess.PermAdminWebhooks), op[ExtPermission])
-		require.Contains(t, op["responses"], "2XX")
-		var headers []string
-		for _, p := range op["parameters"].([]any) {
-			headers = append(headers, p.(map[string]any)["name"].(string))
-		}
-		require.ElementsMatch(t, []string{"webhook-id", "webhook-timestamp", "webhook-signature"}, headers)
-
-		body := op["requestBody"].(map[string]any)["content"].(map[string]any)["application/json"].(map[string]any)
-		envelope := resolve(body["schema"].(map[string]any))
-		props := envelope["properties"].(map[string]any)
-		require.Equal(t, string(et.Type), props["type"].(map[string]any)["const"])
-		require.ElementsMatch(t, []any{"id", "type", "timestamp", "actor", "data"}, envelope["required"])
-		data := resolve(props["data"].(map[string]any))
-		require.NotEmpty(t, data["properties"], "%s: the data schema describes the payload's fields", et.Type)
+		t.Run(string(et.Type), func(t *testing.T) { requireWebhookDescribed(t, hooks, et, resolve) })
 	}
 
 	// x-required-permission is the document's only vendor extension.
-	var walk func(path string, v any)
-	walk = func(path string, v any) {
-		switch v := v.(type) {
-		case map[string]any:
-			for k, child := range v {
-				if strings.HasPrefix(k, "x-") {
-					require.Equal(t, ExtPermission, k, "unexpected extension at %s", path)
+	t.Run("the only vendor extension is "+ExtPermission, func(t *testing.T) {
+		var walk func(path string, v any)
+		walk = func(path string, v any) {
+			switch v := v.(type) {
+			case map[string]any:
+				for k, child := range v {
+					if strings.HasPrefix(k, "x-") {
+						require.Equal(t, ExtPermission, k, "unexpected extension at %s", path)
+					}
+					walk(path+"/"+k, child)
 				}
-				walk(path+"/"+k, child)
-			}
-		case []any:
-			for _, child := range v {
-				walk(path+"[]", child)
+			case []any:
+				for _, child := range v {
+					walk(path+"[]", child)
+				}
 			}
 		}
+		walk("", doc)
+	})
+}
+
+// requireWebhookDescribed checks the webhook operation of one event type: its summary,
+// permission, signature headers and an envelope whose data schema has the payload's fields.
+func requireWebhookDescribed(t *testing.T, hooks map[string]any, et assess.EventType, resolve func(t *testing.T, s map[string]any) map[string]any) {
+	typ := string(et.Type)
+	require.Contains(t, hooks, typ)
+	op := hooks[typ].(map[string]any)["post"].(map[string]any)
+	require.Equal(t, "event-"+strings.ReplaceAll(typ, ".", "-"), op["operationId"])
+	require.Equal(t, et.Title, op["summary"])
+	require.Equal(t, et.Description, op["description"])
+	require.Equal(t, string(assess.PermAdminWebhooks), op[ExtPermission])
+	require.Contains(t, op["responses"], "2XX")
+	var headers []string
+	for _, p := range op["parameters"].([]any) {
+		headers = append(headers, p.(map[string]any)["name"].(string))
 	}
-	walk("", doc)
+	require.ElementsMatch(t, []string{"webhook-id", "webhook-timestamp", "webhook-signature"}, headers)
+
+	body := op["requestBody"].(map[string]any)["content"].(map[string]any)["application/json"].(map[string]any)
+	envelope := resolve(t, body["schema"].(map[string]any))
+	props := envelope["properties"].(map[string]any)
+	require.Equal(t, typ, props["type"].(map[string]any)["const"])
+	require.ElementsMatch(t, []any{"id", "type", "timestamp", "actor", "data"}, envelope["required"])
+	data := resolve(t, props["data"].(map[string]any))
+	require.NotEmpty(t, data["properties"], "%s: the data schema describes the payload's fields", et.Type)
 }

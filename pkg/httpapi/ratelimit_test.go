@@ -133,22 +133,35 @@ func TestRateLimitSeparateBudgetsPerCredential(t *testing.T) {
 	pool := pgtest.NewPool(t)
 	var reached atomic.Int64
 	h := limitedStack(postgres.NewRateLimiter(pool, newTestClock(time.Now()).Now), 2, discard, &reached)
-	for range 2 {
-		require.Equal(t, 204, send(t, h, http.MethodGet, "/api/v1/things", "192.0.2.1", "Authorization", "Bearer key-a").StatusCode)
+	if !t.Run("one credential spends its budget", func(t *testing.T) {
+		for range 2 {
+			require.Equal(t, 204, send(t, h, http.MethodGet, "/api/v1/things", "192.0.2.1", "Authorization", "Bearer key-a").StatusCode)
+		}
+		require.Equal(t, 429, send(t, h, http.MethodGet, "/api/v1/things", "192.0.2.1", "Authorization", "Bearer key-a").StatusCode)
+	}) {
+		t.FailNow()
 	}
-	require.Equal(t, 429, send(t, h, http.MethodGet, "/api/v1/things", "192.0.2.1", "Authorization", "Bearer key-a").StatusCode)
 	// Same address, other credentials of every kind: fresh budgets.
-	res := send(t, h, http.MethodGet, "/api/v1/things", "192.0.2.1", "Authorization", "Bearer key-b")
-	require.Equal(t, 204, res.StatusCode)
-	require.Equal(t, "1", res.Header.Get("X-RateLimit-Remaining"))
-	require.Equal(t, 204, send(t, h, http.MethodGet, "/api/v1/things", "192.0.2.1", "X-Api-Key", "key-c").StatusCode)
-	require.Equal(t, 204, send(t, h, http.MethodGet, "/api/v1/things", "192.0.2.1", "Cookie", SessionCookieName+"=sess-d").StatusCode)
-	require.Equal(t, 204, send(t, h, http.MethodGet, "/api/v1/things", "192.0.2.1").StatusCode, "anonymous: the address's own budget")
-
-	var raw int
-	require.NoError(t, pool.QueryRow(context.Background(),
-		"SELECT count(*) FROM rate_limit_counters WHERE key LIKE '%key-%' OR key LIKE '%sess-%'").Scan(&raw))
-	require.Zero(t, raw, "no raw credential is stored")
+	t.Run("another bearer token has its own budget", func(t *testing.T) {
+		res := send(t, h, http.MethodGet, "/api/v1/things", "192.0.2.1", "Authorization", "Bearer key-b")
+		require.Equal(t, 204, res.StatusCode)
+		require.Equal(t, "1", res.Header.Get("X-RateLimit-Remaining"))
+	})
+	t.Run("an X-Api-Key has its own budget", func(t *testing.T) {
+		require.Equal(t, 204, send(t, h, http.MethodGet, "/api/v1/things", "192.0.2.1", "X-Api-Key", "key-c").StatusCode)
+	})
+	t.Run("a session cookie has its own budget", func(t *testing.T) {
+		require.Equal(t, 204, send(t, h, http.MethodGet, "/api/v1/things", "192.0.2.1", "Cookie", SessionCookieName+"=sess-d").StatusCode)
+	})
+	t.Run("an anonymous caller has the address's own budget", func(t *testing.T) {
+		require.Equal(t, 204, send(t, h, http.MethodGet, "/api/v1/things", "192.0.2.1").StatusCode, "anonymous: the address's own budget")
+	})
+	t.Run("no raw credential is stored", func(t *testing.T) {
+		var raw int
+		require.NoError(t, pool.QueryRow(context.Background(),
+			"SELECT count(*) FROM rate_limit_counters WHERE key LIKE '%key-%' OR key LIKE '%sess-%'").Scan(&raw))
+		require.Zero(t, raw, "no raw credential is stored")
+	})
 }
 
 func TestRateLimitAnonymousByIP(t *testing.T) {
@@ -172,27 +185,41 @@ func TestAuthRateLimitCountsOnlyAuthWrites(t *testing.T) {
 	pool := pgtest.NewPool(t)
 	var reached atomic.Int64
 	h := limitedStack(postgres.NewRateLimiter(pool, newTestClock(time.Now()).Now), 1000, discard, &reached)
-	for i := range 10 {
-		// Each attempt with another made-up credential: the auth budget is per address.
-		res := send(t, h, http.MethodPost, "/api/v1/auth/login", "203.0.113.9", "Authorization", "Bearer guess-"+strconv.Itoa(i))
-		require.Equal(t, 204, res.StatusCode, "attempt %d", i+1)
+	if !t.Run("ten attempts from one address pass, whatever the credential", func(t *testing.T) {
+		for i := range 10 {
+			// Each attempt with another made-up credential: the auth budget is per address.
+			res := send(t, h, http.MethodPost, "/api/v1/auth/login", "203.0.113.9", "Authorization", "Bearer guess-"+strconv.Itoa(i))
+			require.Equal(t, 204, res.StatusCode, "attempt %d", i+1)
+		}
+	}) {
+		t.FailNow()
 	}
-	res := send(t, h, http.MethodPost, "/api/v1/auth/login", "203.0.113.9", "Authorization", "Bearer guess-x")
-	requireEnvelope(t, res, decodeEnvelope(t, res), http.StatusTooManyRequests, "rate_limited")
-	retry := headerInt(t, res, "Retry-After")
-	require.GreaterOrEqual(t, retry, 1)
-	require.LessOrEqual(t, retry, 15*60)
-	require.NotEmpty(t, res.Header.Get("X-RateLimit-Limit"), "the per-credential headers are still there")
+	t.Run("the eleventh is refused until the window ends", func(t *testing.T) {
+		res := send(t, h, http.MethodPost, "/api/v1/auth/login", "203.0.113.9", "Authorization", "Bearer guess-x")
+		requireEnvelope(t, res, decodeEnvelope(t, res), http.StatusTooManyRequests, "rate_limited")
+		retry := headerInt(t, res, "Retry-After")
+		require.GreaterOrEqual(t, retry, 1)
+		require.LessOrEqual(t, retry, 15*60)
+		require.NotEmpty(t, res.Header.Get("X-RateLimit-Limit"), "the per-credential headers are still there")
+	})
 
 	// Reads under /auth/, writes elsewhere and other addresses are not counted.
-	require.Equal(t, 204, send(t, h, http.MethodGet, "/api/v1/auth/me", "203.0.113.9").StatusCode)
-	require.Equal(t, 204, send(t, h, http.MethodPost, "/api/v1/things", "203.0.113.9").StatusCode)
-	require.Equal(t, 204, send(t, h, http.MethodPost, "/api/v1/auth/logout", "203.0.113.10").StatusCode)
-	require.Equal(t, 429, send(t, h, http.MethodPost, "/api/v1/auth/logout", "203.0.113.9").StatusCode)
-	var count int
-	require.NoError(t, pool.QueryRow(context.Background(),
-		"SELECT count FROM rate_limit_counters WHERE key = 'auth:203.0.113.9'").Scan(&count))
-	require.Equal(t, 12, count)
+	t.Run("a read under /auth/ is not counted", func(t *testing.T) {
+		require.Equal(t, 204, send(t, h, http.MethodGet, "/api/v1/auth/me", "203.0.113.9").StatusCode)
+	})
+	t.Run("a write elsewhere is not counted", func(t *testing.T) {
+		require.Equal(t, 204, send(t, h, http.MethodPost, "/api/v1/things", "203.0.113.9").StatusCode)
+	})
+	t.Run("another address has its own budget", func(t *testing.T) {
+		require.Equal(t, 204, send(t, h, http.MethodPost, "/api/v1/auth/logout", "203.0.113.10").StatusCode)
+	})
+	t.Run("every auth write counts, sign-in or not", func(t *testing.T) {
+		require.Equal(t, 429, send(t, h, http.MethodPost, "/api/v1/auth/logout", "203.0.113.9").StatusCode)
+		var count int
+		require.NoError(t, pool.QueryRow(context.Background(),
+			"SELECT count FROM rate_limit_counters WHERE key = 'auth:203.0.113.9'").Scan(&count))
+		require.Equal(t, 12, count)
+	})
 }
 
 func TestRateLimitWindowReset(t *testing.T) {
