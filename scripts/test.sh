@@ -2,8 +2,8 @@
 # The whole test suite, as `make test` and CI run it. It installs what a fresh machine
 # lacks (Chromium from Debian, npm packages, golangci-lint), then runs, in order:
 # formatting and lint, the web build (typed client regenerated from the golden OpenAPI
-# document, type check), web unit tests, the OpenAPI linter, Go tests with -race on one
-# shared PostgreSQL cluster, and the browser journeys against the real server.
+# document, type check), ESLint, web unit tests, the OpenAPI linter, Go tests with -race
+# on one shared PostgreSQL cluster, and the browser journeys against the real server.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -46,9 +46,10 @@ if [ -n "$unformatted" ]; then echo "gofmt needed: $unformatted"; exit 1; fi
 go vet ./...
 "$BIN/golangci-lint" run ./...
 
-step "web: install, build (regenerates the typed client), unit tests, OpenAPI lint"
+step "web: install, build (regenerates the typed client), ESLint, unit tests, OpenAPI lint"
 (cd web && npm ci --no-audit --no-fund --loglevel=error)
 (cd web && npm run --silent build)
+(cd web && npm run --silent lint)
 if ! git diff --quiet -- web/src/api/schema.d.ts; then
   echo "web/src/api/schema.d.ts is out of date with the OpenAPI golden file: commit the regenerated file"
   git --no-pager diff --stat -- web/src/api/schema.d.ts
