@@ -3,8 +3,8 @@
 # lacks (Chromium from Debian, npm packages, golangci-lint), then runs, in order:
 # formatting and lint (with the dependency-boundary cases of scripts/check-boundaries.sh),
 # the web build (typed client regenerated from the golden OpenAPI document, type check),
-# web unit tests, the OpenAPI linter, Go tests with -race on one shared PostgreSQL cluster,
-# and the browser journeys against the real server.
+# ESLint, web unit tests, the OpenAPI linter, Go tests with -race on one shared PostgreSQL
+# cluster, and the browser journeys against the real server.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -48,9 +48,10 @@ go vet ./...
 "$BIN/golangci-lint" run ./...
 bash scripts/check-boundaries.sh
 
-step "web: install, build (regenerates the typed client), unit tests, OpenAPI lint"
+step "web: install, build (regenerates the typed client), ESLint, unit tests, OpenAPI lint"
 (cd web && npm ci --no-audit --no-fund --loglevel=error)
 (cd web && npm run --silent build)
+(cd web && npm run --silent lint)
 if ! git diff --quiet -- web/src/api/schema.d.ts; then
   echo "web/src/api/schema.d.ts is out of date with the OpenAPI golden file: commit the regenerated file"
   git --no-pager diff --stat -- web/src/api/schema.d.ts

@@ -23,6 +23,7 @@ journey('switching to German translates the wizard and survives a reload', async
 })
 
 journey('the theme toggle switches dark mode on and off and remembers it', async ({ page }) => {
+  // eslint-disable-next-line no-undef -- page.evaluate runs the function in the browser
   const isDark = () => page.evaluate(() => document.documentElement.classList.contains('dark'))
   await page.goto(url('/setup'))
   await page.getByRole('heading', { level: 1, name: 'Set up Assay' }).waitFor()

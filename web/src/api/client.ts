@@ -32,7 +32,7 @@ let unauthorizedListener: (() => void) | null = null
 /**
  * onUnauthorized registers the function told whenever the server answers 401
  * ("who are you?") to a call through `api`, except those in NOT_A_SESSION_END. The
- * session feature uses it to notice an expired or revoked session wherever it shows
+ * session module (app/session/expiry.ts) uses it to notice an expired or revoked session wherever it shows
  * up. There is one listener; registering another replaces it. Returns a function
  * that removes the listener.
  */

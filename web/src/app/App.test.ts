@@ -4,45 +4,48 @@ import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { createMemoryHistory, type Router } from 'vue-router'
 import { ApiError } from '../api/errors'
 import { fetchHealth } from '../features/dashboard/api'
-import { listApiKeys } from '../features/profile/api'
-import { fetchMe, signOut } from '../features/session/api'
-import { signedInAdmin, signedInAssessee } from '../features/session/fixtures'
-import { fetchSetupStatus } from '../features/setup/api'
+import { listApiKeys } from './api-keys/api'
 import App from './App.vue'
 import { createAppI18n } from './i18n'
 import { usePreferencesStore } from './preferences'
 import { createAppRouter } from './router'
+import { fetchMe, signOut } from './session/api'
+import { signedInAdmin, signedInAssessee } from './session/fixtures'
+import { fetchSetupStatus } from './setup/api'
 
-vi.mock('../features/setup/api', () => ({
-  fetchSetupStatus: vi.fn(),
-  createFirstAdministrator: vi.fn(),
-}))
+vi.mock('./setup/api', () => ({ fetchSetupStatus: vi.fn() }))
 vi.mock('../features/dashboard/api', () => ({
   API_DOCS_URL: '/api/v1/docs',
   fetchHealth: vi.fn(),
 }))
-vi.mock('../features/session/api', () => ({ fetchMe: vi.fn(), signOut: vi.fn() }))
+vi.mock('./session/api', () => ({ fetchMe: vi.fn(), signOut: vi.fn() }))
 vi.mock('../features/notifications/api', async (importOriginal) => ({
   ...(await importOriginal<typeof import('../features/notifications/api')>()),
   fetchUnreadCount: vi.fn(async () => 0),
   listNotifications: vi.fn(async () => ({ items: [], hasMore: false })),
+}))
+vi.mock('./events/api', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('./events/api')>()),
   fetchEventTypes: vi.fn(async () => []),
   fetchChannelStatus: vi.fn(async () => ({ inApp: true, email: false, webhook: true, slack: false, teams: false, mattermost: false })),
 }))
-vi.mock('../features/rules/api', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('../features/rules/api')>()
+vi.mock('./notification-rules/api', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('./notification-rules/api')>()
   const rules = { list: vi.fn(async () => ({ items: [], hasMore: false })), create: vi.fn(), update: vi.fn(), remove: vi.fn() }
   return { ...actual, rulesFor: () => rules }
 })
-vi.mock('../features/profile/api', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('../features/profile/api')>()
+vi.mock('../features/profile/api', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../features/profile/api')>()),
+  changePassword: vi.fn(),
+  updateProfile: vi.fn(),
+}))
+vi.mock('./api-keys/api', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('./api-keys/api')>()
   const listApiKeys = vi.fn()
   const createApiKey = vi.fn()
   const revokeApiKey = vi.fn()
   return {
     ...actual,
-    changePassword: vi.fn(),
-    updateProfile: vi.fn(),
     listApiKeys,
     createApiKey,
     revokeApiKey,

@@ -1,5 +1,5 @@
 import type { RouteLocationNormalizedLoaded } from 'vue-router'
-import type { SessionStatus } from '../features/session/store'
+import type { SessionStatus } from './session/store'
 
 /** SessionView is what access decisions need to know about the session. */
 export interface SessionView {

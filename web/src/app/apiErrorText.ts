@@ -1,6 +1,6 @@
 import { useI18n } from 'vue-i18n'
 import { NETWORK_ERROR, type ApiError } from '../api/errors'
-import { SESSION_NOT_KEPT } from '../features/session/store'
+import { SESSION_NOT_KEPT } from './session/store'
 
 /**
  * useApiErrorText returns a function that phrases an ApiError for the viewer:

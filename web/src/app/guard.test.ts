@@ -2,20 +2,17 @@ import { createPinia, setActivePinia } from 'pinia'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { createMemoryHistory, type Router } from 'vue-router'
 import { ApiError } from '../api/errors'
-import { fetchMe, type Me } from '../features/session/api'
-import { signedInAdmin, signedInAssessee } from '../features/session/fixtures'
-import { useSessionStore } from '../features/session/store'
-import { fetchSetupStatus, type SetupStatus } from '../features/setup/api'
-import { useSetupStore } from '../features/setup/store'
 import { missingPermission } from './access'
 import { navigationRedirect, sessionRedirect } from './guard'
 import { createAppRouter } from './router'
+import { fetchMe, type Me } from './session/api'
+import { signedInAdmin, signedInAssessee } from './session/fixtures'
+import { useSessionStore } from './session/store'
+import { fetchSetupStatus, type SetupStatus } from './setup/api'
+import { useSetupStore } from './setup/store'
 
-vi.mock('../features/setup/api', () => ({
-  fetchSetupStatus: vi.fn(),
-  createFirstAdministrator: vi.fn(),
-}))
-vi.mock('../features/session/api', () => ({ fetchMe: vi.fn(), signOut: vi.fn() }))
+vi.mock('./setup/api', () => ({ fetchSetupStatus: vi.fn() }))
+vi.mock('./session/api', () => ({ fetchMe: vi.fn(), signOut: vi.fn() }))
 
 const fetchStatus = vi.mocked(fetchSetupStatus)
 const me = vi.mocked(fetchMe)

@@ -1,9 +1,9 @@
 import type { RouteLocationNormalized, RouteLocationRaw, Router } from 'vue-router'
-import type { SetupStatus } from '../features/setup/api'
-import { useSetupStore } from '../features/setup/store'
-import { loginLocation, safeRedirect } from '../features/session/redirect'
-import { useSessionStore } from '../features/session/store'
 import type { SessionView } from './access'
+import { loginLocation, safeRedirect } from './session/redirect'
+import { useSessionStore } from './session/store'
+import type { SetupStatus } from './setup/api'
+import { useSetupStore } from './setup/store'
 
 /**
  * SETUP_PAGE_MAX_AGE_MS is how old a cached status may be when the viewer opens

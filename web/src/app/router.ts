@@ -15,9 +15,9 @@ import { rulesRoutes } from '../features/rules/routes'
 import { setupRoutes } from '../features/setup/routes'
 import { usersRoutes } from '../features/users/routes'
 import { webhooksRoutes } from '../features/webhooks/routes'
-import { installSessionExpiry } from '../features/session/expiry'
 import { installAccessGuard } from './guard'
 import { stringifyQuery } from './query'
+import { installSessionExpiry } from './session/expiry'
 
 /** routes are every feature's routes; the catch-all not-found route stays last. */
 export const routes: RouteRecordRaw[] = [

@@ -1,37 +1,19 @@
 import { api, unwrap } from '../../api/client'
 import type { components } from '../../api/schema'
+import type { ChatDestination } from '../../app/destinations/api'
 import {
   DELIVERY_PAGE_SIZE,
   type Delivery,
   type DeliveryLogApi,
   type DeliveryPage,
   type DeliveryStatusFilter,
-} from '../webhooks/deliveries'
-
-/** ChatDestination is a Slack, Teams or Mattermost incoming webhook; its URL is never shown, only a hint. */
-export type ChatDestination = components['schemas']['ChatDestination']
-
-/** ChatDestinationPage is one page of chat destinations. */
-export type ChatDestinationPage = components['schemas']['ChatDestinationPage']
+} from '../../app/destinations/deliveries'
 
 /** NewChatDestination is what the create dialog submits. */
 export type NewChatDestination = components['schemas']['NewChatDestination']
 
 /** ChatDestinationUpdate is a change to a chat destination; `version` is the one last read. */
 export type ChatDestinationUpdate = components['schemas']['ChatDestinationUpdate']
-
-/** ChatPlatform is slack, teams or mattermost. */
-export type ChatPlatform = ChatDestination['platform']
-
-/** CHAT_PAGE_SIZE is how many destinations one page lists. */
-export const CHAT_PAGE_SIZE = 50
-
-/** listChatDestinations lists the destinations of one platform (GET /api/v1/admin/chat-destinations). */
-export function listChatDestinations(platform: ChatPlatform | undefined, cursor?: string): Promise<ChatDestinationPage> {
-  return unwrap(
-    api.GET('/api/v1/admin/chat-destinations', { params: { query: { platform, cursor, limit: CHAT_PAGE_SIZE } } }),
-  )
-}
 
 /** fetchChatDestination reads one destination afresh, e.g. after a version conflict. */
 export function fetchChatDestination(id: string): Promise<ChatDestination> {

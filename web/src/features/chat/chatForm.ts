@@ -1,5 +1,6 @@
-import { sameEntries } from '../webhooks/webhookForm'
-import type { ChatDestination, ChatDestinationUpdate, ChatPlatform, NewChatDestination } from './api'
+import type { ChatDestination, ChatPlatform } from '../../app/destinations/api'
+import { sameEntries } from '../../app/destinations/destinationForm'
+import type { ChatDestinationUpdate, NewChatDestination } from './api'
 
 /** CHAT_PLATFORMS are the chat platforms, in display order. */
 export const CHAT_PLATFORMS: readonly ChatPlatform[] = ['slack', 'teams', 'mattermost']

@@ -6,7 +6,7 @@ import {
   type DeliveryLogApi,
   type DeliveryPage,
   type DeliveryStatusFilter,
-} from '../webhooks/deliveries'
+} from '../../app/destinations/deliveries'
 
 /** EmailSettings is the effective SMTP configuration with the source of each field; never the password. */
 export type EmailSettings = components['schemas']['EmailSettings']

@@ -4,16 +4,14 @@ import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { createMemoryHistory, createRouter, type Router } from 'vue-router'
 import { ApiError } from '../../api/errors'
 import { createAppI18n } from '../../app/i18n'
-import { fetchMe } from '../session/api'
-import { signedInAdmin } from '../session/fixtures'
-import { useSessionStore } from '../session/store'
-import { fetchPasswordResetAvailable } from '../password-reset/api'
-import { signIn } from './api'
+import { fetchMe } from '../../app/session/api'
+import { signedInAdmin } from '../../app/session/fixtures'
+import { useSessionStore } from '../../app/session/store'
+import { fetchPasswordResetAvailable, signIn } from './api'
 import LoginPage from './LoginPage.vue'
 
-vi.mock('./api', () => ({ signIn: vi.fn() }))
-vi.mock('../session/api', () => ({ fetchMe: vi.fn(), signOut: vi.fn() }))
-vi.mock('../password-reset/api', () => ({ fetchPasswordResetAvailable: vi.fn(), requestPasswordReset: vi.fn() }))
+vi.mock('./api', () => ({ signIn: vi.fn(), fetchPasswordResetAvailable: vi.fn() }))
+vi.mock('../../app/session/api', () => ({ fetchMe: vi.fn(), signOut: vi.fn() }))
 
 const login = vi.mocked(signIn)
 const resetAvailable = vi.mocked(fetchPasswordResetAvailable)

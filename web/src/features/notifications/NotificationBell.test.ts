@@ -2,11 +2,11 @@ import { flushPromises, mount, type VueWrapper } from '@vue/test-utils'
 import { createPinia, setActivePinia } from 'pinia'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createMemoryHistory, createRouter, type Router } from 'vue-router'
+import { notification } from '../../app/events/fixtures'
 import { createAppI18n } from '../../app/i18n'
 import { usePreferencesStore } from '../../app/preferences'
-import { fetchMe } from '../session/api'
+import { fetchMe } from '../../app/session/api'
 import { fetchUnreadCount, listNotifications, markAllNotificationsRead, markNotificationRead } from './api'
-import { notification } from './fixtures'
 import NotificationBell from './NotificationBell.vue'
 import { UNREAD_POLL_INTERVAL_MS } from './polling'
 
@@ -17,7 +17,7 @@ vi.mock('./api', () => ({
   markAllNotificationsRead: vi.fn(),
 }))
 
-vi.mock('../session/api', () => ({ fetchMe: vi.fn(async () => null), signOut: vi.fn() }))
+vi.mock('../../app/session/api', () => ({ fetchMe: vi.fn(async () => null), signOut: vi.fn() }))
 
 const count = vi.mocked(fetchUnreadCount)
 const list = vi.mocked(listNotifications)

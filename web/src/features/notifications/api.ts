@@ -1,17 +1,9 @@
 import { api, unwrap } from '../../api/client'
 import type { components } from '../../api/schema'
-
-/** Notification is one in-app notification of the signed-in user. */
-export type Notification = components['schemas']['Notification']
+import type { Notification } from '../../app/events/api'
 
 /** NotificationPage is one page of notifications, newest first. */
 export type NotificationPage = components['schemas']['NotificationPage']
-
-/** EventType is one entry of the event catalogue. */
-export type EventType = components['schemas']['EventType']
-
-/** ChannelStatus tells which notification channels deliver on this installation. */
-export type ChannelStatus = components['schemas']['ChannelStatus']
 
 /** NOTIFICATION_PAGE_SIZE is how many notifications the notifications page loads at a time. */
 export const NOTIFICATION_PAGE_SIZE = 50
@@ -40,14 +32,4 @@ export function markNotificationRead(id: string): Promise<Notification> {
 /** markAllNotificationsRead marks every notification read and says how many were unread. */
 export async function markAllNotificationsRead(): Promise<number> {
   return (await unwrap(api.POST('/api/v1/notifications/read-all'))).updated
-}
-
-/** fetchEventTypes reads the event catalogue (GET /api/v1/events/types). */
-export async function fetchEventTypes(): Promise<EventType[]> {
-  return (await unwrap(api.GET('/api/v1/events/types'))).items ?? []
-}
-
-/** fetchChannelStatus tells which channels deliver (GET /api/v1/notification-channels). */
-export function fetchChannelStatus(): Promise<ChannelStatus> {
-  return unwrap(api.GET('/api/v1/notification-channels'))
 }

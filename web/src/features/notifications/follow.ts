@@ -1,5 +1,5 @@
 import type { Router } from 'vue-router'
-import { HOME_PATH, safeRedirect } from '../session/redirect'
+import { HOME_PATH, safeRedirect } from '../../app/session/redirect'
 
 /** PROFILE_PATH is where notifications about one's own account lead when their page is closed to the reader. */
 const PROFILE_PATH = '/profile'

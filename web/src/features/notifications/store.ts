@@ -1,6 +1,7 @@
 import { defineStore } from 'pinia'
 import { ref } from 'vue'
-import { fetchUnreadCount, markAllNotificationsRead, markNotificationRead, type Notification } from './api'
+import type { Notification } from '../../app/events/api'
+import { fetchUnreadCount, markAllNotificationsRead, markNotificationRead } from './api'
 
 /**
  * useNotificationsStore holds the signed-in user's unread count, which the bell

@@ -4,12 +4,12 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createMemoryHistory, createRouter } from 'vue-router'
 import { ApiError } from '../../api/errors'
 import { createAppI18n } from '../../app/i18n'
-import { useSetupStore } from '../setup/store'
+import { useSetupStore } from '../../app/setup/store'
 import { confirmPasswordReset } from './api'
 import ResetPasswordPage from './ResetPasswordPage.vue'
 
-vi.mock('./api', () => ({ confirmPasswordReset: vi.fn(), requestPasswordReset: vi.fn(), fetchPasswordResetAvailable: vi.fn() }))
-vi.mock('../setup/api', () => ({ fetchSetupStatus: vi.fn(), createFirstAdministrator: vi.fn() }))
+vi.mock('./api', () => ({ confirmPasswordReset: vi.fn(), requestPasswordReset: vi.fn() }))
+vi.mock('../../app/setup/api', () => ({ fetchSetupStatus: vi.fn() }))
 
 const confirm = vi.mocked(confirmPasswordReset)
 const page = { template: '<p>page</p>' }

@@ -1,14 +1,4 @@
-import { api, timeoutSignal, unwrap } from '../../api/client'
-
-const OPTIONS_TIMEOUT_MS = 10_000
-
-/**
- * fetchPasswordResetAvailable asks whether a forgotten password can be reset by
- * e-mail on this installation (GET /api/v1/auth/options): true while e-mail is on.
- */
-export async function fetchPasswordResetAvailable(): Promise<boolean> {
-  return (await unwrap(api.GET('/api/v1/auth/options', { signal: timeoutSignal(OPTIONS_TIMEOUT_MS) }))).passwordReset
-}
+import { api, unwrap } from '../../api/client'
 
 /**
  * requestPasswordReset asks for a reset link for `login`, a username or e-mail

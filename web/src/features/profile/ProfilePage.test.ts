@@ -3,42 +3,46 @@ import { createPinia, setActivePinia } from 'pinia'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { createMemoryHistory, createRouter } from 'vue-router'
 import { ApiError } from '../../api/errors'
+import { listApiKeys } from '../../app/api-keys/api'
 import { createAppI18n } from '../../app/i18n'
 import { usePreferencesStore } from '../../app/preferences'
-import { signedInAdmin, signedInAssessee } from '../session/fixtures'
-import { useSessionStore } from '../session/store'
-import type { Me } from '../session/api'
-import { useSetupStore } from '../setup/store'
-import { changePassword, listApiKeys, updateProfile } from './api'
+import type { Me } from '../../app/session/api'
+import { signedInAdmin, signedInAssessee } from '../../app/session/fixtures'
+import { useSessionStore } from '../../app/session/store'
+import { useSetupStore } from '../../app/setup/store'
+import { changePassword, updateProfile } from './api'
 import ProfilePage from './ProfilePage.vue'
 
-vi.mock('./api', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('./api')>()
+vi.mock('./api', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('./api')>()),
+  changePassword: vi.fn(),
+  updateProfile: vi.fn(),
+}))
+vi.mock('../../app/api-keys/api', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../app/api-keys/api')>()
   const listApiKeys = vi.fn(async () => ({ items: [], hasMore: false }))
   const createApiKey = vi.fn()
   const revokeApiKey = vi.fn()
   return {
     ...actual,
-    changePassword: vi.fn(),
-    updateProfile: vi.fn(),
     listApiKeys,
     createApiKey,
     revokeApiKey,
     apiKeysFor: () => ({ list: listApiKeys, create: createApiKey, revoke: revokeApiKey }),
   }
 })
-vi.mock('../session/api', () => ({ fetchMe: vi.fn(), signOut: vi.fn() }))
-vi.mock('../notifications/api', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../notifications/api')>()),
+vi.mock('../../app/session/api', () => ({ fetchMe: vi.fn(), signOut: vi.fn() }))
+vi.mock('../../app/events/api', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../app/events/api')>()),
   fetchEventTypes: vi.fn(async () => []),
   fetchChannelStatus: vi.fn(async () => ({ inApp: true, email: true, webhook: true, slack: false, teams: false, mattermost: false })),
 }))
-vi.mock('../rules/api', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('../rules/api')>()
+vi.mock('../../app/notification-rules/api', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../app/notification-rules/api')>()
   const rules = { list: vi.fn(async () => ({ items: [], hasMore: false })), create: vi.fn(), update: vi.fn(), remove: vi.fn() }
   return { ...actual, rulesFor: () => rules }
 })
-vi.mock('../setup/api', () => ({ fetchSetupStatus: vi.fn(), createFirstAdministrator: vi.fn() }))
+vi.mock('../../app/setup/api', () => ({ fetchSetupStatus: vi.fn() }))
 
 const change = vi.mocked(changePassword)
 

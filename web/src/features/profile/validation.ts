@@ -1,5 +1,5 @@
 import type { ErrorDetail } from '../../api/errors'
-import { confirmationProblem, passwordProblem, type FieldProblem } from '../setup/validation'
+import { confirmationProblem, passwordProblem, type FieldProblem } from '../../app/validation'
 
 /** PasswordForm holds the change-password form's values. */
 export interface PasswordForm {

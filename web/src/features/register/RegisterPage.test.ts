@@ -4,12 +4,12 @@ import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { createMemoryHistory, createRouter } from 'vue-router'
 import { ApiError } from '../../api/errors'
 import { createAppI18n } from '../../app/i18n'
-import { useSetupStore } from '../setup/store'
+import { useSetupStore } from '../../app/setup/store'
 import { registerAccount } from './api'
 import RegisterPage from './RegisterPage.vue'
 
 vi.mock('./api', () => ({ registerAccount: vi.fn() }))
-vi.mock('../setup/api', () => ({ fetchSetupStatus: vi.fn(), createFirstAdministrator: vi.fn() }))
+vi.mock('../../app/setup/api', () => ({ fetchSetupStatus: vi.fn() }))
 
 const send = vi.mocked(registerAccount)
 const accepted = 'If this account does not exist yet, it has been created: sign in with the credentials you chose.'

@@ -1,8 +1,6 @@
 import { api, unwrap } from '../../api/client'
 import type { components } from '../../api/schema'
-
-/** Role is a named set of permissions; built-in roles cannot be changed. */
-export type Role = components['schemas']['Role']
+import type { Role } from '../../app/roles'
 
 /** Permission is one entry of the permission catalogue. */
 export type Permission = components['schemas']['Permission']
@@ -12,11 +10,6 @@ export type NewRole = components['schemas']['NewRole']
 
 /** RoleUpdate is a change to a custom role; `version` is the one last read. */
 export type RoleUpdate = components['schemas']['RoleUpdate']
-
-/** fetchRoles lists every role, built-in roles first (GET /api/v1/roles, any signed-in user). */
-export async function fetchRoles(): Promise<Role[]> {
-  return (await unwrap(api.GET('/api/v1/roles'))).items ?? []
-}
 
 /** fetchPermissions reads the permission catalogue (GET /api/v1/permissions). */
 export async function fetchPermissions(): Promise<Permission[]> {

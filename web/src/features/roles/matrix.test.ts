@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { Permission, Role } from './api'
+import type { Role } from '../../app/roles'
+import type { Permission } from './api'
 import { ROLE_NAME_PATTERN, groupPermissions, groupState, roleUpdate, sameKeys, setGroup, setPermission } from './matrix'
 
 const catalogue: Permission[] = [

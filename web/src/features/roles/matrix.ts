@@ -1,4 +1,5 @@
-import type { Permission, Role, RoleUpdate } from './api'
+import type { Role } from '../../app/roles'
+import type { Permission, RoleUpdate } from './api'
 
 /** ROLE_NAME_PATTERN is the server's rule for a custom role's name. */
 export const ROLE_NAME_PATTERN = /^[a-z][a-z0-9_]{1,62}$/

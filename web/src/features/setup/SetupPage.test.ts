@@ -4,18 +4,16 @@ import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { createMemoryHistory, createRouter, type Router } from 'vue-router'
 import { ApiError } from '../../api/errors'
 import { createAppI18n } from '../../app/i18n'
-import { fetchMe } from '../session/api'
-import { signedInAdmin } from '../session/fixtures'
-import { useSessionStore } from '../session/store'
+import { fetchMe } from '../../app/session/api'
+import { signedInAdmin } from '../../app/session/fixtures'
+import { useSessionStore } from '../../app/session/store'
+import { useSetupStore } from '../../app/setup/store'
 import { createFirstAdministrator } from './api'
 import SetupPage from './SetupPage.vue'
-import { useSetupStore } from './store'
 
-vi.mock('./api', () => ({
-  fetchSetupStatus: vi.fn(),
-  createFirstAdministrator: vi.fn(),
-}))
-vi.mock('../session/api', () => ({ fetchMe: vi.fn(), signOut: vi.fn() }))
+vi.mock('./api', () => ({ createFirstAdministrator: vi.fn() }))
+vi.mock('../../app/setup/api', () => ({ fetchSetupStatus: vi.fn() }))
+vi.mock('../../app/session/api', () => ({ fetchMe: vi.fn(), signOut: vi.fn() }))
 
 const createAccount = vi.mocked(createFirstAdministrator)
 

@@ -1,6 +1,6 @@
 import { api, unwrap } from '../../api/client'
 import type { components } from '../../api/schema'
-import type { User } from '../session/api'
+import type { User } from '../../app/session/api'
 import { userQuery, type UserFilters } from './filters'
 
 export type { User }

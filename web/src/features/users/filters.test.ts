@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { signedInAssessee } from '../session/fixtures'
+import { signedInAssessee } from '../../app/session/fixtures'
 import { editOf, userQuery, userUpdate } from './filters'
 
 const grace = signedInAssessee.user

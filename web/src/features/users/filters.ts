@@ -1,4 +1,9 @@
-import type { User, UserUpdate } from './api'
+import type { components } from '../../api/schema'
+import type { User } from '../../app/session/api'
+
+// The user list's filters and the edit drawer's values; api.ts builds its requests
+// from them, so this file takes its types from the schema rather than from api.ts.
+type UserUpdate = components['schemas']['UserUpdate']
 
 /** ActiveFilter narrows the list to active or inactive users; '' shows both. */
 export type ActiveFilter = '' | 'true' | 'false'

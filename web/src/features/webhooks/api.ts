@@ -1,12 +1,7 @@
 import { api, unwrap } from '../../api/client'
 import type { components } from '../../api/schema'
-import { DELIVERY_PAGE_SIZE, type Delivery, type DeliveryLogApi, type DeliveryPage, type DeliveryStatusFilter } from './deliveries'
-
-/** Webhook is an outbound webhook destination; its secret is never part of it. */
-export type Webhook = components['schemas']['Webhook']
-
-/** WebhookPage is one page of webhook destinations. */
-export type WebhookPage = components['schemas']['WebhookPage']
+import type { Webhook } from '../../app/destinations/api'
+import { DELIVERY_PAGE_SIZE, type Delivery, type DeliveryLogApi, type DeliveryPage, type DeliveryStatusFilter } from '../../app/destinations/deliveries'
 
 /** NewWebhook is what the create dialog submits. */
 export type NewWebhook = components['schemas']['NewWebhook']
@@ -16,14 +11,6 @@ export type WebhookUpdate = components['schemas']['WebhookUpdate']
 
 /** WebhookWithSecret is a webhook with its signing secret, answered only at creation and rotation. */
 export type WebhookWithSecret = components['schemas']['WebhookWithSecret']
-
-/** WEBHOOK_PAGE_SIZE is how many destinations one page lists. */
-export const WEBHOOK_PAGE_SIZE = 50
-
-/** listWebhooks lists the webhook destinations (GET /api/v1/admin/webhooks). */
-export function listWebhooks(cursor?: string): Promise<WebhookPage> {
-  return unwrap(api.GET('/api/v1/admin/webhooks', { params: { query: { cursor, limit: WEBHOOK_PAGE_SIZE } } }))
-}
 
 /** fetchWebhook reads one destination afresh, e.g. after a version conflict. */
 export function fetchWebhook(id: string): Promise<Webhook> {

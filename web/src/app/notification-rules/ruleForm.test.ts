@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { catalogue } from '../notifications/fixtures'
+import { catalogue } from '../events/fixtures'
 import type { NotificationRule } from './api'
 import { formOf, newRule, parseEmails, receivableTypes, ruleProblems, ruleUpdate, type RuleForm } from './ruleForm'
 

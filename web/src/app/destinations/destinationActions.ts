@@ -3,8 +3,8 @@ import { ref, type Ref } from 'vue'
 import { useI18n } from 'vue-i18n'
 import { ApiError } from '../../api/client'
 import { networkError } from '../../api/errors'
-import { useApiErrorText } from '../../app/apiErrorText'
-import type { CursorList } from '../../app/cursorList'
+import { useApiErrorText } from '../apiErrorText'
+import type { CursorList } from '../cursorList'
 import type { DeliveryLogApi } from './deliveries'
 
 /** Destination is what a webhook and a chat destination share for the list's actions. */

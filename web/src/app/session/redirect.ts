@@ -11,6 +11,7 @@ const MAX_REDIRECT_LENGTH = 2048
 
 // Any ASCII control character or whitespace: browsers drop tabs and newlines from
 // URLs, which can turn "/\t/evil.example" into the protocol-relative "//evil.example".
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL_OR_SPACE = /[\u0000-\u0020\u007f]/
 
 /**

@@ -7,6 +7,9 @@ export type Me = components['schemas']['Me']
 /** User is an account as the server describes it. */
 export type User = components['schemas']['User']
 
+/** NewAccount is what a person fills in to get an account: the setup wizard's first administrator, or a registration. */
+export type NewAccount = components['schemas']['NewAccount']
+
 const ME_TIMEOUT_MS = 10_000
 
 /**

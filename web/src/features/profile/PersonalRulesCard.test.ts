@@ -1,17 +1,16 @@
 import { flushPromises, mount, type VueWrapper } from '@vue/test-utils'
 import { createPinia, setActivePinia } from 'pinia'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { fetchChannelStatus, fetchEventTypes, type ChannelStatus } from '../../app/events/api'
+import { catalogue } from '../../app/events/fixtures'
 import { createAppI18n } from '../../app/i18n'
-import type { ChannelStatus } from '../notifications/api'
-import { fetchChannelStatus, fetchEventTypes } from '../notifications/api'
-import { catalogue } from '../notifications/fixtures'
-import { signedInAssessee } from '../session/fixtures'
-import { useSessionStore } from '../session/store'
-import { rulesFor } from './api'
+import { rulesFor } from '../../app/notification-rules/api'
+import { signedInAssessee } from '../../app/session/fixtures'
+import { useSessionStore } from '../../app/session/store'
 import PersonalRulesCard from './PersonalRulesCard.vue'
 
-vi.mock('../notifications/api', () => ({ fetchEventTypes: vi.fn(), fetchChannelStatus: vi.fn() }))
-vi.mock('./api', () => {
+vi.mock('../../app/events/api', () => ({ fetchEventTypes: vi.fn(), fetchChannelStatus: vi.fn() }))
+vi.mock('../../app/notification-rules/api', () => {
   const rules = { list: vi.fn(), create: vi.fn(), update: vi.fn(), remove: vi.fn() }
   return { rulesFor: () => rules, personalRules: rules, globalRules: rules }
 })

@@ -1,8 +1,8 @@
 import { flushPromises, mount, type VueWrapper } from '@vue/test-utils'
 import { createPinia, setActivePinia } from 'pinia'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { createAppI18n } from '../../app/i18n'
-import { usePreferencesStore } from '../../app/preferences'
+import { createAppI18n } from '../i18n'
+import { usePreferencesStore } from '../preferences'
 import type { Delivery, DeliveryLogApi } from './deliveries'
 import DeliveryLog from './DeliveryLog.vue'
 

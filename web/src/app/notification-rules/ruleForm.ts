@@ -1,9 +1,8 @@
-import type { ChatDestination } from '../chat/api'
-import type { EventType } from '../notifications/api'
-import type { Role } from '../roles/api'
-import { emailProblem } from '../setup/validation'
-import type { Webhook } from '../webhooks/api'
-import { sameEntries } from '../webhooks/webhookForm'
+import type { ChatDestination, Webhook } from '../destinations/api'
+import { sameEntries } from '../destinations/destinationForm'
+import type { EventType } from '../events/api'
+import type { Role } from '../roles'
+import { emailProblem } from '../validation'
 import type { NewNotificationRule, NotificationRule, NotificationRuleUpdate, RuleScope } from './api'
 
 /** RuleForm holds the rule dialog's values; `emails` is the text of the addresses field. */

@@ -1,7 +1,7 @@
 import { mount } from '@vue/test-utils'
 import { describe, expect, it } from 'vitest'
 import { defineComponent, h, ref } from 'vue'
-import { createAppI18n } from '../../app/i18n'
+import { createAppI18n } from '../i18n'
 import EventFilterField from './EventFilterField.vue'
 import { catalogue } from './fixtures'
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createAppI18n } from '../../app/i18n'
+import { createAppI18n } from '../i18n'
 import { notification } from './fixtures'
 import { notificationText } from './labels'
 
