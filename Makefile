@@ -14,7 +14,7 @@ BIN           := $(CURDIR)/bin
 
 # Links in e-mails and chat messages point at APP_URL; for a local run that is this server.
 run: build
-	APP_URL="$${APP_URL:-http://localhost:3001}" $(BIN)/assay-server
+	APP_URL="$${APP_URL:-http://localhost:$${PORT:-3001}}" $(BIN)/assay-server
 
 build: web-build go-build
 

@@ -9,7 +9,9 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
+	"strconv"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -56,7 +58,7 @@ func run(ctx context.Context, opts options) error {
 	if cfg.PasswordHIBPCheckEnabled {
 		identity.Breaches = &secret.BreachChecker{BaseURL: cfg.PasswordHIBPAPIURL, Timeout: cfg.PasswordHIBPTimeout, Logger: log}
 	}
-	store := postgres.New(db.Pool, nil).ConfigureIdentity(identity, secret.NewHasher(secret.DefaultArgon2, 0)).
+	store := postgres.New(db.Pool, nil).WithAcquireTimeout(cfg.DBAcquireTimeout).ConfigureIdentity(identity, secret.NewHasher(secret.DefaultArgon2, 0)).
 		ConfigureDeliveries(boot.DeliveryConfig(cfg))
 	if err := boot.LoadKeys(ctx, store, cfg, log); err != nil {
 		return err
@@ -111,7 +113,7 @@ func run(ctx context.Context, opts options) error {
 	deps.RateLimit = limits(cfg, db.Pool, log)
 	api := httpapi.New(httpapi.Config{
 		Version: boot.Version, StartedAt: started, CORSOrigins: cfg.CORSOrigins, TrustProxyHops: cfg.TrustProxyHops,
-		MaxBodyBytes: cfg.APIMaxBodyBytes, UploadMaxBytes: cfg.UploadMaxFileSize, StorageProvider: string(cfg.StorageProvider), PasswordMinLength: cfg.PasswordMinLength,
+		MaxBodyBytes: cfg.APIMaxBodyBytes, UploadMaxBytes: cfg.UploadMaxFileSize, RequestTimeout: cfg.RequestTimeout, StorageProvider: string(cfg.StorageProvider), PasswordMinLength: cfg.PasswordMinLength,
 		SessionKey: sessionKey, SessionLifetime: cfg.JWTExpiry, SecureCookie: cfg.SecureCookie, RegistrationMode: string(cfg.RegistrationMode),
 		AppOrigins: append([]string{originOf(cfg.AppURL)}, cfg.CORSOrigins...),
 	}, deps)
@@ -121,7 +123,7 @@ func run(ctx context.Context, opts options) error {
 func serve(ctx context.Context, cfg *config.Config, opts options, log *slog.Logger, h http.Handler, started time.Time) error {
 	addr := opts.Listen
 	if addr == "" {
-		addr = fmt.Sprintf(":%d", cfg.Port)
+		addr = net.JoinHostPort(cfg.BindAddress, strconv.Itoa(cfg.Port))
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
@@ -136,7 +138,7 @@ func serve(ctx context.Context, cfg *config.Config, opts options, log *slog.Logg
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
-	log.InfoContext(ctx, "listening", slog.String("addr", ln.Addr().String()),
+	log.InfoContext(ctx, "listening", slog.String("addr", ln.Addr().String()), slog.String("open", openURL(ln.Addr())),
 		slog.Duration("startup", time.Since(started)), slog.String("database", string(cfg.DatabaseProvider)))
 	if opts.Ready != nil {
 		opts.Ready(ln.Addr().String())
@@ -196,4 +198,17 @@ func limits(cfg *config.Config, pool *pgxpool.Pool, log *slog.Logger) func(http.
 		}
 		return h
 	}
+}
+
+// openURL is the address to open in a browser for a listener: localhost for a wildcard
+// or loopback address.
+func openURL(addr net.Addr) string {
+	host, port, err := net.SplitHostPort(addr.String())
+	if err != nil {
+		return ""
+	}
+	if ip, err := netip.ParseAddr(host); err == nil && (ip.IsUnspecified() || ip.IsLoopback()) {
+		host = "localhost"
+	}
+	return "http://" + net.JoinHostPort(host, port)
 }

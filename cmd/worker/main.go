@@ -63,7 +63,7 @@ func runWorker(ctx context.Context, opts options) error {
 	if err := postgres.CheckSchema(ctx, db.Pool); err != nil {
 		return err
 	}
-	store := postgres.New(db.Pool, nil).ConfigureDeliveries(boot.DeliveryConfig(cfg))
+	store := postgres.New(db.Pool, nil).WithAcquireTimeout(cfg.DBAcquireTimeout).ConfigureDeliveries(boot.DeliveryConfig(cfg))
 	if err := boot.LoadKeys(ctx, store, cfg, log); err != nil {
 		return err
 	}

@@ -71,6 +71,11 @@ type Config struct {
 	NodeEnv Environment
 	// Port is the HTTP listening port (PORT).
 	Port int
+	// BindAddress is the address the server listens on (BIND_ADDRESS); empty means every
+	// interface.
+	BindAddress string
+	// RequestTimeout bounds each API request (REQUEST_TIMEOUT); uploads are exempt.
+	RequestTimeout time.Duration
 	// LogLevel is the minimum level logged (LOG_LEVEL).
 	LogLevel slog.Level
 	// CORSOrigins are the origins allowed to make credentialed cross-origin requests
@@ -102,6 +107,15 @@ type Config struct {
 	PGRunAsUser string
 	// DBMaxConns is the pool's maximum size (DB_MAX_CONNS).
 	DBMaxConns int32
+	// DBStatementTimeout is the server-side statement_timeout of every connection
+	// (DB_STATEMENT_TIMEOUT).
+	DBStatementTimeout time.Duration
+	// DBAcquireTimeout bounds the wait for a free pooled connection (DB_ACQUIRE_TIMEOUT).
+	DBAcquireTimeout time.Duration
+	// DBConnectTimeout bounds opening a connection (DB_CONNECT_TIMEOUT).
+	DBConnectTimeout time.Duration
+	// DBKeepAlive is the TCP keep-alive period of database connections (DB_KEEPALIVE).
+	DBKeepAlive time.Duration
 	// DBMinConns is the pool's minimum size (DB_MIN_CONNS).
 	DBMinConns int32
 	// MigrateOnStart applies pending migrations at start-up (MIGRATE_ON_START).

@@ -3,6 +3,7 @@ package config
 import (
 	"log/slog"
 	"net/mail"
+	"net/netip"
 	"os"
 	"regexp"
 	"strconv"
@@ -62,6 +63,13 @@ func (l *loader) loadGeneral(c *Config) {
 	c.ShutdownTimeout = l.msDuration("SHUTDOWN_TIMEOUT")
 	c.APIMaxBodyBytes = int64(l.integer("API_MAX_BODY_BYTES", 1024, unbounded, "bytes"))
 	c.RateLimitPerMinute = l.integer("RATE_LIMIT_PER_MINUTE", 1, unbounded, "")
+	c.RequestTimeout = l.msDuration("REQUEST_TIMEOUT")
+	c.BindAddress = l.raw("BIND_ADDRESS")
+	if c.BindAddress != "" && c.BindAddress != "localhost" {
+		if _, err := netip.ParseAddr(c.BindAddress); err != nil {
+			l.refuse("BIND_ADDRESS", "must be an IP address such as 127.0.0.1, 0.0.0.0 or ::, or localhost")
+		}
+	}
 }
 
 func (l *loader) loadDatabase(c *Config) {
@@ -88,6 +96,10 @@ func (l *loader) loadDatabase(c *Config) {
 		minCeiling = 1000
 	}
 	c.DBMinConns = int32(l.integer("DB_MIN_CONNS", 0, minCeiling, "at most DB_MAX_CONNS"))
+	c.DBStatementTimeout = l.msDuration("DB_STATEMENT_TIMEOUT")
+	c.DBAcquireTimeout = l.msDuration("DB_ACQUIRE_TIMEOUT")
+	c.DBConnectTimeout = l.msDuration("DB_CONNECT_TIMEOUT")
+	c.DBKeepAlive = l.msDuration("DB_KEEPALIVE")
 	c.MigrateOnStart = l.boolean("MIGRATE_ON_START")
 	// With the embedded database there is a single process, so it runs the workers itself;
 	// with an external server they usually run in cmd/worker.

@@ -80,6 +80,9 @@ func TestFromEnvironRefuses(t *testing.T) {
 		{name: "lockout", env: []string{"LOGIN_LOCKOUT_DURATION_MINUTES=0"}, variable: "LOGIN_LOCKOUT_DURATION_MINUTES", value: "0"},
 		{name: "session retention", env: []string{"SESSION_RETAIN_EXPIRED_HOURS=87601"}, variable: "SESSION_RETAIN_EXPIRED_HOURS", value: "87601"},
 		{name: "upload size", env: []string{"UPLOAD_MAX_FILE_SIZE=0"}, variable: "UPLOAD_MAX_FILE_SIZE", value: "0"},
+		{name: "bind address", env: []string{"BIND_ADDRESS=my host"}, variable: "BIND_ADDRESS", value: "my host"},
+		{name: "request timeout", env: []string{"REQUEST_TIMEOUT=0"}, variable: "REQUEST_TIMEOUT", value: "0"},
+		{name: "statement timeout", env: []string{"DB_STATEMENT_TIMEOUT=soon"}, variable: "DB_STATEMENT_TIMEOUT", value: "soon"},
 	}
 	for _, test := range tests {
 		t.Run(test.name, func(t *testing.T) {

@@ -29,6 +29,7 @@ var variables = []variable{
 	// General.
 	{name: "NODE_ENV", def: "development"},
 	{name: "PORT", def: "3001"},
+	{name: "BIND_ADDRESS"},
 	{name: "LOG_LEVEL", def: "info"},
 	{name: "CORS_ORIGIN", def: "http://localhost:5173"},
 	{name: "APP_URL", def: "http://localhost:5173"},
@@ -36,6 +37,7 @@ var variables = []variable{
 	{name: "SHUTDOWN_TIMEOUT", def: "30s"},
 	{name: "API_MAX_BODY_BYTES", def: "1048576"},
 	{name: "RATE_LIMIT_PER_MINUTE", def: "600"},
+	{name: "REQUEST_TIMEOUT", def: "15s"},
 
 	// Database.
 	{name: "DATABASE_PROVIDER", def: "pglite"},
@@ -45,6 +47,10 @@ var variables = []variable{
 	{name: "PG_RUN_AS_USER"},
 	{name: "DB_MAX_CONNS", def: "20"},
 	{name: "DB_MIN_CONNS", def: "0"},
+	{name: "DB_STATEMENT_TIMEOUT", def: "10s"},
+	{name: "DB_ACQUIRE_TIMEOUT", def: "5s"},
+	{name: "DB_CONNECT_TIMEOUT", def: "5s"},
+	{name: "DB_KEEPALIVE", def: "15s"},
 	{name: "MIGRATE_ON_START", def: "true"},
 	{name: "RUN_WORKERS"},
 

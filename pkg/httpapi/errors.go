@@ -155,6 +155,9 @@ func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err er
 }
 
 func writeEnvelope(w http.ResponseWriter, e *Error) {
+	if e.status == http.StatusServiceUnavailable && w.Header().Get("Retry-After") == "" {
+		w.Header().Set("Retry-After", retryAfterUnavailable)
+	}
 	w.Header().Set("Content-Type", contentTypeJSON)
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(e.status)

@@ -270,3 +270,23 @@ func limitBody(n, uploadLimit int64) func(http.Handler) http.Handler {
 		})
 	}
 }
+
+// deadline bounds every API request by d, so a database that stops answering turns into
+// 503 service_unavailable within the bound instead of a hanging request. Uploads are
+// exempt: their length depends on the client's link, and their size is bounded instead.
+func deadline(d time.Duration) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		if d <= 0 {
+			return next
+		}
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if !isAPIPath(r.URL.Path) || isMultipart(r) {
+				next.ServeHTTP(w, r)
+				return
+			}
+			ctx, cancel := context.WithTimeout(r.Context(), d)
+			defer cancel()
+			next.ServeHTTP(w, r.WithContext(ctx))
+		})
+	}
+}

@@ -80,7 +80,10 @@ func register[I, O any](s *Server, op Op, handler func(context.Context, *I) (*O,
 		op.Errors = append(op.Errors, http.StatusUnauthorized, http.StatusForbidden)
 	}
 	op.Errors = append(op.Errors, http.StatusBadRequest, http.StatusTooManyRequests, http.StatusServiceUnavailable)
-	huma.Register(s.API, op.Operation, handler)
+	huma.Register(s.API, op.Operation, func(ctx context.Context, in *I) (*O, error) {
+		out, err := handler(ctx, in)
+		return out, withRetryAfter(err)
+	})
 }
 
 // init makes huma produce our envelope for every error it raises or receives. huma keeps
@@ -97,4 +100,16 @@ func init() {
 		}
 		return humaError(ctx, slog.Default(), status, msg, errs...)
 	}
+}
+
+// retryAfterUnavailable is the Retry-After of a 503: the database or a dependency is down
+// or overloaded, usually for moments.
+const retryAfterUnavailable = "5"
+
+// withRetryAfter adds Retry-After to errors that tell the service is unavailable.
+func withRetryAfter(err error) error {
+	if err == nil || assess.ErrorCode(err) != assess.ECodeUnavailable {
+		return err
+	}
+	return huma.ErrorWithHeaders(err, http.Header{"Retry-After": {retryAfterUnavailable}})
 }

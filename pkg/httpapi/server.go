@@ -19,14 +19,15 @@ import (
 
 // Config holds the HTTP settings that come from the service configuration.
 type Config struct {
-	Version           string    // build version, shown by health and the API description
-	StartedAt         time.Time // for the uptime in health
-	CORSOrigins       []string  // origins allowed to call with credentials
-	TrustProxyHops    int       // reverse-proxy hops trusted for X-Forwarded-*
-	MaxBodyBytes      int64     // cap of JSON request bodies
-	UploadMaxBytes    int64     // largest uploaded file (UPLOAD_MAX_FILE_SIZE)
-	StorageProvider   string    // "database" or "s3": what health reports under storage
-	PasswordMinLength int       // shown to the setup wizard
+	Version           string        // build version, shown by health and the API description
+	StartedAt         time.Time     // for the uptime in health
+	CORSOrigins       []string      // origins allowed to call with credentials
+	TrustProxyHops    int           // reverse-proxy hops trusted for X-Forwarded-*
+	MaxBodyBytes      int64         // cap of JSON request bodies
+	UploadMaxBytes    int64         // largest uploaded file (UPLOAD_MAX_FILE_SIZE)
+	RequestTimeout    time.Duration // deadline of every API request but uploads (REQUEST_TIMEOUT); 0: none
+	StorageProvider   string        // "database" or "s3": what health reports under storage
+	PasswordMinLength int           // shown to the setup wizard
 	// SessionKey signs session cookies (JWT_SECRET or the generated secret).
 	SessionKey []byte
 	// SessionLifetime is JWT_EXPIRY.
@@ -127,7 +128,7 @@ func New(cfg Config, deps Deps) *Server {
 	deps = s.dep
 	r := chi.NewRouter()
 	r.Use(requestID, clientInfo(cfg.TrustProxyHops), observe(deps.Logger, deps.Observer),
-		securityHeaders, cors(cfg.CORSOrigins), limitBody(cfg.MaxBodyBytes, cfg.UploadMaxBytes), s.setupGate)
+		securityHeaders, cors(cfg.CORSOrigins), limitBody(cfg.MaxBodyBytes, cfg.UploadMaxBytes), deadline(cfg.RequestTimeout), s.setupGate)
 	r.NotFound(s.notFound)
 	r.MethodNotAllowed(s.methodNotAllowed)
 

@@ -3,11 +3,15 @@
 package postgres
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"net"
+	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -19,11 +23,19 @@ import (
 	"github.com/assay-dev/assay/pkg/secret"
 )
 
-// PoolConfig sizes the connection pool.
+// PoolConfig sizes the connection pool and bounds its waits.
 type PoolConfig struct {
 	MaxConns        int32  // upper bound of open connections
 	MinConns        int32  // connections kept open when idle
 	ApplicationName string // shown in pg_stat_activity
+	// StatementTimeout is the server-side statement_timeout of every connection (0: the
+	// server's default).
+	StatementTimeout time.Duration
+	// ConnectTimeout bounds opening a connection unless the connection string sets
+	// connect_timeout (default 10 s).
+	ConnectTimeout time.Duration
+	// KeepAlive is the TCP keep-alive period of connections (0: Go's default, 15 s).
+	KeepAlive time.Duration
 }
 
 // OpenPool connects to dsn and verifies the connection with a ping.
@@ -36,7 +48,14 @@ func OpenPool(ctx context.Context, dsn string, cfg PoolConfig) (*pgxpool.Pool, e
 		pc.MaxConns = cfg.MaxConns
 	}
 	pc.MinConns = cfg.MinConns
-	pc.ConnConfig.ConnectTimeout = 10 * time.Second
+	if !strings.Contains(dsn, "connect_timeout") {
+		pc.ConnConfig.ConnectTimeout = cmp.Or(cfg.ConnectTimeout, 10*time.Second)
+	}
+	dialer := &net.Dialer{Timeout: pc.ConnConfig.ConnectTimeout, KeepAlive: cfg.KeepAlive}
+	pc.ConnConfig.DialFunc = dialer.DialContext
+	if cfg.StatementTimeout > 0 {
+		pc.ConnConfig.RuntimeParams["statement_timeout"] = strconv.FormatInt(cfg.StatementTimeout.Milliseconds(), 10)
+	}
 	if cfg.ApplicationName != "" {
 		pc.ConnConfig.RuntimeParams["application_name"] = cfg.ApplicationName
 	}
@@ -55,7 +74,7 @@ func OpenPool(ctx context.Context, dsn string, cfg PoolConfig) (*pgxpool.Pool, e
 
 // DB implements the assess services on a pool.
 type DB struct {
-	pool          *pgxpool.Pool
+	pool          *pool
 	now           func() time.Time
 	keys          *secret.Keyring
 	fields        []EncryptedField
@@ -67,18 +86,25 @@ type DB struct {
 }
 
 // New returns a DB on pool. now is the clock (time.Now when nil).
-func New(pool *pgxpool.Pool, now func() time.Time) *DB {
+func New(p *pgxpool.Pool, now func() time.Time) *DB {
 	if now == nil {
 		now = time.Now
 	}
-	return &DB{pool: pool, now: now, keys: secret.NewKeyring(nil, nil), fields: EncryptedFields, setupComplete: &atomic.Bool{},
+	return &DB{pool: &pool{Pool: p}, now: now, keys: secret.NewKeyring(nil, nil), fields: EncryptedFields, setupComplete: &atomic.Bool{},
 		identity: IdentityConfig{PasswordMinLength: 12, MaxFailedLogins: 5, LockoutDuration: 15 * time.Minute},
 		hasher:   secret.NewHasher(secret.DefaultArgon2, 0),
-		delivery: defaultDeliveryConfig(), jobs: newInsertOnlyClient(pool)}
+		delivery: defaultDeliveryConfig(), jobs: newInsertOnlyClient(p)}
 }
 
 // Pool returns the underlying pool (for River and metrics).
-func (db *DB) Pool() *pgxpool.Pool { return db.pool }
+func (db *DB) Pool() *pgxpool.Pool { return db.pool.Pool }
+
+// WithAcquireTimeout bounds the wait for a free pooled connection (DB_ACQUIRE_TIMEOUT):
+// past it a call fails with 503 service_unavailable instead of queueing on.
+func (db *DB) WithAcquireTimeout(d time.Duration) *DB {
+	db.pool.acquireTimeout = d
+	return db
+}
 
 // CheckHealth runs a trivial query through the pool, bounded by a short timeout so a
 // stuck database turns health into 503 instead of a hanging request.

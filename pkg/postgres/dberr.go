@@ -73,6 +73,8 @@ func dbError(err error) error {
 var (
 	errBusy = &assess.Error{Code: assess.ECodeUnavailable,
 		Message: "The database is too busy to complete the change; try again in a moment."}
+	errPoolExhausted = &assess.Error{Code: assess.ECodeUnavailable,
+		Message: "Every database connection is busy; try again in a moment."}
 	errDatabaseUnavailable = &assess.Error{Code: assess.ECodeUnavailable,
 		Message: "The database is not available at the moment; try again shortly."}
 )

@@ -84,6 +84,11 @@ func Migrate(ctx context.Context, pool *pgxpool.Pool, log *slog.Logger) (Migrate
 		return res, fmt.Errorf("migrate: acquire connection: %w", err)
 	}
 	defer conn.Release()
+	// Migrations (and waiting for another replica's) may outlast DB_STATEMENT_TIMEOUT.
+	if _, err := conn.Exec(ctx, "SET statement_timeout = 0"); err != nil {
+		return res, fmt.Errorf("migrate: %w", err)
+	}
+	defer func() { _, _ = conn.Exec(context.WithoutCancel(ctx), "RESET statement_timeout") }()
 	if _, err := conn.Exec(ctx, "SELECT pg_advisory_lock($1)", migrationLockKey); err != nil {
 		return res, fmt.Errorf("migrate: take advisory lock: %w", err)
 	}

@@ -67,6 +67,7 @@ func OpenDatabase(ctx context.Context, cfg *config.Config, log *slog.Logger, mod
 	}
 	pool, err := postgres.OpenPool(ctx, dsn, postgres.PoolConfig{
 		MaxConns: cfg.DBMaxConns, MinConns: cfg.DBMinConns, ApplicationName: appName,
+		StatementTimeout: cfg.DBStatementTimeout, ConnectTimeout: cfg.DBConnectTimeout, KeepAlive: cfg.DBKeepAlive,
 	})
 	if err != nil {
 		d.Close()

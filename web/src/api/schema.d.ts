@@ -1039,7 +1039,7 @@ export interface paths {
         };
         /**
          * List users
-         * @description Search (q), filter by active state and role, ordered by username, cursor-paginated.
+         * @description Search (q), filter by active state and role, ordered by username or newest first, cursor-paginated.
          */
         get: operations["listUsers"];
         put?: never;
@@ -2257,6 +2257,12 @@ export interface components {
             /** Format: int64 */
             version: number;
         };
+        PageUser: {
+            hasMore: boolean;
+            items: components["schemas"]["User"][] | null;
+            /** @description Pass as cursor to get the next page; absent on the last page */
+            nextCursor?: string;
+        };
         PasswordInputBody: {
             currentPassword: string;
             newPassword: string;
@@ -2471,11 +2477,6 @@ export interface components {
             timestamp: string;
             /** @constant */
             type: "user.locked";
-        };
-        UserPage: {
-            hasMore: boolean;
-            items: components["schemas"]["User"][] | null;
-            nextCursor?: string;
         };
         UserUpdate: {
             active?: boolean;
@@ -8261,8 +8262,11 @@ export interface operations {
                 active?: "true" | "false" | "";
                 /** @description Only users holding this role */
                 role?: string;
-                /** @description nextCursor of the previous page */
+                /** @description username (default) or -createdAt (newest first) */
+                sort?: "username" | "-createdAt" | "";
+                /** @description nextCursor of the previous page, with the same filters and sort */
                 cursor?: string;
+                /** @description Page size, 1–200 */
                 limit?: number;
             };
             header?: never;
@@ -8277,7 +8281,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UserPage"];
+                    "application/json": components["schemas"]["PageUser"];
                 };
             };
             /** @description Bad Request */
