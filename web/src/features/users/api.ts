@@ -6,7 +6,7 @@ import { userQuery, type UserFilters } from './filters'
 export type { User }
 
 /** UserPage is one page of the user list. */
-export type UserPage = components['schemas']['UserPage']
+export type UserPage = components['schemas']['PageUser']
 
 /** NewUser is what the create-user dialog submits. */
 export type NewUser = components['schemas']['NewUser']
