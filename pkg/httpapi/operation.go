@@ -42,6 +42,9 @@ func authorize(api huma.API, a Authorizer) func(huma.Context, func(huma.Context)
 		r, _ := humachi.Unwrap(hctx)
 		ctx, err := a.Authorize(r, perm)
 		if err != nil {
+			if assess.ErrorCode(err) == assess.ECodeUnavailable {
+				hctx.SetHeader("Retry-After", retryAfterUnavailable)
+			}
 			_ = huma.WriteErr(api, hctx, http.StatusInternalServerError, "", err)
 			return
 		}
