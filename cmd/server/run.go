@@ -63,11 +63,12 @@ func run(ctx context.Context, opts options) error {
 	if err := boot.LoadKeys(ctx, store, cfg, log); err != nil {
 		return err
 	}
-	if err := store.SyncBuiltinRoles(ctx); err != nil {
+	svc := postgres.NewServices(store)
+	if err := svc.Roles.SyncBuiltinRoles(ctx); err != nil {
 		return err
 	}
 	sessionKey := sessionKey(ctx, cfg, store, log)
-	if err := store.ReconcileRegistrationMode(ctx, string(cfg.RegistrationMode)); err != nil {
+	if err := svc.Invites.ReconcileRegistrationMode(ctx, string(cfg.RegistrationMode)); err != nil {
 		return err
 	}
 
@@ -99,7 +100,6 @@ func run(ctx context.Context, opts options) error {
 		log.InfoContext(ctx, "workers running in-process (RUN_WORKERS=true)")
 	}
 
-	svc := postgres.NewServices(store)
 	deps := httpapi.Deps{Logger: log, Database: store, Setup: store, Encryption: svc.Encryption, Identity: svc.Identity,
 		APIKeys: svc.APIKeys, Audit: svc.Audit, Users: svc.Users, Roles: svc.Roles, Invites: svc.Invites,
 		Notifications: svc.Notifications, Rules: svc.Rules, Webhooks: svc.Webhooks, Chat: svc.Chat,

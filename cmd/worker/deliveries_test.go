@@ -80,7 +80,7 @@ func storeFor(t *testing.T, environ []string) *postgres.DB {
 	db := postgres.New(pool, nil).
 		ConfigureIdentity(postgres.IdentityConfig{PasswordMinLength: 12}, secret.NewHasher(secret.Argon2Params{MemoryKiB: 64, Time: 1, Threads: 1}, 2)).
 		ConfigureDeliveries(boot.DeliveryConfig(cfg))
-	require.NoError(t, db.SyncBuiltinRoles(context.Background()))
+	require.NoError(t, postgres.NewServices(db).Roles.SyncBuiltinRoles(context.Background()))
 	return db
 }
 

@@ -44,7 +44,7 @@ func deliveryStore(t testing.TB, mutate ...func(*postgres.DeliveryConfig)) *post
 	db := postgres.New(pool, nil).
 		ConfigureIdentity(postgres.IdentityConfig{PasswordMinLength: 12}, secret.NewHasher(secret.Argon2Params{MemoryKiB: 64, Time: 1, Threads: 1}, 2)).
 		ConfigureDeliveries(cfg)
-	require.NoError(t, db.SyncBuiltinRoles(context.Background()))
+	require.NoError(t, postgres.NewServices(db).Roles.SyncBuiltinRoles(context.Background()))
 	return db
 }
 
@@ -312,7 +312,7 @@ func TestEmailDeliveryReachesTheMailServer(t *testing.T) {
 	db := deliveryStore(t, func(c *postgres.DeliveryConfig) {
 		c.SMTP = assess.SMTPOverrides{Enabled: &on, Host: &host, Port: &port, From: &from}
 	})
-	admin, err := db.CreateFirstAdmin(ctx, assess.NewAccount{Username: "admin", Email: "admin@example.com", DisplayName: "Ada Admin", Password: "a long enough password"}, assess.SystemActor)
+	admin, err := postgres.NewServices(db).Identity.CreateFirstAdmin(ctx, assess.NewAccount{Username: "admin", Email: "admin@example.com", DisplayName: "Ada Admin", Password: "a long enough password"}, assess.SystemActor)
 	require.NoError(t, err)
 	d, err := db.SendTestEmail(ctx, "ops@example.com", assess.Actor{ID: admin.ID})
 	require.NoError(t, err)

@@ -35,12 +35,20 @@ func (k *NewAPIKey) Validate(now time.Time) error {
 	return nil
 }
 
+// APIKeyFilter selects the API keys of one user, newest first.
+type APIKeyFilter struct {
+	// UserID is the owner: the caller for their own keys, or the user an administrator
+	// names. It is required; there is no list of every user's keys.
+	UserID string
+	PageRequest
+}
+
 // APIKeyService manages API keys.
 type APIKeyService interface {
 	// CreateAPIKey creates a key for userID and returns it with its plaintext token.
 	CreateAPIKey(ctx context.Context, userID string, k NewAPIKey, actor Actor) (APIKey, string, error)
-	// ListAPIKeys lists the keys of userID, newest first, after the cursor.
-	ListAPIKeys(ctx context.Context, userID, cursor string, limit int) ([]APIKey, string, error)
+	// FindAPIKeys returns one page of the keys of f.UserID, newest first; never the secrets.
+	FindAPIKeys(ctx context.Context, f APIKeyFilter) (Page[APIKey], error)
 	// RevokeAPIKey revokes a key of userID; not_found when it is not theirs.
 	RevokeAPIKey(ctx context.Context, userID, keyID string, actor Actor) error
 	// APIKeyPrincipal resolves a presented token to its owner with the owner's current

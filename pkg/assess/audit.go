@@ -87,12 +87,11 @@ type AuditFilter struct {
 	TargetID   string    `query:"targetId" maxLength:"200"`
 	From       time.Time `query:"from" doc:"Only rows at or after this time (RFC 3339)"`
 	To         time.Time `query:"to" doc:"Only rows before this time (RFC 3339)"`
-	Cursor     string    `query:"cursor" maxLength:"40" doc:"nextCursor of the previous page"`
-	Limit      int       `query:"limit" minimum:"1" maximum:"200" default:"50"`
+	PageRequest
 }
 
 // AuditService reads the audit log.
 type AuditService interface {
-	// FindAudit returns rows newest first and the cursor of the next page ("" when none).
-	FindAudit(ctx context.Context, f AuditFilter) ([]AuditRecord, string, error)
+	// FindAudit returns one page of rows matching f, newest first.
+	FindAudit(ctx context.Context, f AuditFilter) (Page[AuditRecord], error)
 }

@@ -76,7 +76,7 @@ func (a *NewAccount) Validate(passwordMinLength int) error {
 		details = append(details, Detail{Field: "username", Code: "invalid",
 			Message: "3–64 characters: letters, digits, dot, dash and underscore, starting with a letter or digit."})
 	}
-	if addr, err := mail.ParseAddress(a.Email); err != nil || addr.Address != a.Email {
+	if !plainEmailAddress(a.Email) {
 		details = append(details, Detail{Field: "email", Code: "invalid", Message: "A valid e-mail address is required."})
 	}
 	if a.DisplayName == "" {
@@ -103,6 +103,57 @@ func PasswordProblem(password string, minLength int) *Detail {
 	return nil
 }
 
+// PasswordChange is a signed-in user's change of their own password.
+type PasswordChange struct {
+	CurrentPassword string `json:"currentPassword" minLength:"1" maxLength:"1024"`
+	NewPassword     string `json:"newPassword" minLength:"1" maxLength:"1024"`
+}
+
+// Validate checks the new password against the policy (the current one is checked by the
+// store, against the stored hash).
+func (c PasswordChange) Validate(passwordMinLength int) error {
+	if d := PasswordProblem(c.NewPassword, passwordMinLength); d != nil {
+		return &Error{Code: ECodeValidation, Message: "The new password is not acceptable.", Details: []Detail{*d}}
+	}
+	return nil
+}
+
+// Validate normalises a profile change: trimmed e-mail and display name, a valid address,
+// a display name that is not blank.
+func (u *ProfileUpdate) Validate() error {
+	var details []Detail
+	if u.Email != nil {
+		e := strings.TrimSpace(*u.Email)
+		u.Email = &e
+		if !plainEmailAddress(e) {
+			details = append(details, Detail{Field: "email", Code: "invalid", Message: "A valid e-mail address is required."})
+		}
+	}
+	if u.DisplayName != nil {
+		d := strings.TrimSpace(*u.DisplayName)
+		u.DisplayName = &d
+		if d == "" {
+			details = append(details, Detail{Field: "displayName", Code: "required", Message: "The display name cannot be blank."})
+		}
+	}
+	if len(details) > 0 {
+		return &Error{Code: ECodeValidation, Message: "The profile change is invalid.", Details: details}
+	}
+	return nil
+}
+
+// UserUpdate is the profile change as an account update: e-mail and display name only.
+func (u ProfileUpdate) UserUpdate() UserUpdate {
+	return UserUpdate{Version: u.Version, Email: u.Email, DisplayName: u.DisplayName}
+}
+
+// plainEmailAddress reports whether s is a bare e-mail address (no display name, no
+// angle brackets), as accounts and invites store them.
+func plainEmailAddress(s string) bool {
+	addr, err := mail.ParseAddress(s)
+	return err == nil && addr.Address == s
+}
+
 // Session is a signed-in browser session.
 type Session struct {
 	ID        string
@@ -127,7 +178,10 @@ type IdentityService interface {
 	// RevokeSession ends a session at once.
 	RevokeSession(ctx context.Context, sessionID string, actor Actor) error
 	// ChangePassword changes the caller's password and ends their other sessions.
-	ChangePassword(ctx context.Context, p *Principal, current, next string, actor Actor) error
-	// Audit records a security event.
+	ChangePassword(ctx context.Context, p *Principal, c PasswordChange, actor Actor) error
+	// UpdateProfile changes the caller's e-mail address and display name under optimistic
+	// concurrency.
+	UpdateProfile(ctx context.Context, userID string, upd ProfileUpdate, actor Actor) (User, error)
+	// Audit records a security event that changes nothing (a refused permission).
 	Audit(ctx context.Context, e AuditEntry) error
 }

@@ -27,12 +27,12 @@ func (a *credentialAuthorizer) Authorize(r *http.Request, permission assess.Perm
 	if err != nil {
 		return nil, err
 	}
-	actor := assess.Actor{ID: p.User.ID, IP: ClientFrom(ctx).IP, RequestID: logging.RequestID(ctx)}
+	actor := assess.Actor{ID: p.User.ID, IP: ClientFrom(ctx).IP, RequestID: logging.RequestID(ctx), Principal: p}
 	if p.SessionID != "" && isUnsafe(r.Method) && !a.sameOrigin(r) {
 		return nil, assess.Errorf(assess.ECodePermissionDenied, "Cross-site request refused: a cookie-authenticated change must come from this application's origin.")
 	}
 	if permission != assess.PermAuthenticated && !p.Can(permission) {
-		_ = a.identity.Audit(ctx, assess.AuditEntry{Actor: actor, Action: "auth.permission_denied", TargetType: "operation",
+		_ = a.identity.Audit(ctx, assess.AuditEntry{Actor: actor, Action: assess.ChangeAuthPermissionDenied.Action, TargetType: "operation",
 			TargetID: r.Method + " " + r.URL.Path, Details: map[string]any{"permission": permission}})
 		return nil, assess.Errorf(assess.ECodePermissionDenied, "This action requires the permission %s.", permission)
 	}

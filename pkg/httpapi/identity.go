@@ -11,6 +11,8 @@ import (
 	"github.com/assay-dev/assay/pkg/logging"
 )
 
+var tagAuthentication = []string{"Authentication"}
+
 // Me is the signed-in user with their effective permissions.
 type Me struct {
 	User        assess.User `json:"user"`
@@ -30,91 +32,67 @@ type sessionOutput struct {
 	Body         Me
 }
 
-type loginInput struct {
-	Body struct {
-		Username string `json:"username" minLength:"1" maxLength:"254" doc:"Username or e-mail address"`
-		Password string `json:"password" minLength:"1" maxLength:"1024"`
-	}
-}
-
-type setupInput struct {
-	Body assess.NewAccount
-}
-
-type passwordInput struct {
-	Body struct {
-		CurrentPassword string `json:"currentPassword" minLength:"1" maxLength:"1024"`
-		NewPassword     string `json:"newPassword" minLength:"1" maxLength:"1024"`
-	}
-}
-
 type logoutOutput struct {
 	SetCookie http.Cookie `header:"Set-Cookie"`
 }
 
+// loginInputBody is the sign-in request (named as the OpenAPI document has always named it).
+type loginInputBody struct {
+	Username string `json:"username" minLength:"1" maxLength:"254" doc:"Username or e-mail address"`
+	Password string `json:"password" minLength:"1" maxLength:"1024"`
+}
+
+// passwordInputBody is assess.PasswordChange under the name the OpenAPI document has
+// always given it.
+type passwordInputBody assess.PasswordChange
+
+// requestActor is the caller of the request as store methods take it: who (with their
+// permissions, when signed in), from which address, in which request.
 func requestActor(ctx context.Context) assess.Actor {
 	a := assess.ActorFrom(ctx)
 	a.IP, a.RequestID = ClientFrom(ctx).IP, logging.RequestID(ctx)
+	a.Principal = assess.PrincipalFrom(ctx)
 	return a
 }
 
-func (s *Server) registerIdentity() {
-	register(s, Op{Permission: assess.PermPublic, Operation: huma.Operation{
-		OperationID: "completeSetup", Method: http.MethodPost, Path: "/api/v1/setup", DefaultStatus: http.StatusCreated,
-		Summary: "Create the first administrator", Tags: []string{"Setup"},
-		Description: "Creates the first administrator and signs them in (sets the session cookie). Refused with 409 " +
-			"once any user exists. No environment variable seeds an administrator.",
-		Errors: []int{http.StatusConflict},
-	}}, func(ctx context.Context, in *setupInput) (*sessionOutput, error) {
-		u, err := s.dep.Identity.CreateFirstAdmin(ctx, in.Body, requestActor(ctx))
-		if err != nil {
+var docAuthLogin = huma.Operation{OperationID: "login", Summary: "Sign in", Tags: tagAuthentication,
+	Description: "Checks a username (or e-mail) and password and sets the session cookie. Every failure — unknown " +
+		"user, wrong password, locked or inactive account — is the same 401."}
+
+func (s *Server) handleAuthLogin(ctx context.Context, in *body[loginInputBody]) (*sessionOutput, error) {
+	u, err := s.dep.Identity.Authenticate(ctx, in.Body.Username, in.Body.Password, requestActor(ctx))
+	if err != nil {
+		return nil, err
+	}
+	return s.startSession(ctx, u)
+}
+
+var docAuthLogout = huma.Operation{OperationID: "logout", Summary: "Sign out", Tags: tagAuthentication,
+	DefaultStatus: http.StatusNoContent, Description: "Ends the current session at once and clears the cookie."}
+
+func (s *Server) handleAuthLogout(ctx context.Context, _ *struct{}) (*logoutOutput, error) {
+	if p := assess.PrincipalFrom(ctx); p.SessionID != "" {
+		if err := s.dep.Identity.RevokeSession(ctx, p.SessionID, requestActor(ctx)); err != nil {
 			return nil, err
 		}
-		return s.startSession(ctx, u)
-	})
+	}
+	return &logoutOutput{SetCookie: s.sessionCookie(ctx, "", -1)}, nil
+}
 
-	register(s, Op{Permission: assess.PermPublic, Operation: huma.Operation{
-		OperationID: "login", Method: http.MethodPost, Path: "/api/v1/auth/login",
-		Summary: "Sign in", Tags: []string{"Authentication"},
-		Description: "Checks a username (or e-mail) and password and sets the session cookie. Every failure — unknown " +
-			"user, wrong password, locked or inactive account — is the same 401.",
-	}}, func(ctx context.Context, in *loginInput) (*sessionOutput, error) {
-		u, err := s.dep.Identity.Authenticate(ctx, in.Body.Username, in.Body.Password, requestActor(ctx))
-		if err != nil {
-			return nil, err
-		}
-		return s.startSession(ctx, u)
-	})
+var docMeGet = huma.Operation{OperationID: "getMe", Summary: "The signed-in user", Tags: tagAuthentication,
+	Description: "The caller's account and current permissions (roles are read at each request)."}
 
-	register(s, Op{Permission: assess.PermAuthenticated, Operation: huma.Operation{
-		OperationID: "logout", Method: http.MethodPost, Path: "/api/v1/auth/logout", DefaultStatus: http.StatusNoContent,
-		Summary: "Sign out", Tags: []string{"Authentication"}, Description: "Ends the current session at once and clears the cookie.",
-	}}, func(ctx context.Context, _ *struct{}) (*logoutOutput, error) {
-		p := assess.PrincipalFrom(ctx)
-		if p.SessionID != "" {
-			if err := s.dep.Identity.RevokeSession(ctx, p.SessionID, requestActor(ctx)); err != nil {
-				return nil, err
-			}
-		}
-		return &logoutOutput{SetCookie: s.sessionCookie(ctx, "", -1)}, nil
-	})
+func (s *Server) handleMeGet(ctx context.Context, _ *struct{}) (*meOutput, error) {
+	p := assess.PrincipalFrom(ctx)
+	return &meOutput{CacheControl: "no-store", Body: Me{User: p.User, Permissions: p.Permissions}}, nil
+}
 
-	register(s, Op{Permission: assess.PermAuthenticated, Operation: huma.Operation{
-		OperationID: "getMe", Method: http.MethodGet, Path: "/api/v1/auth/me",
-		Summary: "The signed-in user", Tags: []string{"Authentication"},
-		Description: "The caller's account and current permissions (roles are read at each request).",
-	}}, func(ctx context.Context, _ *struct{}) (*meOutput, error) {
-		p := assess.PrincipalFrom(ctx)
-		return &meOutput{CacheControl: "no-store", Body: Me{User: p.User, Permissions: p.Permissions}}, nil
-	})
+var docMePasswordChange = huma.Operation{OperationID: "changePassword", Summary: "Change one's own password",
+	Tags: tagAuthentication, DefaultStatus: http.StatusNoContent,
+	Description: "Needs the current password; the new one must meet the password policy. Ends the caller's other sessions."}
 
-	register(s, Op{Permission: assess.PermAuthenticated, Operation: huma.Operation{
-		OperationID: "changePassword", Method: http.MethodPost, Path: "/api/v1/auth/password", DefaultStatus: http.StatusNoContent,
-		Summary: "Change one's own password", Tags: []string{"Authentication"},
-		Description: "Needs the current password; the new one must meet the password policy. Ends the caller's other sessions.",
-	}}, func(ctx context.Context, in *passwordInput) (*struct{}, error) {
-		return nil, s.dep.Identity.ChangePassword(ctx, assess.PrincipalFrom(ctx), in.Body.CurrentPassword, in.Body.NewPassword, requestActor(ctx))
-	})
+func (s *Server) handleMePasswordChange(ctx context.Context, in *body[passwordInputBody]) (*struct{}, error) {
+	return nil, s.dep.Identity.ChangePassword(ctx, assess.PrincipalFrom(ctx), assess.PasswordChange(in.Body), requestActor(ctx))
 }
 
 // startSession creates a session for u and answers with the cookie and the user.

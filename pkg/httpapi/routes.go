@@ -56,6 +56,27 @@ func (s *Server) routes() []route {
 		// ---- identity: setup, sign-in and sessions, profile, API keys, invites and
 		// registration, password reset, audit log (identity.go, apikeys.go, invites.go,
 		// passwordreset.go, profile.go, audit.go, setup.go)
+		on(get, "/api/v1/setup/status", assess.PermPublic, s.handleSetupStatus, docSetupStatus),
+		on(post, "/api/v1/setup", assess.PermPublic, s.handleSetupComplete, docSetupComplete),
+		on(post, "/api/v1/auth/login", assess.PermPublic, s.handleAuthLogin, docAuthLogin),
+		on(post, "/api/v1/auth/logout", assess.PermAuthenticated, s.handleAuthLogout, docAuthLogout),
+		on(get, "/api/v1/auth/options", assess.PermPublic, s.handleAuthOptions, docAuthOptions),
+		on(post, "/api/v1/auth/register", assess.PermPublic, s.handleRegistrationCreate, docRegistrationCreate),
+		on(post, "/api/v1/auth/password-reset", assess.PermPublic, s.handlePasswordResetRequest, docPasswordResetRequest),
+		on(post, "/api/v1/auth/password-reset/confirm", assess.PermPublic, s.handlePasswordResetConfirm, docPasswordResetConfirm),
+		on(get, "/api/v1/auth/me", assess.PermAuthenticated, s.handleMeGet, docMeGet),
+		on(patch, "/api/v1/auth/me", assess.PermAuthenticated, s.handleMeUpdate, docMeUpdate),
+		on(post, "/api/v1/auth/password", assess.PermAuthenticated, s.handleMePasswordChange, docMePasswordChange),
+		on(get, "/api/v1/me/api-keys", assess.PermAuthenticated, s.handleMyAPIKeyList, docMyAPIKeyList),
+		on(post, "/api/v1/me/api-keys", assess.PermAuthenticated, s.handleMyAPIKeyCreate, docMyAPIKeyCreate),
+		on(delete, "/api/v1/me/api-keys/{id}", assess.PermAuthenticated, s.handleMyAPIKeyRevoke, docMyAPIKeyRevoke),
+		on(get, "/api/v1/users/{id}/api-keys", assess.PermAdminSettings, s.handleUserAPIKeyList, docUserAPIKeyList),
+		on(post, "/api/v1/users/{id}/api-keys", assess.PermAdminSettings, s.handleUserAPIKeyCreate, docUserAPIKeyCreate),
+		on(delete, "/api/v1/users/{id}/api-keys/{keyId}", assess.PermAdminSettings, s.handleUserAPIKeyRevoke, docUserAPIKeyRevoke),
+		on(get, "/api/v1/admin/invites", assess.PermAdminUsers, s.handleInviteList, docInviteList),
+		on(post, "/api/v1/admin/invites", assess.PermAdminUsers, s.handleInviteCreate, docInviteCreate),
+		on(delete, "/api/v1/admin/invites/{id}", assess.PermAdminUsers, s.handleInviteRevoke, docInviteRevoke),
+		on(get, "/api/v1/audit", assess.PermAdminAudit, s.handleAuditList, docAuditList),
 
 		// ---- end of identity
 

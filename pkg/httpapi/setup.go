@@ -9,6 +9,8 @@ import (
 	"github.com/assay-dev/assay/pkg/assess"
 )
 
+var tagSetup = []string{"Setup"}
+
 // SetupStatus tells the UI whether the first-run wizard is needed.
 type SetupStatus struct {
 	SetupComplete     bool   `json:"setupComplete" doc:"true once the first administrator exists"`
@@ -21,23 +23,30 @@ type setupStatusOutput struct {
 	Body         SetupStatus
 }
 
-func (s *Server) registerSetup() {
-	register(s, Op{Permission: assess.PermPublic, Operation: huma.Operation{
-		OperationID: "getSetupStatus",
-		Method:      http.MethodGet,
-		Path:        "/api/v1/setup/status",
-		Summary:     "First-run setup status",
-		Description: "Whether the first administrator has been created. Reachable before setup.",
-		Tags:        []string{"Setup"},
-	}}, func(ctx context.Context, _ *struct{}) (*setupStatusOutput, error) {
-		done, err := s.dep.Setup.SetupComplete(ctx)
-		if err != nil {
-			return nil, err
-		}
-		return &setupStatusOutput{CacheControl: "no-store", Body: SetupStatus{
-			SetupComplete: done, SetupURL: "/setup", PasswordMinLength: s.cfg.PasswordMinLength,
-		}}, nil
-	})
+var docSetupStatus = huma.Operation{OperationID: "getSetupStatus", Summary: "First-run setup status", Tags: tagSetup,
+	Description: "Whether the first administrator has been created. Reachable before setup."}
+
+func (s *Server) handleSetupStatus(ctx context.Context, _ *struct{}) (*setupStatusOutput, error) {
+	done, err := s.dep.Setup.SetupComplete(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &setupStatusOutput{CacheControl: "no-store", Body: SetupStatus{
+		SetupComplete: done, SetupURL: "/setup", PasswordMinLength: s.cfg.PasswordMinLength,
+	}}, nil
+}
+
+var docSetupComplete = huma.Operation{OperationID: "completeSetup", Summary: "Create the first administrator", Tags: tagSetup,
+	DefaultStatus: http.StatusCreated, Errors: []int{http.StatusConflict},
+	Description: "Creates the first administrator and signs them in (sets the session cookie). Refused with 409 " +
+		"once any user exists. No environment variable seeds an administrator."}
+
+func (s *Server) handleSetupComplete(ctx context.Context, in *body[assess.NewAccount]) (*sessionOutput, error) {
+	u, err := s.dep.Identity.CreateFirstAdmin(ctx, in.Body, requestActor(ctx))
+	if err != nil {
+		return nil, err
+	}
+	return s.startSession(ctx, u)
 }
 
 // registerOperations declares every operation of the API. Each resource adds its own
@@ -45,14 +54,6 @@ func (s *Server) registerSetup() {
 func (s *Server) registerOperations() {
 	s.registerRoutes()
 	s.describeHealth()
-	s.registerSetup()
-	s.registerIdentity()
-	s.registerAPIKeys()
-	s.registerAudit()
-	s.registerInvites()
-	s.registerUserAPIKeys()
-	s.registerProfile()
-	s.registerPasswordReset()
 	s.registerNotifications()
 	s.registerEvents()
 	s.registerRules()

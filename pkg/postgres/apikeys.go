@@ -22,38 +22,48 @@ const apiKeyPrefix = "assay_"
 
 var apiKeyField = EncryptedFields[1]
 
+var errAPIKeyNotFound = &assess.Error{Code: assess.ECodeNotFound, Message: "No such API key."}
+
 func hashAPISecret(secret string) string {
 	sum := sha256.Sum256([]byte(secret))
 	return hex.EncodeToString(sum[:])
 }
 
-// CreateAPIKey implements assess.APIKeyService.
-func (db *DB) CreateAPIKey(ctx context.Context, userID string, k assess.NewAPIKey, actor assess.Actor) (assess.APIKey, string, error) {
-	now := db.now()
-	if err := k.Validate(now); err != nil {
-		return assess.APIKey{}, "", err
-	}
+const apiKeyColumns = `k.id, k.user_id, k.name, k.created_at, k.expires_at, k.last_used_at, k.revoked_at`
+
+func scanAPIKey(r pgx.Row) (assess.APIKey, error) {
+	var k assess.APIKey
+	err := r.Scan(&k.ID, &k.UserID, &k.Name, &k.CreatedAt, &k.ExpiresAt, &k.LastUsedAt, &k.RevokedAt)
+	return k, err
+}
+
+// apiKeyTarget names an API key in the audit log.
+func apiKeyTarget(id string) Target { return Target{Type: "api_key", ID: id} }
+
+// CreateAPIKey implements assess.APIKeyService. Only the secret's hash is stored, sealed
+// under the keyring; the token is returned once.
+func (s *APIKeyService) CreateAPIKey(ctx context.Context, userID string, k assess.NewAPIKey, actor assess.Actor) (assess.APIKey, string, error) {
 	raw := make([]byte, 32)
 	if _, err := rand.Read(raw); err != nil {
 		return assess.APIKey{}, "", err
 	}
 	secret := base64.RawURLEncoding.EncodeToString(raw)
-	key := assess.APIKey{ID: assess.NewID(assess.PrefixAPIKey, now), UserID: userID, Name: k.Name, CreatedAt: now.UTC(), ExpiresAt: k.ExpiresAt}
-	sealed, err := db.keys.Seal(ctx, apiKeyField.AAD(key.ID), []byte(hashAPISecret(secret)))
-	if err != nil {
-		return assess.APIKey{}, "", err
-	}
-	err = db.inTx(ctx, func(tx pgx.Tx) error {
+	var key assess.APIKey
+	err := s.change(ctx, actor, func(tx *Tx) error {
+		if err := k.Validate(tx.Now); err != nil {
+			return err
+		}
+		key = assess.APIKey{ID: assess.NewID(assess.PrefixAPIKey, tx.Now), UserID: userID, Name: k.Name, CreatedAt: tx.Now.UTC(), ExpiresAt: k.ExpiresAt}
+		sealed, err := s.keys.Seal(ctx, apiKeyField.AAD(key.ID), []byte(hashAPISecret(secret)))
+		if err != nil {
+			return err
+		}
 		if _, err := tx.Exec(ctx, `INSERT INTO api_keys (id, user_id, name, secret_hash, created_by, created_at, expires_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7)`, key.ID, userID, key.Name, sealed, actor.ID, now, key.ExpiresAt); err != nil {
+			VALUES ($1, $2, $3, $4, $5, $6, $7)`, key.ID, userID, key.Name, sealed, tx.Actor.ID, tx.Now, key.ExpiresAt); err != nil {
 			return err
 		}
-		if err := writeAudit(ctx, tx, assess.AuditEntry{Actor: actor, Action: "apikey.created", TargetType: "api_key", TargetID: key.ID,
-			Details: map[string]any{"owner": userID, "name": key.Name}}); err != nil {
-			return err
-		}
-		_, err := db.emit(ctx, tx, actor, withType(assess.EventAPIKeyCreated, apiKeyEvent(key)))
-		return err
+		return tx.Record(ctx, assess.ChangeAPIKeyCreated, apiKeyTarget(key.ID),
+			map[string]any{"owner": userID, "name": key.Name}, apiKeyEvent(key))
 	})
 	if err != nil {
 		return assess.APIKey{}, "", err
@@ -61,56 +71,41 @@ func (db *DB) CreateAPIKey(ctx context.Context, userID string, k assess.NewAPIKe
 	return key, apiKeyPrefix + strings.TrimPrefix(key.ID, assess.PrefixAPIKey) + "_" + secret, nil
 }
 
-// ListAPIKeys implements assess.APIKeyService (keyset pagination on the id, newest first).
-func (db *DB) ListAPIKeys(ctx context.Context, userID, cursor string, limit int) ([]assess.APIKey, string, error) {
-	if cursor == "" {
-		cursor = "ak_~" // sorts after every id
-	}
-	rows, err := db.pool.Query(ctx, `SELECT id, user_id, name, created_at, expires_at, last_used_at, revoked_at
-		FROM api_keys WHERE user_id = $1 AND id < $2 ORDER BY id DESC LIMIT $3`, userID, cursor, limit+1)
-	if err != nil {
-		return nil, "", err
-	}
-	keys, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (assess.APIKey, error) {
-		var k assess.APIKey
-		return k, r.Scan(&k.ID, &k.UserID, &k.Name, &k.CreatedAt, &k.ExpiresAt, &k.LastUsedAt, &k.RevokedAt)
-	})
-	if err != nil {
-		return nil, "", err
-	}
-	next := ""
-	if len(keys) > limit {
-		keys, next = keys[:limit], keys[limit-1].ID
-	}
-	return keys, next, nil
+// FindAPIKeys implements assess.APIKeyService: the keys of one user, newest first, keyset
+// paginated on the (user_id, id) index.
+func (s *APIKeyService) FindAPIKeys(ctx context.Context, f assess.APIKeyFilter) (assess.Page[assess.APIKey], error) {
+	l := newList("api_keys", "SELECT "+apiKeyColumns+" FROM api_keys k", newestFirst("k.id"))
+	l.Where("k.user_id = " + l.arg(f.UserID))
+	return collectPage(ctx, s.pool, l, f.PageRequest, scanAPIKey, func(k assess.APIKey) []any { return []any{k.ID} })
 }
 
-// RevokeAPIKey implements assess.APIKeyService. Revoking an already revoked key is a
-// no-op (audited, but no event).
-func (db *DB) RevokeAPIKey(ctx context.Context, userID, keyID string, actor assess.Actor) error {
-	return db.inTx(ctx, func(tx pgx.Tx) error {
-		var wasRevoked bool
-		err := tx.QueryRow(ctx, `SELECT revoked_at IS NOT NULL FROM api_keys WHERE id = $1 AND user_id = $2 FOR UPDATE`, keyID, userID).Scan(&wasRevoked)
+// RevokeAPIKey implements assess.APIKeyService. Revoking an already revoked key changes
+// nothing: it is audited again, but not announced again.
+func (s *APIKeyService) RevokeAPIKey(ctx context.Context, userID, keyID string, actor assess.Actor) error {
+	if !assess.ValidID(assess.PrefixAPIKey, keyID) {
+		return errAPIKeyNotFound
+	}
+	return s.change(ctx, actor, func(tx *Tx) error {
+		// api_keys has no version to compare: the row lock makes concurrent revocations of
+		// one key announce it once.
+		k, err := scanAPIKey(tx.QueryRow(ctx, "SELECT "+apiKeyColumns+" FROM api_keys k WHERE k.id = $1 AND k.user_id = $2 FOR UPDATE", keyID, userID))
 		if errors.Is(err, pgx.ErrNoRows) {
-			return assess.Errorf(assess.ECodeNotFound, "No such API key.")
+			return errAPIKeyNotFound
 		}
 		if err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, `UPDATE api_keys SET revoked_at = coalesce(revoked_at, $2) WHERE id = $1`, keyID, db.now()); err != nil {
+		details := map[string]any{"owner": userID}
+		if k.RevokedAt != nil {
+			return tx.Record(ctx, assess.Change{Action: assess.ChangeAPIKeyRevoked.Action}, apiKeyTarget(keyID), details, assess.NewEvent{})
+		}
+		if _, err := tx.Exec(ctx, `UPDATE api_keys SET revoked_at = $2 WHERE id = $1`, keyID, tx.Now); err != nil {
 			return err
 		}
-		if err := writeAudit(ctx, tx, assess.AuditEntry{Actor: actor, Action: "apikey.revoked", TargetType: "api_key", TargetID: keyID,
-			Details: map[string]any{"owner": userID}}); err != nil || wasRevoked {
+		if k, err = scanAPIKey(tx.QueryRow(ctx, "SELECT "+apiKeyColumns+" FROM api_keys k WHERE k.id = $1", keyID)); err != nil {
 			return err
 		}
-		var k assess.APIKey
-		if err := tx.QueryRow(ctx, `SELECT id, user_id, name, created_at, expires_at, last_used_at, revoked_at FROM api_keys WHERE id = $1`, keyID).
-			Scan(&k.ID, &k.UserID, &k.Name, &k.CreatedAt, &k.ExpiresAt, &k.LastUsedAt, &k.RevokedAt); err != nil {
-			return err
-		}
-		_, err = db.emit(ctx, tx, actor, withType(assess.EventAPIKeyRevoked, apiKeyEvent(k)))
-		return err
+		return tx.Record(ctx, assess.ChangeAPIKeyRevoked, apiKeyTarget(keyID), details, apiKeyEvent(k))
 	})
 }
 
@@ -118,7 +113,7 @@ var errBadAPIKey = &assess.Error{Code: assess.ECodeUnauthenticated, Message: "Th
 
 // APIKeyPrincipal implements assess.APIKeyService: one indexed lookup by the id inside the
 // token, then a constant-time comparison of the secret's hash.
-func (db *DB) APIKeyPrincipal(ctx context.Context, token string) (*assess.Principal, error) {
+func (s *APIKeyService) APIKeyPrincipal(ctx context.Context, token string) (*assess.Principal, error) {
 	rest, ok := strings.CutPrefix(token, apiKeyPrefix)
 	idPart, secret, ok2 := strings.Cut(rest, "_")
 	id := assess.PrefixAPIKey + idPart
@@ -129,8 +124,8 @@ func (db *DB) APIKeyPrincipal(ctx context.Context, token string) (*assess.Princi
 	u := &p.User
 	var sealed string
 	var lastUsed *time.Time
-	now := db.now()
-	err := db.pool.QueryRow(ctx, `SELECT k.secret_hash, k.last_used_at, u.id, u.username, u.email, u.display_name, u.active, u.version, u.created_at, u.last_login_at
+	now := s.now()
+	err := s.pool.QueryRow(ctx, `SELECT k.secret_hash, k.last_used_at, u.id, u.username, u.email, u.display_name, u.active, u.version, u.created_at, u.last_login_at
 		FROM api_keys k JOIN users u ON u.id = k.user_id
 		WHERE k.id = $1 AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > $2) AND u.active`, id, now).
 		Scan(&sealed, &lastUsed, &u.ID, &u.Username, &u.Email, &u.DisplayName, &u.Active, &u.Version, &u.CreatedAt, &u.LastLoginAt)
@@ -138,9 +133,9 @@ func (db *DB) APIKeyPrincipal(ctx context.Context, token string) (*assess.Princi
 		return nil, errBadAPIKey
 	}
 	if err != nil {
-		return nil, err
+		return nil, dbError(err)
 	}
-	want, err := db.keys.Open(ctx, apiKeyField.AAD(id), sealed)
+	want, err := s.keys.Open(ctx, apiKeyField.AAD(id), sealed)
 	if err != nil {
 		return nil, err
 	}
@@ -149,11 +144,19 @@ func (db *DB) APIKeyPrincipal(ctx context.Context, token string) (*assess.Princi
 	}
 	// Last use is recorded at most once a minute, so busy keys cost no write per request.
 	if lastUsed == nil || now.Sub(*lastUsed) > time.Minute {
-		if _, err := db.pool.Exec(ctx, `UPDATE api_keys SET last_used_at = $2 WHERE id = $1`, id, now); err != nil {
+		if err := s.touchAPIKey(ctx, id); err != nil {
 			return nil, err
 		}
 	}
-	return p, db.fillPermissions(ctx, p)
+	return p, dbError(fillPermissions(ctx, s.pool, p))
 }
 
-var _ assess.APIKeyService = (*DB)(nil)
+// touchAPIKey records the last use of a key, as the system (bookkeeping, not audited).
+func (s *APIKeyService) touchAPIKey(ctx context.Context, id string) error {
+	return s.change(ctx, assess.SystemActor, func(tx *Tx) error {
+		_, err := tx.Exec(ctx, `UPDATE api_keys SET last_used_at = $2 WHERE id = $1`, id, tx.Now)
+		return err
+	})
+}
+
+var _ assess.APIKeyService = (*APIKeyService)(nil)

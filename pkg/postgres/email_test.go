@@ -98,29 +98,29 @@ func TestPasswordReset(t *testing.T) {
 		require.Equal(t, "bob@example.com", task.Email.To)
 		return task.Email.Params["token"]
 	}
-	require.NoError(t, f.db.RequestPasswordReset(f.ctx, "nobody", anon))
+	require.NoError(t, postgres.NewServices(f.db).PasswordReset.RequestPasswordReset(f.ctx, "nobody", anon))
 	require.Zero(t, f.count("SELECT count(*) FROM deliveries WHERE event_type = 'email.password_reset'"))
 
-	require.NoError(t, f.db.RequestPasswordReset(f.ctx, "BOB", anon))
+	require.NoError(t, postgres.NewServices(f.db).PasswordReset.RequestPasswordReset(f.ctx, "BOB", anon))
 	first := token()
-	require.NoError(t, f.db.RequestPasswordReset(f.ctx, "bob@example.com", anon))
+	require.NoError(t, postgres.NewServices(f.db).PasswordReset.RequestPasswordReset(f.ctx, "bob@example.com", anon))
 	second := token()
-	requireCode(t, f.db.ConfirmPasswordReset(f.ctx, first, "a brand new password", anon), assess.ECodeBusinessRule, "invalid_token")
-	requireCode(t, f.db.ConfirmPasswordReset(f.ctx, second, "short", anon), assess.ECodeValidation, "too_short")
-	require.NoError(t, f.db.ConfirmPasswordReset(f.ctx, second, "a brand new password", anon))
-	requireCode(t, f.db.ConfirmPasswordReset(f.ctx, second, "another new password", anon), assess.ECodeBusinessRule, "invalid_token")
-	u, err := f.db.Authenticate(f.ctx, "bob", "a brand new password", anon)
+	requireCode(t, postgres.NewServices(f.db).PasswordReset.ConfirmPasswordReset(f.ctx, first, "a brand new password", anon), assess.ECodeBusinessRule, "invalid_token")
+	requireCode(t, postgres.NewServices(f.db).PasswordReset.ConfirmPasswordReset(f.ctx, second, "short", anon), assess.ECodeValidation, "too_short")
+	require.NoError(t, postgres.NewServices(f.db).PasswordReset.ConfirmPasswordReset(f.ctx, second, "a brand new password", anon))
+	requireCode(t, postgres.NewServices(f.db).PasswordReset.ConfirmPasswordReset(f.ctx, second, "another new password", anon), assess.ECodeBusinessRule, "invalid_token")
+	u, err := postgres.NewServices(f.db).Identity.Authenticate(f.ctx, "bob", "a brand new password", anon)
 	require.NoError(t, err)
 	require.Equal(t, bob.ID, u.ID)
 
-	require.NoError(t, f.db.RequestPasswordReset(f.ctx, "bob", anon))
+	require.NoError(t, postgres.NewServices(f.db).PasswordReset.RequestPasswordReset(f.ctx, "bob", anon))
 	third := token()
 	f.clock.Add(time.Hour + time.Second)
-	requireCode(t, f.db.ConfirmPasswordReset(f.ctx, third, "yet another password", anon), assess.ECodeBusinessRule, "invalid_token")
+	requireCode(t, postgres.NewServices(f.db).PasswordReset.ConfirmPasswordReset(f.ctx, third, "yet another password", anon), assess.ECodeBusinessRule, "invalid_token")
 
 	f.db.ConfigureDeliveries(allOff())
 	sent := f.count("SELECT count(*) FROM deliveries WHERE event_type = 'email.password_reset'")
-	require.NoError(t, f.db.RequestPasswordReset(f.ctx, "bob", anon), "the same answer while e-mail is off")
+	require.NoError(t, postgres.NewServices(f.db).PasswordReset.RequestPasswordReset(f.ctx, "bob", anon), "the same answer while e-mail is off")
 	require.Equal(t, sent, f.count("SELECT count(*) FROM deliveries WHERE event_type = 'email.password_reset'"))
 }
 

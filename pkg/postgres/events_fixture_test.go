@@ -63,10 +63,10 @@ func newEventsFixture(t *testing.T, cfg postgres.DeliveryConfig) *eventsFixture 
 	db := postgres.New(pool, clock.Now).ConfigureIdentity(postgres.IdentityConfig{
 		PasswordMinLength: 12, MaxFailedLogins: 3, LockoutDuration: 15 * time.Minute,
 	}, secret.NewHasher(secret.Argon2Params{MemoryKiB: 64, Time: 1, Threads: 1}, 2)).ConfigureDeliveries(cfg)
-	require.NoError(t, db.SyncBuiltinRoles(ctx))
+	require.NoError(t, postgres.NewServices(db).Roles.SyncBuiltinRoles(ctx))
 	_, err := db.LoadKeyring(ctx, masterKey(t), assess.Actor{ID: "test"})
 	require.NoError(t, err)
-	admin, err := db.CreateFirstAdmin(ctx, assess.NewAccount{Username: "admin", Email: "admin@example.com",
+	admin, err := postgres.NewServices(db).Identity.CreateFirstAdmin(ctx, assess.NewAccount{Username: "admin", Email: "admin@example.com",
 		DisplayName: "Ada Admin", Password: "the admin password"}, assess.Actor{})
 	require.NoError(t, err)
 	return &eventsFixture{t: t, ctx: ctx, pool: pool, db: db, clock: clock, admin: admin, cfg: cfg}

@@ -6,8 +6,6 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"errors"
-
-	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -22,46 +20,78 @@ func tokenHash(token string) []byte {
 	return sum[:]
 }
 
-// CreateInvite implements assess.InviteService. The token is returned once; only its
+// newToken returns a random single-use token (invites, password resets); only its
 // SHA-256 is stored.
-func (db *DB) CreateInvite(ctx context.Context, in assess.NewInvite, actor assess.Actor) (assess.Invite, string, error) {
-	in.Email = assess.NormalizeEmail(in.Email)
-	if in.ExpiresInHours == 0 {
-		in.ExpiresInHours = 168
-	}
-	if err := checkInviteEmail(in); err != nil {
-		return assess.Invite{}, "", err
-	}
+func newToken() (string, error) {
 	raw := make([]byte, 32)
 	if _, err := rand.Read(raw); err != nil {
+		return "", err
+	}
+	return base64.RawURLEncoding.EncodeToString(raw), nil
+}
+
+const inviteColumns = `i.id, coalesce(i.email, ''), r.name, i.created_by, i.created_at, i.expires_at, i.consumed_at, i.revoked_at`
+
+const inviteRows = "SELECT " + inviteColumns + " FROM invites i JOIN roles r ON r.id = i.role_id"
+
+// scanInvite reads an invite as the API shows it, its status derived at time now.
+func scanInvite(row pgx.Row, now time.Time) (assess.Invite, error) {
+	var i assess.Invite
+	err := row.Scan(&i.ID, &i.Email, &i.IntendedRole, &i.CreatedBy, &i.CreatedAt, &i.ExpiresAt, &i.ConsumedAt, &i.RevokedAt)
+	i.CreatedAt, i.ExpiresAt, i.ConsumedAt, i.RevokedAt = i.CreatedAt.UTC(), i.ExpiresAt.UTC(), utcPtr(i.ConsumedAt), utcPtr(i.RevokedAt)
+	i.Status = assess.InviteStatus(i.ConsumedAt, i.RevokedAt, i.ExpiresAt, now)
+	return i, err
+}
+
+// lockInvite reads the invite matching cond (on alias i, its one parameter arg) and locks
+// it for the rest of the transaction: invites have no version to compare, and the lock
+// makes a revocation and a redemption of one invite, or two redemptions, take turns, so
+// each sees the state the other left. pgx.ErrNoRows when none matches.
+func lockInvite(ctx context.Context, tx *Tx, cond string, arg any) (assess.Invite, error) {
+	return scanInvite(tx.QueryRow(ctx, inviteRows+" WHERE "+cond+" FOR UPDATE OF i", arg), tx.Now)
+}
+
+// findInvite reads an invite inside tx, as the change leaves it.
+func findInvite(ctx context.Context, tx *Tx, id string) (assess.Invite, error) {
+	return scanInvite(tx.QueryRow(ctx, inviteRows+" WHERE i.id = $1", id), tx.Now)
+}
+
+// inviteTarget names an invite in the audit log.
+func inviteTarget(id string) Target { return Target{Type: "invite", ID: id} }
+
+// CreateInvite implements assess.InviteService. The token is returned once; only its
+// SHA-256 is stored. An invite to be e-mailed queues the e-mail in the same transaction.
+func (s *InviteService) CreateInvite(ctx context.Context, in assess.NewInvite, actor assess.Actor) (assess.Invite, string, error) {
+	token, err := newToken()
+	if err != nil {
 		return assess.Invite{}, "", err
 	}
-	token := base64.RawURLEncoding.EncodeToString(raw)
-	now := db.now()
-	inv := assess.Invite{ID: assess.NewID(assess.PrefixInvite, now), Email: in.Email, IntendedRole: in.IntendedRole,
-		Status: assess.InviteUnused, CreatedBy: actor.ID, CreatedAt: now.UTC(), ExpiresAt: now.Add(time.Duration(in.ExpiresInHours) * time.Hour).UTC()}
-	err := db.inTx(ctx, func(tx pgx.Tx) error {
-		ids, err := roleIDs(ctx, tx, []string{in.IntendedRole})
+	var inv assess.Invite
+	err = s.change(ctx, actor, func(tx *Tx) error {
+		if err := in.Validate(); err != nil {
+			return err
+		}
+		roleID, err := inviteRoleID(ctx, tx, in.IntendedRole)
 		if err != nil {
 			return err
 		}
+		inv = assess.Invite{ID: assess.NewID(assess.PrefixInvite, tx.Now), Email: in.Email, IntendedRole: in.IntendedRole,
+			Status: assess.InviteUnused, CreatedBy: tx.Actor.ID, CreatedAt: tx.Now.UTC(),
+			ExpiresAt: tx.Now.Add(time.Duration(in.ExpiresInHours) * time.Hour).UTC()}
 		var email *string
 		if in.Email != "" {
 			email = &in.Email
 		}
 		if _, err := tx.Exec(ctx, `INSERT INTO invites (id, email, role_id, token_hash, created_by, created_at, expires_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7)`, inv.ID, email, ids[0], tokenHash(token), actor.ID, now, inv.ExpiresAt); err != nil {
+			VALUES ($1, $2, $3, $4, $5, $6, $7)`, inv.ID, email, roleID, tokenHash(token), inv.CreatedBy, tx.Now, inv.ExpiresAt); err != nil {
 			return err
 		}
-		if err := writeAudit(ctx, tx, assess.AuditEntry{Actor: actor, Action: "invite.created", TargetType: "invite", TargetID: inv.ID,
-			Details: map[string]any{"email": in.Email, "intendedRole": in.IntendedRole, "expiresAt": inv.ExpiresAt, "sendEmail": in.SendEmail}}); err != nil {
-			return err
-		}
-		if _, err := db.emit(ctx, tx, actor, withType(assess.EventInviteCreated, inviteEvent(inv))); err != nil {
+		if err := tx.Record(ctx, assess.ChangeInviteCreated, inviteTarget(inv.ID), map[string]any{"email": in.Email,
+			"intendedRole": in.IntendedRole, "expiresAt": inv.ExpiresAt, "sendEmail": in.SendEmail}, inviteEvent(inv)); err != nil {
 			return err
 		}
 		if in.SendEmail {
-			return db.queueInviteEmail(ctx, tx, inv, token, actor)
+			return s.queueInviteEmail(ctx, tx, inv, token)
 		}
 		return nil
 	})
@@ -71,185 +101,61 @@ func (db *DB) CreateInvite(ctx context.Context, in assess.NewInvite, actor asses
 	return inv, token, nil
 }
 
-// FindInvites implements assess.InviteService, newest first, keyset on the id.
-func (db *DB) FindInvites(ctx context.Context, cursor string, limit int) ([]assess.Invite, string, error) {
-	if cursor == "" {
-		cursor = "inv_~"
+// inviteRoleID resolves the role an invite grants; an unknown one is reported on the
+// request's intendedRole field.
+func inviteRoleID(ctx context.Context, tx *Tx, name string) (string, error) {
+	var id string
+	err := tx.QueryRow(ctx, "SELECT id FROM roles WHERE name = $1", name).Scan(&id)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "", &assess.Error{Code: assess.ECodeValidation, Message: "Unknown role " + name + ".",
+			Details: []assess.Detail{{Field: "intendedRole", Code: "unknown_role", Message: "Unknown role " + name + "."}}}
 	}
-	rows, err := db.pool.Query(ctx, `SELECT i.id, coalesce(i.email, ''), r.name, i.created_by, i.created_at, i.expires_at, i.consumed_at, i.revoked_at
-		FROM invites i JOIN roles r ON r.id = i.role_id WHERE i.id < $1 ORDER BY i.id DESC LIMIT $2`, cursor, limit+1)
-	if err != nil {
-		return nil, "", err
-	}
-	now := db.now()
-	invites, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (assess.Invite, error) {
-		var i assess.Invite
-		err := r.Scan(&i.ID, &i.Email, &i.IntendedRole, &i.CreatedBy, &i.CreatedAt, &i.ExpiresAt, &i.ConsumedAt, &i.RevokedAt)
-		i.Status = assess.InviteStatus(i.ConsumedAt, i.RevokedAt, i.ExpiresAt, now)
-		return i, err
-	})
-	if err != nil {
-		return nil, "", err
-	}
-	next := ""
-	if len(invites) > limit {
-		invites, next = invites[:limit], invites[limit-1].ID
-	}
-	return invites, next, nil
+	return id, err
 }
 
-// RevokeInvite implements assess.InviteService. Revoking an unused invite ends it;
-// revoking it again succeeds without change; a consumed or expired invite cannot be
-// revoked (409 invalid_state_transition).
-func (db *DB) RevokeInvite(ctx context.Context, id string, actor assess.Actor) error {
+// FindInvites implements assess.InviteService: newest first, keyset paginated on the id.
+func (s *InviteService) FindInvites(ctx context.Context, f assess.InviteFilter) (assess.Page[assess.Invite], error) {
+	now := s.now()
+	l := newList("invites", inviteRows, newestFirst("i.id"))
+	scan := func(row pgx.Row) (assess.Invite, error) { return scanInvite(row, now) }
+	return collectPage(ctx, s.pool, l, f.PageRequest, scan, func(i assess.Invite) []any { return []any{i.ID} })
+}
+
+// RevokeInvite implements assess.InviteService, as InviteLifecycle allows: an unused
+// invite ends; revoking a revoked one again succeeds without change (so a retried
+// request is harmless); a consumed or expired invite answers 409 invalid_state_transition.
+func (s *InviteService) RevokeInvite(ctx context.Context, id string, actor assess.Actor) error {
 	if !assess.ValidID(assess.PrefixInvite, id) {
 		return errInviteNotFound
 	}
-	return db.inTx(ctx, func(tx pgx.Tx) error {
-		var consumed, revoked *time.Time
-		var expires time.Time
-		err := tx.QueryRow(ctx, "SELECT consumed_at, revoked_at, expires_at FROM invites WHERE id = $1 FOR UPDATE", id).Scan(&consumed, &revoked, &expires)
+	return s.change(ctx, actor, func(tx *Tx) error {
+		inv, err := lockInvite(ctx, tx, "i.id = $1", id)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return errInviteNotFound
 		}
-		if err != nil {
+		if err != nil || inv.Status == assess.InviteRevoked {
 			return err
 		}
-		switch status := assess.InviteStatus(consumed, revoked, expires, db.now()); status {
-		case assess.InviteRevoked:
-			return nil
-		case assess.InviteConsumed, assess.InviteExpired:
-			return &assess.Error{Code: assess.ECodeInvalidState, Message: "Only an unused invite can be revoked; this one is " + status + ".",
-				Details: []assess.Detail{{Field: "status", Code: status, Message: "from " + status + " to revoked; allowed from: unused"}}}
-		}
-		if _, err := tx.Exec(ctx, "UPDATE invites SET revoked_at = $2 WHERE id = $1", id, db.now()); err != nil {
+		if err := assess.InviteLifecycle.Check(inv.Status, assess.InviteRevoked); err != nil {
 			return err
 		}
-		if err := writeAudit(ctx, tx, assess.AuditEntry{Actor: actor, Action: "invite.revoked", TargetType: "invite", TargetID: id}); err != nil {
+		if _, err := tx.Exec(ctx, "UPDATE invites SET revoked_at = $2 WHERE id = $1", id, tx.Now); err != nil {
 			return err
 		}
-		return db.emitInvite(ctx, tx, actor, assess.EventInviteRevoked, id)
+		if inv, err = findInvite(ctx, tx, id); err != nil {
+			return err
+		}
+		return tx.Record(ctx, assess.ChangeInviteRevoked, inviteTarget(id), nil, inviteEvent(inv))
 	})
 }
 
-var errInviteInvalid = &assess.Error{Code: assess.ECodeValidation, Message: "The invitation is invalid, used, revoked or expired.",
-	Details: []assess.Detail{{Field: "inviteToken", Code: "invalid"}}}
-
-// Register implements assess.InviteService.
-func (db *DB) Register(ctx context.Context, mode string, r assess.Registration, actor assess.Actor) error {
-	switch {
-	case mode == assess.RegistrationDisabled:
-		return &assess.Error{Code: assess.ECodeRegistrationClosed, Message: "Registration is not available on this installation."}
-	case mode == assess.RegistrationInviteOnly && strings.TrimSpace(r.InviteToken) == "":
-		return &assess.Error{Code: assess.ECodeRegistrationClosed, Message: "An invitation is required to register."}
-	}
-	if err := r.Validate(db.identity.PasswordMinLength); err != nil {
-		return err
-	}
-	if err := db.refuseBreached(ctx, "password", r.Password); err != nil {
-		return err
-	}
-	hash, err := db.hasher.Hash(ctx, r.Password)
-	if err != nil {
-		return err
-	}
-	now := db.now()
-	id := assess.NewID(assess.PrefixUser, now)
-	err = db.inTx(ctx, func(tx pgx.Tx) error {
-		roleID, inviteID, err := db.redeem(ctx, tx, r, id)
-		if err != nil {
-			return err
-		}
-		tag, err := tx.Exec(ctx, `INSERT INTO users (id, username, email, display_name, password_hash, created_at, updated_at, password_changed_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $6, $6) ON CONFLICT DO NOTHING`, id, r.Username, r.Email, r.DisplayName, hash, now)
-		if err != nil {
-			return err
-		}
-		if tag.RowsAffected() == 0 {
-			return errDuplicateAccount // rolls back, so the invite stays unused
-		}
-		if _, err := tx.Exec(ctx, "INSERT INTO user_roles (user_id, role_id) VALUES ($1, $2)", id, roleID); err != nil {
-			return err
-		}
-		details := map[string]any{"username": r.Username, "mode": mode}
-		if inviteID != "" {
-			details["invite"] = inviteID
-		}
-		if err := writeAudit(ctx, tx, assess.AuditEntry{Actor: withID(actor, id), Action: "user.registered", TargetType: "user", TargetID: id, Details: details}); err != nil {
-			return err
-		}
-		return db.emitRegistration(ctx, tx, withID(actor, id), id, inviteID)
-	})
-	if errors.Is(err, errDuplicateAccount) {
-		// Same answer as a success: the caller must not learn that the account exists.
-		_ = db.Audit(ctx, assess.AuditEntry{Actor: actor, Action: "user.registration_duplicate", TargetType: "user",
-			Details: map[string]any{"username": r.Username}})
-		return nil
-	}
-	if err == nil {
-		db.setupComplete.Store(true)
-	}
-	return err
-}
-
-var errDuplicateAccount = errors.New("duplicate account")
-
-// redeem consumes the invite of a registration atomically (two concurrent redemptions
-// produce one account), and returns the role to assign: the invite's, or assessee.
-func (db *DB) redeem(ctx context.Context, tx pgx.Tx, r assess.Registration, userID string) (roleID, inviteID string, err error) {
-	if strings.TrimSpace(r.InviteToken) == "" {
-		ids, err := roleIDs(ctx, tx, []string{assess.RoleAssessee})
-		if err != nil {
-			return "", "", err
-		}
-		return ids[0], "", nil
-	}
-	var email *string
-	err = tx.QueryRow(ctx, `UPDATE invites SET consumed_at = $2, consumed_by = $3
-		WHERE token_hash = $1 AND consumed_at IS NULL AND revoked_at IS NULL AND expires_at > $2
-		RETURNING id, role_id, email`, tokenHash(strings.TrimSpace(r.InviteToken)), db.now(), userID).Scan(&inviteID, &roleID, &email)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return "", "", errInviteInvalid
-	}
-	if err != nil {
-		return "", "", err
-	}
-	if email != nil && !strings.EqualFold(*email, r.Email) {
-		return "", "", &assess.Error{Code: assess.ECodeValidation, Message: "This invitation is for another e-mail address.",
-			Details: []assess.Detail{{Field: "email", Code: "invite_email_mismatch"}}}
-	}
-	return roleID, inviteID, nil
-}
-
-// ReconcileRegistrationMode stores the registration mode in force and writes an audit row
-// when it differs from the one stored at the previous start.
-func (db *DB) ReconcileRegistrationMode(ctx context.Context, mode string) error {
-	const key = "registration_mode"
-	return db.inTx(ctx, func(tx pgx.Tx) error {
-		var last string
-		err := tx.QueryRow(ctx, "SELECT value FROM app_config WHERE key = $1 FOR UPDATE", key).Scan(&last)
-		switch {
-		case errors.Is(err, pgx.ErrNoRows):
-			_, err = tx.Exec(ctx, "INSERT INTO app_config (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING", key, mode)
-			return err
-		case err != nil:
-			return err
-		case last == mode:
-			return nil
-		}
-		if _, err := tx.Exec(ctx, "UPDATE app_config SET value = $2, updated_at = now() WHERE key = $1", key, mode); err != nil {
-			return err
-		}
-		return writeAudit(ctx, tx, assess.AuditEntry{Actor: assess.SystemActor, Action: "config.registration_mode_changed",
-			TargetType: "config", TargetID: "REGISTRATION_MODE", Details: map[string]any{"from": last, "to": mode, "source": "startup"}})
-	})
-}
-
-// PurgeTerminalInvites deletes invites that became consumed, revoked or expired before olderThan.
+// PurgeTerminalInvites implements assess.MaintenanceService (with the rest of the
+// maintenance in db.go): it deletes invites that became consumed, revoked or expired
+// before olderThan, in one statement.
 func (db *DB) PurgeTerminalInvites(ctx context.Context, olderThan time.Time) (int64, error) {
 	tag, err := db.pool.Exec(ctx, `DELETE FROM invites WHERE coalesce(consumed_at, revoked_at, expires_at) < $1
 		AND (consumed_at IS NOT NULL OR revoked_at IS NOT NULL OR expires_at < $1)`, olderThan)
-	return tag.RowsAffected(), err
+	return tag.RowsAffected(), dbError(err)
 }
 
-var _ assess.InviteService = (*DB)(nil)
+var _ assess.InviteService = (*InviteService)(nil)

@@ -103,11 +103,11 @@ func TestIdentityEventsAndTheirAudience(t *testing.T) {
 	require.Equal(t, events, f.count("SELECT count(*) FROM events"))
 
 	// An API key created for bob by an administrator: bob is told; revoking twice is one event.
-	key, _, err := f.db.CreateAPIKey(f.ctx, bob.ID, assess.NewAPIKey{Name: "CI"}, f.actor())
+	key, _, err := postgres.NewServices(f.db).APIKeys.CreateAPIKey(f.ctx, bob.ID, assess.NewAPIKey{Name: "CI"}, f.actor())
 	require.NoError(t, err)
 	require.Equal(t, []string{"bob"}, f.notified(f.lastEvent(assess.EventAPIKeyCreated)))
-	require.NoError(t, f.db.RevokeAPIKey(f.ctx, bob.ID, key.ID, f.actor()))
-	require.NoError(t, f.db.RevokeAPIKey(f.ctx, bob.ID, key.ID, f.actor()))
+	require.NoError(t, postgres.NewServices(f.db).APIKeys.RevokeAPIKey(f.ctx, bob.ID, key.ID, f.actor()))
+	require.NoError(t, postgres.NewServices(f.db).APIKeys.RevokeAPIKey(f.ctx, bob.ID, key.ID, f.actor()))
 	require.Equal(t, 1, f.count("SELECT count(*) FROM events WHERE type = $1", assess.EventAPIKeyRevoked))
 
 	// Roles: holders of admin.roles other than the actor.
@@ -128,7 +128,7 @@ func TestLockoutEmitsUserLocked(t *testing.T) {
 	f := newEventsFixture(t, allOn())
 	bob := f.user("bob")
 	for range 3 {
-		_, err := f.db.Authenticate(f.ctx, "bob", "a wrong password!", assess.Actor{IP: "192.0.2.1"})
+		_, err := postgres.NewServices(f.db).Identity.Authenticate(f.ctx, "bob", "a wrong password!", assess.Actor{IP: "192.0.2.1"})
 		require.ErrorIs(t, err, assess.ErrBadCredentials)
 	}
 	ev := f.lastEvent(assess.EventUserLocked)
@@ -147,10 +147,10 @@ func TestInviteEventsAndEmail(t *testing.T) {
 	t.Parallel()
 	f := newEventsFixture(t, allOn())
 	carol := f.user("carol", assess.RoleAdmin)
-	_, _, err := f.db.CreateInvite(f.ctx, assess.NewInvite{IntendedRole: assess.RoleAssessor, SendEmail: true}, f.actor())
+	_, _, err := postgres.NewServices(f.db).Invites.CreateInvite(f.ctx, assess.NewInvite{IntendedRole: assess.RoleAssessor, SendEmail: true}, f.actor())
 	requireCode(t, err, assess.ECodeBusinessRule, "email_required")
 
-	inv, token, err := f.db.CreateInvite(f.ctx, assess.NewInvite{Email: "dave@example.com", IntendedRole: assess.RoleAssessor, SendEmail: true},
+	inv, token, err := postgres.NewServices(f.db).Invites.CreateInvite(f.ctx, assess.NewInvite{Email: "dave@example.com", IntendedRole: assess.RoleAssessor, SendEmail: true},
 		assess.Actor{ID: carol.ID})
 	require.NoError(t, err)
 	require.Equal(t, []string{"admin"}, f.notified(f.lastEvent(assess.EventInviteCreated)))
@@ -163,7 +163,7 @@ func TestInviteEventsAndEmail(t *testing.T) {
 	require.Equal(t, &assess.EmailMessage{To: "dave@example.com", Template: assess.EmailTemplateInvite, Params: map[string]string{
 		"token": token, "role": assess.RoleAssessor, "inviter": "carol", "expiresAt": inv.ExpiresAt.Format("2006-01-02T15:04:05Z07:00")}}, task.Email)
 
-	require.NoError(t, f.db.Register(f.ctx, assess.RegistrationInviteOnly, assess.Registration{NewAccount: assess.NewAccount{
+	require.NoError(t, postgres.NewServices(f.db).Invites.Register(f.ctx, assess.RegistrationInviteOnly, assess.Registration{NewAccount: assess.NewAccount{
 		Username: "dave", Email: "dave@example.com", Password: "dave's long password"}, InviteToken: token}, assess.Actor{}))
 	consumed := f.lastEvent(assess.EventInviteConsumed)
 	require.Equal(t, []string{"carol"}, f.notified(consumed), "the inviter is told")

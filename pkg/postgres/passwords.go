@@ -6,6 +6,15 @@ import (
 	"github.com/assay-dev/assay/pkg/assess"
 )
 
+// refuseBreached fails when a new password is known from a breach.
+func (db *DB) refuseBreached(ctx context.Context, field, password string) error {
+	if db.identity.Breaches == nil || !db.identity.Breaches.Breached(ctx, password) {
+		return nil
+	}
+	return &assess.Error{Code: assess.ECodeValidation, Message: "This password appears in a known data breach; choose another.",
+		Details: []assess.Detail{{Field: field, Code: "breached", Message: "This password appears in a known data breach."}}}
+}
+
 // checkPasswordPolicy applies the password policy and the breached-password check to a
 // new password. field names the request field in errors.
 func (db *DB) checkPasswordPolicy(ctx context.Context, field, password string) error {

@@ -64,11 +64,11 @@ func TestPersonalRules(t *testing.T) {
 
 	// The rule delivers: an administrator creates a key for bob; the default audience
 	// (the subject) and the rule collapse into one notification.
-	_, _, err = f.db.CreateAPIKey(f.ctx, bob.ID, assess.NewAPIKey{Name: "CI"}, f.actor())
+	_, _, err = postgres.NewServices(f.db).APIKeys.CreateAPIKey(f.ctx, bob.ID, assess.NewAPIKey{Name: "CI"}, f.actor())
 	require.NoError(t, err)
 	require.Equal(t, []string{"bob"}, f.notified(f.lastEvent(assess.EventAPIKeyCreated)))
 	// Events bob may not see never reach him through his rule: a key of carol's.
-	_, _, err = f.db.CreateAPIKey(f.ctx, carol.ID, assess.NewAPIKey{Name: "CI"}, f.actor())
+	_, _, err = postgres.NewServices(f.db).APIKeys.CreateAPIKey(f.ctx, carol.ID, assess.NewAPIKey{Name: "CI"}, f.actor())
 	require.NoError(t, err)
 	require.Equal(t, []string{"carol"}, f.notified(f.lastEvent(assess.EventAPIKeyCreated)))
 
