@@ -66,7 +66,7 @@ func (m *StateMachine[S]) Check(from, to S) error {
 		names[i] = string(s)
 		details = append(details, Detail{Field: "state", Code: "allowed", Message: string(s)})
 	}
-	msg := "A " + m.record + " that is " + string(from) + " cannot become " + string(to) + "."
+	msg := "This " + m.record + " is " + string(from) + " and cannot become " + string(to) + "."
 	if len(names) == 0 {
 		msg += " It cannot change any more."
 	} else {

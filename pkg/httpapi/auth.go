@@ -50,9 +50,48 @@ func apiKeyFrom(r *http.Request) string {
 	return ""
 }
 
+// identified is the outcome of authenticating a request's credential, done once per
+// request by identify.
+type identified struct {
+	principal *assess.Principal
+	err       error
+}
+
+type identifiedKey struct{}
+
+// identify authenticates the credential a request presents, once, before the rate
+// limiter: the limiter then counts an unknown or invalid credential against the client's
+// address (a made-up key buys no budget of its own), and the authorizer reuses the
+// outcome instead of looking the credential up again.
+func (a *credentialAuthorizer) identify(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if presentedCredential(r) == "" {
+			next.ServeHTTP(w, r)
+			return
+		}
+		p, err := a.lookUp(r)
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), identifiedKey{}, &identified{p, err})))
+	})
+}
+
+// credentialValid reports whether identify found the request's credential valid; true
+// when identify did not run (the limiter alone, as in its tests).
+func credentialValid(r *http.Request) bool {
+	id, ok := r.Context().Value(identifiedKey{}).(*identified)
+	return !ok || id.err == nil
+}
+
 // authenticate resolves the request's credential: an API key when one is sent (it acts
-// with its owner's current roles), otherwise the session cookie.
+// with its owner's current roles), otherwise the session cookie. The outcome of identify
+// is used when it ran.
 func (a *credentialAuthorizer) authenticate(r *http.Request) (*assess.Principal, error) {
+	if id, ok := r.Context().Value(identifiedKey{}).(*identified); ok {
+		return id.principal, id.err
+	}
+	return a.lookUp(r)
+}
+
+func (a *credentialAuthorizer) lookUp(r *http.Request) (*assess.Principal, error) {
 	if key := apiKeyFrom(r); key != "" {
 		if a.apiKeys == nil {
 			return nil, assess.Errorf(assess.ECodeUnauthenticated, "API keys are not accepted by this server.")

@@ -14,7 +14,7 @@ import (
 // logged. A made-up token gets a budget of its own; guessing is bounded by the per-IP
 // auth limiter and by the authorizer, which rejects it.
 func credentialKey(r *http.Request) string {
-	if secret := presentedCredential(r); secret != "" {
+	if secret := presentedCredential(r); secret != "" && credentialValid(r) {
 		sum := sha256.Sum256([]byte(secret))
 		return "cred:" + hex.EncodeToString(sum[:16])
 	}

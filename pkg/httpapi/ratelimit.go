@@ -63,9 +63,11 @@ func RateLimit(l assess.RateLimiter, perMinute int, log *slog.Logger) func(http.
 	}
 }
 
-// AuthRateLimit returns the middleware bounding sign-in attempts: at most 10 non-GET
-// requests under /api/v1/auth/ per client IP in fixed 15-minute windows, whatever the
-// credential. Other requests pass untouched. It fails open like RateLimit.
+// AuthRateLimit returns the middleware bounding credential attempts: at most 10 per
+// client IP in fixed 15-minute windows, whatever the credential. Credential attempts are
+// sign-in, registration (with or without an invite), and asking for or confirming a
+// password reset; a signed-in user editing their profile, changing their password or
+// signing out is not one. Other requests pass untouched. It fails open like RateLimit.
 func AuthRateLimit(l assess.RateLimiter, log *slog.Logger) func(http.Handler) http.Handler {
 	if log == nil {
 		log = slog.Default()
@@ -94,14 +96,17 @@ func AuthRateLimit(l assess.RateLimiter, log *slog.Logger) func(http.Handler) ht
 	}
 }
 
-// isAuthAttempt tells the requests the auth limiter counts: anything that is not a read
-// under /api/v1/auth/.
+// credentialAttempts are the operations the auth limiter counts.
+var credentialAttempts = map[string]bool{
+	authPathPrefix + "login":                  true,
+	authPathPrefix + "register":               true,
+	authPathPrefix + "password-reset":         true,
+	authPathPrefix + "password-reset/confirm": true,
+}
+
+// isAuthAttempt tells the requests the auth limiter counts: credential attempts.
 func isAuthAttempt(r *http.Request) bool {
-	switch r.Method {
-	case http.MethodGet, http.MethodHead, http.MethodOptions:
-		return false
-	}
-	return strings.HasPrefix(r.URL.Path, authPathPrefix)
+	return r.Method == http.MethodPost && credentialAttempts[strings.TrimSuffix(r.URL.Path, "/")]
 }
 
 func hit(ctx context.Context, l assess.RateLimiter, key string, limit int, window time.Duration) (assess.RateDecision, error) {

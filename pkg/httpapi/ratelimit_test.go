@@ -213,12 +213,21 @@ func TestAuthRateLimitCountsOnlyAuthWrites(t *testing.T) {
 	t.Run("another address has its own budget", func(t *testing.T) {
 		require.Equal(t, 204, send(t, h, http.MethodPost, "/api/v1/auth/logout", "203.0.113.10").StatusCode)
 	})
-	t.Run("every auth write counts, sign-in or not", func(t *testing.T) {
-		require.Equal(t, 429, send(t, h, http.MethodPost, "/api/v1/auth/logout", "203.0.113.9").StatusCode)
+	t.Run("a signed-in user's own writes under /auth/ are not credential attempts", func(t *testing.T) {
+		// Signing out, editing one's profile and changing one's password stay possible
+		// from an address that used up its sign-in budget.
+		require.Equal(t, 204, send(t, h, http.MethodPost, "/api/v1/auth/logout", "203.0.113.9").StatusCode)
+		require.Equal(t, 204, send(t, h, http.MethodPatch, "/api/v1/auth/me", "203.0.113.9").StatusCode)
+		require.Equal(t, 204, send(t, h, http.MethodPost, "/api/v1/auth/password", "203.0.113.9").StatusCode)
+	})
+	t.Run("every credential attempt counts", func(t *testing.T) {
+		for _, path := range []string{"/api/v1/auth/register", "/api/v1/auth/password-reset", "/api/v1/auth/password-reset/confirm"} {
+			require.Equal(t, 429, send(t, h, http.MethodPost, path, "203.0.113.9").StatusCode, path)
+		}
 		var count int
 		require.NoError(t, pool.QueryRow(context.Background(),
 			"SELECT count FROM rate_limit_counters WHERE key = 'auth:203.0.113.9'").Scan(&count))
-		require.Equal(t, 12, count)
+		require.Equal(t, 14, count)
 	})
 }
 

@@ -142,6 +142,9 @@ func New(cfg Config, deps Deps) *Server {
 	r.Get("/api/v1/docs/{file}", s.handleDocs)
 
 	r.Group(func(r chi.Router) {
+		if ca, ok := deps.Authorizer.(*credentialAuthorizer); ok {
+			r.Use(ca.identify)
+		}
 		if deps.RateLimit != nil {
 			r.Use(deps.RateLimit)
 		}
