@@ -66,26 +66,22 @@ func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
+var docHealth = huma.Operation{OperationID: "getHealth", Summary: "Service health", Tags: []string{"System"},
+	Description: "Runs a trivial database query and, with S3 storage, a HEAD on the bucket. No authentication, " +
+		"not rate limited, reachable before setup. A healthy answer does not imply that setup is complete."}
+
 // describeHealth adds the health endpoint to the API description. It is a plain handler
-// (two distinct bodies, outside /api/v1, before the setup gate and the rate limiter), so
-// it is described by hand here rather than registered through huma.
-func (s *Server) describeHealth() {
+// (two distinct bodies, outside /api/v1, before the setup gate and the rate limiter),
+// mounted in New and described by hand here rather than registered through huma.
+func (s *Server) describeHealth(op huma.Operation) {
 	reg := s.API.OpenAPI().Components.Schemas
-	s.API.OpenAPI().AddOperation(&huma.Operation{
-		OperationID: "getHealth",
-		Method:      http.MethodGet,
-		Path:        "/api/health",
-		Summary:     "Service health",
-		Description: "Runs a trivial database query and, with S3 storage, a HEAD on the bucket. No authentication, " +
-			"not rate limited, reachable before setup. A healthy answer does not imply that setup is complete.",
-		Tags:       []string{"System"},
-		Security:   anonymous,
-		Extensions: map[string]any{ExtPermission: assess.PermPublic},
-		Responses: map[string]*huma.Response{
-			"200": {Description: "Every check passed", Content: map[string]*huma.MediaType{
-				"application/json": {Schema: reg.Schema(reflect.TypeFor[Health](), true, "Health")}}},
-			"503": {Description: "A check failed", Content: map[string]*huma.MediaType{
-				"application/json": {Schema: reg.Schema(reflect.TypeFor[HealthFailure](), true, "HealthFailure")}}},
-		},
-	})
+	op.Security = anonymous
+	op.Extensions = map[string]any{ExtPermission: assess.PermPublic}
+	op.Responses = map[string]*huma.Response{
+		"200": {Description: "Every check passed", Content: map[string]*huma.MediaType{
+			"application/json": {Schema: reg.Schema(reflect.TypeFor[Health](), true, "Health")}}},
+		"503": {Description: "A check failed", Content: map[string]*huma.MediaType{
+			"application/json": {Schema: reg.Schema(reflect.TypeFor[HealthFailure](), true, "HealthFailure")}}},
+	}
+	s.API.OpenAPI().AddOperation(&op)
 }

@@ -86,12 +86,21 @@ func (s *Server) routes() []route {
 
 		// ---- end of deliveries
 
-		// ---- platform: encryption (encryption.go)
+		// ---- platform: health (health.go; a plain handler mounted before the setup gate
+		// and the rate limiter, described here), encryption (encryption.go)
+		onHealth(get, "/api/health", assess.PermPublic, s.handleHealth, docHealth),
 		on(get, "/api/v1/admin/encryption/status", assess.PermAdminEncryption, s.handleEncryptionStatus, docEncryptionStatus),
 		on(post, "/api/v1/admin/encryption/rotate", assess.PermAdminEncryption, s.handleEncryptionRotate, docEncryptionRotate),
 
 		// ---- end of platform
 	}
+}
+
+// onHealth lists the health probe: a plain net/http handler that New mounts outside the API
+// group; the table only describes it in the document (describeHealth).
+func onHealth(method, path string, perm assess.Perm, _ http.HandlerFunc, doc huma.Operation) route {
+	return route{Method: method, Path: path, Permission: perm, doc: doc,
+		register: func(s *Server, op Op) { s.describeHealth(op.Operation) }}
 }
 
 // registerRoutes registers every route of the table.

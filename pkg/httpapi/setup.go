@@ -53,7 +53,6 @@ func (s *Server) handleSetupComplete(ctx context.Context, in *body[assess.NewAcc
 // register function here.
 func (s *Server) registerOperations() {
 	s.registerRoutes()
-	s.describeHealth()
 	s.registerNotifications()
 	s.registerEvents()
 	s.registerRules()
