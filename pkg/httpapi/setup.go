@@ -54,11 +54,5 @@ func (s *Server) registerOperations() {
 	s.registerUserAPIKeys()
 	s.registerProfile()
 	s.registerPasswordReset()
-	s.registerNotifications()
-	s.registerEvents()
-	s.registerRules()
-	s.registerWebhooks()
-	s.registerChat()
-	s.registerEmail()
 	s.describeEventWebhooks()
 }
