@@ -98,11 +98,20 @@ func createUser(t *testing.T, db *postgres.DB) assess.User {
 
 func createWebhook(t *testing.T, db *postgres.DB, url string) (assess.Webhook, string) {
 	t.Helper()
-	wh, secret, err := db.CreateWebhook(context.Background(), assess.NewWebhook{
+	wh, secret, err := postgres.NewServices(db).Webhooks.CreateWebhook(context.Background(), assess.NewWebhook{
 		Name: "receiver", URL: url, EventTypes: []string{string(assess.EventUserCreated)},
 	}, assess.SystemActor)
 	require.NoError(t, err)
 	return wh, secret
+}
+
+// webhookDeliveries lists the newest deliveries to a webhook, of status when not empty.
+func webhookDeliveries(t *testing.T, db *postgres.DB, webhookID, status string, limit int) []assess.Delivery {
+	t.Helper()
+	page, err := postgres.NewServices(db).Deliveries.FindDeliveries(context.Background(), assess.DeliveryFilter{
+		Kind: assess.DeliveryKindWebhook, DestinationID: webhookID, Status: status, PageRequest: assess.PageRequest{Limit: limit}})
+	require.NoError(t, err)
+	return page.Items
 }
 
 // startWorker runs the worker in-process until the test ends.
@@ -177,12 +186,12 @@ func waitDelivery(t *testing.T, db *postgres.DB, webhookID string, timeout time.
 	t.Helper()
 	var d assess.Delivery
 	require.Eventually(t, func() bool {
-		ds, _, err := db.FindDeliveries(context.Background(), assess.DeliveryFilter{Kind: assess.DeliveryKindWebhook, DestinationID: webhookID, Limit: 10})
-		require.NoError(t, err)
+		ds := webhookDeliveries(t, db, webhookID, "", 10)
 		if len(ds) != 1 || (ds[0].Status != assess.DeliverySucceeded && ds[0].Status != assess.DeliveryFailed) {
 			return false
 		}
-		d, err = db.FindDelivery(context.Background(), assess.DeliveryKindWebhook, webhookID, ds[0].ID)
+		var err error
+		d, err = postgres.NewServices(db).Deliveries.FindDelivery(context.Background(), assess.DeliveryKindWebhook, webhookID, ds[0].ID)
 		require.NoError(t, err)
 		return true
 	}, timeout, 50*time.Millisecond)
@@ -285,11 +294,11 @@ func TestUnreachableWebhookFailsAndIsSwitchedOff(t *testing.T) {
 	ctx := context.Background()
 	if !t.Run("switched off after two failed deliveries", func(t *testing.T) {
 		require.Eventually(t, func() bool {
-			w, err := db.FindWebhook(ctx, wh.ID)
+			w, err := postgres.NewServices(db).Webhooks.FindWebhook(ctx, wh.ID)
 			require.NoError(t, err)
 			return !w.Active
 		}, 30*time.Second, 50*time.Millisecond)
-		w, err := db.FindWebhook(ctx, wh.ID)
+		w, err := postgres.NewServices(db).Webhooks.FindWebhook(ctx, wh.ID)
 		require.NoError(t, err)
 		require.NotNil(t, w.DisabledAt)
 		require.Equal(t, 2, w.ConsecutiveFailures)
@@ -297,8 +306,7 @@ func TestUnreachableWebhookFailsAndIsSwitchedOff(t *testing.T) {
 		t.FailNow()
 	}
 	t.Run("each delivery failed after WEBHOOK_MAX_RETRIES", func(t *testing.T) {
-		ds, _, err := db.FindDeliveries(ctx, assess.DeliveryFilter{Kind: assess.DeliveryKindWebhook, DestinationID: wh.ID, Limit: 10})
-		require.NoError(t, err)
+		ds := webhookDeliveries(t, db, wh.ID, "", 10)
 		require.Len(t, ds, 2)
 		for _, d := range ds {
 			require.Equal(t, assess.DeliveryFailed, d.Status)
@@ -314,8 +322,7 @@ func TestUnreachableWebhookFailsAndIsSwitchedOff(t *testing.T) {
 	})
 	t.Run("switched off, it gets nothing more", func(t *testing.T) {
 		createUser(t, db)
-		ds, _, err := db.FindDeliveries(ctx, assess.DeliveryFilter{Kind: assess.DeliveryKindWebhook, DestinationID: wh.ID, Limit: 10})
-		require.NoError(t, err)
+		ds := webhookDeliveries(t, db, wh.ID, "", 10)
 		require.Len(t, ds, 2)
 	})
 }
@@ -446,9 +453,7 @@ func TestTwoWorkersDeliverEachEventOnce(t *testing.T) {
 	}
 	t.Run("every delivery is recorded as succeeded", func(t *testing.T) {
 		for _, wh := range []string{whA.ID, whB.ID} {
-			ds, _, err := db.FindDeliveries(context.Background(), assess.DeliveryFilter{Kind: assess.DeliveryKindWebhook, DestinationID: wh, Status: assess.DeliverySucceeded, Limit: 100})
-			require.NoError(t, err)
-			require.Len(t, ds, events)
+			require.Len(t, webhookDeliveries(t, db, wh, assess.DeliverySucceeded, 100), events)
 		}
 	})
 	var workersUsed int

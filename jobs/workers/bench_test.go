@@ -14,6 +14,7 @@ import (
 
 	"github.com/assay-dev/assay/pkg/assess"
 	"github.com/assay-dev/assay/pkg/metrics"
+	"github.com/assay-dev/assay/pkg/postgres"
 )
 
 // BenchmarkWebhookDeliveries measures how many webhook deliveries one worker process
@@ -38,7 +39,7 @@ func benchmarkDeliveries(b *testing.B, maxWorkers int) {
 	}))
 	const destinations = 10
 	for i := range destinations {
-		_, _, err := db.CreateWebhook(ctx, assess.NewWebhook{Name: fmt.Sprintf("bench %d", i), URL: url, EventTypes: []string{string(assess.EventUserCreated)}}, assess.SystemActor)
+		_, _, err := postgres.NewServices(db).Webhooks.CreateWebhook(ctx, assess.NewWebhook{Name: fmt.Sprintf("bench %d", i), URL: url, EventTypes: []string{string(assess.EventUserCreated)}}, assess.SystemActor)
 		require.NoError(b, err)
 	}
 	for range (b.N + destinations - 1) / destinations {
@@ -48,7 +49,7 @@ func benchmarkDeliveries(b *testing.B, maxWorkers int) {
 	require.NoError(b, db.Pool().QueryRow(ctx, "SELECT count(*) FROM deliveries WHERE channel = 'webhook' AND status = 'pending'").Scan(&queued))
 
 	client, err := NewClient(db.Pool(), Config{
-		RunWorkers: true, Maintenance: db, Deliveries: db, Logger: quiet, Name: "bench", MaxWorkers: maxWorkers,
+		RunWorkers: true, Maintenance: db, Deliveries: postgres.NewServices(db).DeliveryStore, Logger: quiet, Name: "bench", MaxWorkers: maxWorkers,
 		WebhooksEnabled: true, OutboundAllowNetworks: loopback, AppURL: "https://assay.example.com", Version: "bench",
 		Metrics: metrics.NewJobMetrics(),
 	})

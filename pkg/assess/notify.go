@@ -2,6 +2,7 @@ package assess
 
 import (
 	"context"
+	"slices"
 	"time"
 )
 
@@ -45,92 +46,22 @@ type Notification struct {
 
 // NotificationFilter selects a user's notifications, newest first.
 type NotificationFilter struct {
-	Unread bool   `query:"unread" doc:"Only unread notifications"`
-	Cursor string `query:"cursor" maxLength:"100" doc:"nextCursor of the previous page"`
-	Limit  int    `query:"limit" minimum:"1" maximum:"200" default:"50"`
+	Unread bool `query:"unread" doc:"Only unread notifications"`
+	PageRequest
 }
 
 // NotificationService serves a user their own notifications; other users' rows are 404.
 type NotificationService interface {
-	FindNotifications(ctx context.Context, userID string, f NotificationFilter) ([]Notification, string, error)
+	// FindNotifications returns one page of the user's notifications, newest first.
+	FindNotifications(ctx context.Context, userID string, f NotificationFilter) (Page[Notification], error)
+	// CountUnreadNotifications counts the user's unread notifications.
 	CountUnreadNotifications(ctx context.Context, userID string) (int, error)
+	// MarkNotificationRead marks one of the user's notifications read; marking it again
+	// keeps the first read time.
 	MarkNotificationRead(ctx context.Context, userID, id string) (Notification, error)
+	// MarkAllNotificationsRead marks every unread notification of the user read and says
+	// how many it marked.
 	MarkAllNotificationsRead(ctx context.Context, userID string) (int, error)
-}
-
-// Webhook is an outbound webhook destination. Its secret is never part of it: it is shown
-// once, at creation and at rotation.
-type Webhook struct {
-	ID                  string     `json:"id"`
-	Name                string     `json:"name"`
-	Description         string     `json:"description"`
-	URL                 string     `json:"url"`
-	EventTypes          []string   `json:"eventTypes" doc:"'*', '<category>.*' or exact event types"`
-	Active              bool       `json:"active"`
-	ConsecutiveFailures int        `json:"consecutiveFailures"`
-	DisabledAt          *time.Time `json:"disabledAt,omitempty" doc:"When it was switched off after consecutive failures"`
-	Version             int64      `json:"version"`
-	CreatedBy           string     `json:"createdBy"`
-	CreatedAt           time.Time  `json:"createdAt"`
-	UpdatedAt           time.Time  `json:"updatedAt"`
-}
-
-// NewWebhook is a request to add a webhook destination.
-type NewWebhook struct {
-	Name        string   `json:"name" minLength:"1" maxLength:"200"`
-	Description string   `json:"description,omitempty" maxLength:"2000"`
-	URL         string   `json:"url" minLength:"1" maxLength:"2000" doc:"https URL; plain http only to networks in OUTBOUND_ALLOW_NETWORKS"`
-	EventTypes  []string `json:"eventTypes" minItems:"1" maxItems:"200"`
-	Active      *bool    `json:"active,omitempty" doc:"Default true"`
-}
-
-// WebhookUpdate changes a webhook; absent fields stay. Setting active to true re-enables a
-// destination that was switched off and clears its failure count.
-type WebhookUpdate struct {
-	Version     int64     `json:"version" minimum:"1"`
-	Name        *string   `json:"name,omitempty" minLength:"1" maxLength:"200"`
-	Description *string   `json:"description,omitempty" maxLength:"2000"`
-	URL         *string   `json:"url,omitempty" minLength:"1" maxLength:"2000"`
-	EventTypes  *[]string `json:"eventTypes,omitempty" minItems:"1" maxItems:"200"`
-	Active      *bool     `json:"active,omitempty"`
-}
-
-// ChatDestination is a Slack, Microsoft Teams or Mattermost incoming webhook. Its URL is
-// the credential: the API shows only URLHint.
-type ChatDestination struct {
-	ID                  string     `json:"id"`
-	Platform            string     `json:"platform" enum:"slack,teams,mattermost"`
-	Name                string     `json:"name"`
-	ChannelName         string     `json:"channelName,omitempty"`
-	URLHint             string     `json:"urlHint" doc:"Scheme and host of the incoming-webhook URL and its last four characters"`
-	EventTypes          []string   `json:"eventTypes" doc:"'*', '<category>.*' or exact event types"`
-	Active              bool       `json:"active"`
-	ConsecutiveFailures int        `json:"consecutiveFailures"`
-	DisabledAt          *time.Time `json:"disabledAt,omitempty"`
-	Version             int64      `json:"version"`
-	CreatedBy           string     `json:"createdBy"`
-	CreatedAt           time.Time  `json:"createdAt"`
-	UpdatedAt           time.Time  `json:"updatedAt"`
-}
-
-// NewChatDestination is a request to add a chat destination.
-type NewChatDestination struct {
-	Platform    string   `json:"platform" enum:"slack,teams,mattermost"`
-	Name        string   `json:"name" minLength:"1" maxLength:"200"`
-	ChannelName string   `json:"channelName,omitempty" maxLength:"200"`
-	URL         string   `json:"url" minLength:"1" maxLength:"2000" doc:"The platform's incoming-webhook URL; write-only"`
-	EventTypes  []string `json:"eventTypes" minItems:"1" maxItems:"200"`
-	Active      *bool    `json:"active,omitempty" doc:"Default true"`
-}
-
-// ChatDestinationUpdate changes a chat destination; absent fields stay.
-type ChatDestinationUpdate struct {
-	Version     int64     `json:"version" minimum:"1"`
-	Name        *string   `json:"name,omitempty" minLength:"1" maxLength:"200"`
-	ChannelName *string   `json:"channelName,omitempty" maxLength:"200"`
-	URL         *string   `json:"url,omitempty" minLength:"1" maxLength:"2000"`
-	EventTypes  *[]string `json:"eventTypes,omitempty" minItems:"1" maxItems:"200"`
-	Active      *bool     `json:"active,omitempty"`
 }
 
 // Delivery is one message to one destination: a webhook POST, a chat post or an e-mail.
@@ -173,189 +104,63 @@ const (
 	DeliveryKindEmail   = "email"
 )
 
+// DeliveryLogChannels returns the channels whose deliveries the log of kind lists.
+func DeliveryLogChannels(kind string) ([]string, error) {
+	switch kind {
+	case DeliveryKindWebhook:
+		return []string{ChannelWebhook}, nil
+	case DeliveryKindChat:
+		return slices.Clone(ChatPlatforms), nil
+	case DeliveryKindEmail:
+		return []string{ChannelEmail}, nil
+	}
+	return nil, &Error{Code: ECodeValidation, Message: "Unknown delivery log " + kind + "."}
+}
+
+// deliveryStates are the states of a delivery, in the order of the API's enum.
+var deliveryStates = []string{DeliveryPending, DeliveryRetrying, DeliverySucceeded, DeliveryFailed, DeliverySkipped}
+
 // DeliveryFilter selects deliveries, newest first. Kind and DestinationID are set by the
-// endpoint; Status and the cursor by the caller.
+// endpoint; Status and the page by the caller.
 type DeliveryFilter struct {
 	Kind          string
 	DestinationID string
 	Status        string `query:"status" enum:"pending,retrying,succeeded,failed,skipped" doc:"Only deliveries in this state"`
-	Cursor        string `query:"cursor" maxLength:"100" doc:"nextCursor of the previous page"`
-	Limit         int    `query:"limit" minimum:"1" maximum:"200" default:"50"`
+	PageRequest
+}
+
+// Validate checks the log's kind and the state asked for.
+func (f DeliveryFilter) Validate() error {
+	if _, err := DeliveryLogChannels(f.Kind); err != nil {
+		return err
+	}
+	if f.Status != "" && !slices.Contains(deliveryStates, f.Status) {
+		return &Error{Code: ECodeValidation, Message: "Unknown delivery status " + f.Status + ".",
+			Details: []Detail{{Field: "status", Code: "invalid"}}}
+	}
+	return nil
+}
+
+// CheckRedeliver refuses to queue a delivery again while it has not finished: it would
+// run twice at once under the same id.
+func (d Delivery) CheckRedeliver() error {
+	if d.Status == DeliveryPending || d.Status == DeliveryRetrying {
+		return &Error{Code: ECodeConflict, Message: "The delivery is still " + d.Status + "; redeliver it once it has finished.",
+			Details: []Detail{{Field: "status", Code: d.Status}}}
+	}
+	return nil
 }
 
 // DeliveryLogService reads the delivery logs and redelivers.
 type DeliveryLogService interface {
-	FindDeliveries(ctx context.Context, f DeliveryFilter) ([]Delivery, string, error)
+	// FindDeliveries returns one page of a delivery log, newest first.
+	FindDeliveries(ctx context.Context, f DeliveryFilter) (Page[Delivery], error)
 	// FindDelivery returns one delivery of kind (and of destinationID when not empty) with
 	// its attempt log; anything else is not_found.
 	FindDelivery(ctx context.Context, kind, destinationID, id string) (Delivery, error)
 	// Redeliver queues a finished delivery again under the same id (so the same
 	// webhook-id); one still pending or retrying is a 409 conflict.
 	Redeliver(ctx context.Context, kind, destinationID, id string, actor Actor) (Delivery, error)
-}
-
-// WebhookService manages webhook destinations.
-type WebhookService interface {
-	FindWebhooks(ctx context.Context, cursor string, limit int) ([]Webhook, string, error)
-	FindWebhook(ctx context.Context, id string) (Webhook, error)
-	// CreateWebhook returns the new destination and its signing secret (whsec_…), which is
-	// never shown again.
-	CreateWebhook(ctx context.Context, w NewWebhook, actor Actor) (Webhook, string, error)
-	UpdateWebhook(ctx context.Context, id string, upd WebhookUpdate, actor Actor) (Webhook, error)
-	RotateWebhookSecret(ctx context.Context, id string, actor Actor) (Webhook, string, error)
-	DeleteWebhook(ctx context.Context, id string, actor Actor) error
-	// TestWebhook records a channel.test event and queues its delivery to this destination
-	// only (even when inactive or not subscribed to channel.test).
-	TestWebhook(ctx context.Context, id string, actor Actor) (Delivery, error)
-}
-
-// ChatService manages chat destinations.
-type ChatService interface {
-	FindChatDestinations(ctx context.Context, platform, cursor string, limit int) ([]ChatDestination, string, error)
-	FindChatDestination(ctx context.Context, id string) (ChatDestination, error)
-	CreateChatDestination(ctx context.Context, c NewChatDestination, actor Actor) (ChatDestination, error)
-	UpdateChatDestination(ctx context.Context, id string, upd ChatDestinationUpdate, actor Actor) (ChatDestination, error)
-	DeleteChatDestination(ctx context.Context, id string, actor Actor) error
-	TestChatDestination(ctx context.Context, id string, actor Actor) (Delivery, error)
-}
-
-// Rule scopes.
-const (
-	RuleGlobal   = "global"
-	RulePersonal = "personal"
-)
-
-// RuleChannels are where a rule sends the events it matches.
-type RuleChannels struct {
-	InApp      bool     `json:"inApp"`
-	Email      bool     `json:"email"`
-	WebhookIDs []string `json:"webhookIds,omitempty" maxItems:"50" doc:"Global rules only"`
-	ChatIDs    []string `json:"chatIds,omitempty" maxItems:"50" doc:"Global rules only"`
-}
-
-// NotificationRule routes events to channels. A personal rule belongs to one user and
-// sends to that user (in-app, e-mail) only events the user may see: they hold the type's
-// permission or the event concerns them. A global rule sends to the members of Roles
-// (in-app, e-mail; again only where they may see the event), to Emails, and to the chosen
-// webhook and chat destinations.
-type NotificationRule struct {
-	ID         string       `json:"id"`
-	Scope      string       `json:"scope" enum:"global,personal"`
-	OwnerID    string       `json:"ownerId,omitempty"`
-	Name       string       `json:"name"`
-	EventTypes []string     `json:"eventTypes"`
-	Channels   RuleChannels `json:"channels"`
-	Roles      []string     `json:"roles" doc:"Global rules: role names whose members receive in-app and e-mail"`
-	Emails     []string     `json:"emails" doc:"Global rules: further e-mail addresses"`
-	Enabled    bool         `json:"enabled"`
-	Warnings   []string     `json:"warnings" doc:"Why a chosen channel will not deliver now (switched off, destination inactive)"`
-	Version    int64        `json:"version"`
-	CreatedAt  time.Time    `json:"createdAt"`
-	UpdatedAt  time.Time    `json:"updatedAt"`
-}
-
-// NewNotificationRule is a request to add a rule.
-type NewNotificationRule struct {
-	Name       string       `json:"name" minLength:"1" maxLength:"200"`
-	EventTypes []string     `json:"eventTypes" minItems:"1" maxItems:"200"`
-	Channels   RuleChannels `json:"channels"`
-	Roles      []string     `json:"roles,omitempty" maxItems:"50"`
-	Emails     []string     `json:"emails,omitempty" maxItems:"50"`
-	Enabled    *bool        `json:"enabled,omitempty" doc:"Default true"`
-}
-
-// NotificationRuleUpdate changes a rule; absent fields stay.
-type NotificationRuleUpdate struct {
-	Version    int64         `json:"version" minimum:"1"`
-	Name       *string       `json:"name,omitempty" minLength:"1" maxLength:"200"`
-	EventTypes *[]string     `json:"eventTypes,omitempty" minItems:"1" maxItems:"200"`
-	Channels   *RuleChannels `json:"channels,omitempty"`
-	Roles      *[]string     `json:"roles,omitempty" maxItems:"50"`
-	Emails     *[]string     `json:"emails,omitempty" maxItems:"50"`
-	Enabled    *bool         `json:"enabled,omitempty"`
-}
-
-// RuleService manages notification rules. For personal rules ownerID is the caller; a
-// rule of another owner (or of the other scope) is not_found.
-type RuleService interface {
-	FindRules(ctx context.Context, scope, ownerID, cursor string, limit int) ([]NotificationRule, string, error)
-	CreateRule(ctx context.Context, scope, ownerID string, r NewNotificationRule, actor Actor) (NotificationRule, error)
-	UpdateRule(ctx context.Context, scope, ownerID, id string, upd NotificationRuleUpdate, actor Actor) (NotificationRule, error)
-	DeleteRule(ctx context.Context, scope, ownerID, id string, actor Actor) error
-}
-
-// ChannelStatus tells which channels deliver on this installation.
-type ChannelStatus struct {
-	InApp      bool `json:"inApp"`
-	Email      bool `json:"email" doc:"SMTP_ENABLED (or the stored setting) and a host are set"`
-	Webhook    bool `json:"webhook" doc:"WEBHOOK_ENABLED"`
-	Slack      bool `json:"slack"`
-	Teams      bool `json:"teams"`
-	Mattermost bool `json:"mattermost"`
-}
-
-// SMTPConfig is the effective mail-server configuration, password included; only the
-// e-mail worker sees it.
-type SMTPConfig struct {
-	Enabled               bool
-	Host                  string
-	Port                  int
-	Secure                bool // implicit TLS; otherwise STARTTLS when offered
-	Username              string
-	Password              string
-	From                  string
-	TLSRejectUnauthorized bool
-}
-
-// SMTPOverrides are the SMTP_* variables the environment sets; nil fields are unset, and
-// there the stored settings apply.
-type SMTPOverrides struct {
-	Enabled               *bool
-	Host                  *string
-	Port                  *int
-	Secure                *bool
-	Username              *string
-	Password              *string
-	From                  *string
-	TLSRejectUnauthorized *bool
-}
-
-// EmailSettings is the SMTP configuration as administrators see it; the password is
-// never shown. Sources says where each field's value comes from.
-type EmailSettings struct {
-	Enabled               bool              `json:"enabled"`
-	Host                  string            `json:"host"`
-	Port                  int               `json:"port"`
-	Secure                bool              `json:"secure" doc:"Implicit TLS (usually port 465); otherwise STARTTLS"`
-	Username              string            `json:"username"`
-	PasswordSet           bool              `json:"passwordSet"`
-	From                  string            `json:"from"`
-	TLSRejectUnauthorized bool              `json:"tlsRejectUnauthorized"`
-	Sources               map[string]string `json:"sources" doc:"Field name → environment, stored or default; the environment wins"`
-	Version               int64             `json:"version"`
-}
-
-// EmailSettingsUpdate stores SMTP settings; fields the environment sets cannot be stored
-// (422). An empty password clears the stored one.
-type EmailSettingsUpdate struct {
-	Version               int64   `json:"version" minimum:"0" doc:"0 when nothing is stored yet"`
-	Enabled               *bool   `json:"enabled,omitempty"`
-	Host                  *string `json:"host,omitempty" maxLength:"253"`
-	Port                  *int    `json:"port,omitempty" minimum:"1" maximum:"65535"`
-	Secure                *bool   `json:"secure,omitempty"`
-	Username              *string `json:"username,omitempty" maxLength:"254"`
-	Password              *string `json:"password,omitempty" maxLength:"1024" doc:"Write-only"`
-	From                  *string `json:"from,omitempty" maxLength:"320"`
-	TLSRejectUnauthorized *bool   `json:"tlsRejectUnauthorized,omitempty"`
-}
-
-// EmailService manages the SMTP settings and test messages.
-type EmailService interface {
-	EmailSettings(ctx context.Context) (EmailSettings, error)
-	UpdateEmailSettings(ctx context.Context, upd EmailSettingsUpdate, actor Actor) (EmailSettings, error)
-	// SendTestEmail queues a test message to to; e-mail switched off is a 422.
-	SendTestEmail(ctx context.Context, to string, actor Actor) (Delivery, error)
-	ChannelStatus(ctx context.Context) (ChannelStatus, error)
 }
 
 // PasswordResetService runs the e-mailed password reset.

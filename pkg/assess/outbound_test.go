@@ -62,3 +62,84 @@ func TestInNetworks(t *testing.T) {
 		t.Error("outside")
 	}
 }
+
+func TestOutboundPolicyCheckURL(t *testing.T) {
+	t.Parallel()
+	allow := OutboundPolicy{AllowNetworks: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}}
+	tests := []struct {
+		url    string
+		policy OutboundPolicy
+		ok     bool
+	}{
+		{"https://hooks.example.com/x", OutboundPolicy{}, true},
+		{"HTTPS://hooks.example.com/x", OutboundPolicy{}, true},
+		{"http://127.0.0.1:8080/hook", allow, true},
+		{"http://localhost:8080/hook", allow, true},
+		{"http://hooks.example.com/x", allow, true}, // resolved and checked at delivery time
+		{"http://hooks.example.com/x", OutboundPolicy{}, false},
+		{"https://10.0.0.1/x", allow, false},
+		{"https://169.254.169.254/latest", allow, false},
+		{"https://[::1]/x", OutboundPolicy{}, false},
+		{"https://[::ffff:10.0.0.1]/x", allow, false},
+		{"http://93.184.216.34/x", allow, false}, // plain http outside the allowed networks
+		{"https://93.184.216.34/x", OutboundPolicy{}, true},
+		{"ftp://hooks.example.com/x", allow, false},
+		{"https://user:pw@hooks.example.com", allow, false},
+		{"https:///nohost", allow, false},
+		{"/relative", allow, false},
+	}
+	for _, tt := range tests {
+		u, err := tt.policy.CheckURL("url", tt.url)
+		if tt.ok {
+			wantCodeAndDetail(t, err, "", "")
+			if u.Scheme != "https" && u.Scheme != "http" {
+				t.Errorf("%s: scheme %s", tt.url, u.Scheme)
+			}
+		} else {
+			wantCodeAndDetail(t, err, ECodeBusinessRule, "url_not_allowed")
+		}
+	}
+}
+
+func TestChatHostToResolve(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		platform, url, host string
+	}{
+		{ChannelSlack, "https://hooks.slack.com/services/x", ""},       // fits: nothing to resolve
+		{ChannelSlack, "http://receiver.test:9/hook", "receiver.test"}, // off the pattern: the name decides
+		{ChannelMattermost, "https://chat.example.com/x", ""},
+		{ChannelMattermost, "http://chat.example.com/x", "chat.example.com"},
+		{ChannelTeams, "http://127.0.0.1:9/x", ""}, // a literal address needs no lookup
+		{ChannelTeams, "http://localhost:9/x", ""},
+		{"irc", "http://chat.example.com/x", ""},
+		{ChannelSlack, "::", ""},
+	}
+	for _, tt := range tests {
+		host, ok := ChatHostToResolve(tt.platform, tt.url)
+		if host != tt.host || ok != (tt.host != "") {
+			t.Errorf("%s %s: %q %v", tt.platform, tt.url, host, ok)
+		}
+	}
+}
+
+func TestChatURLHintAndRedactedURL(t *testing.T) {
+	t.Parallel()
+	for raw, want := range map[string]string{
+		"https://hooks.slack.com/services/T0/B0/xwxyz":     "https://hooks.slack.com/…wxyz",
+		"https://contoso.webhook.office.com/webhookb2/abc": "https://contoso.webhook.office.com/…/abc",
+	} {
+		if got := ChatURLHint(raw); got != want {
+			t.Errorf("hint %s: %s", raw, got)
+		}
+	}
+	for raw, want := range map[string]string{
+		"https://hooks.example.com/in?token=abc":    "https://hooks.example.com/in?…",
+		"https://u:p@hooks.example.com/in#fragment": "https://hooks.example.com/in",
+		"https://hooks.example.com/plain":           "https://hooks.example.com/plain",
+	} {
+		if got := RedactedURL(raw); got != want {
+			t.Errorf("redacted %s: %s", raw, got)
+		}
+	}
+}

@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"context"
-	"net/http"
 	"reflect"
 	"strings"
 	"unicode"
@@ -12,23 +11,20 @@ import (
 	"github.com/assay-dev/assay/pkg/assess"
 )
 
-// assess.PermAdminWebhooks guards webhook destinations; the webhooks section of the API
+var tagEvents = []string{"Events"}
 
 // EventTypeList is the event catalogue.
 type EventTypeList struct {
 	Items []assess.EventType `json:"items"`
 }
 
-func (s *Server) registerEvents() {
-	register(s, Op{Permission: assess.PermAuthenticated, Operation: huma.Operation{
-		OperationID: "listEventTypes", Method: http.MethodGet, Path: "/api/v1/events/types",
-		Summary: "The event catalogue", Tags: []string{"Events"},
-		Description: "Every event type the service emits, with the permission needed to receive it in-app or by " +
-			"e-mail and who is notified by default. Subscription filters (webhooks, chat, rules) accept a type, " +
-			"`<category>.*` or `*`. The payload of each type is described in the `webhooks` section of this document.",
-	}}, func(context.Context, *struct{}) (*struct{ Body EventTypeList }, error) {
-		return &struct{ Body EventTypeList }{Body: EventTypeList{Items: assess.EventTypes}}, nil
-	})
+var docEventTypeList = huma.Operation{OperationID: "listEventTypes", Summary: "The event catalogue", Tags: tagEvents,
+	Description: "Every event type the service emits, with the permission needed to receive it in-app or by " +
+		"e-mail and who is notified by default. Subscription filters (webhooks, chat, rules) accept a type, " +
+		"`<category>.*` or `*`. The payload of each type is described in the `webhooks` section of this document."}
+
+func (s *Server) handleEventTypeList(context.Context, *struct{}) (*body[EventTypeList], error) {
+	return reply(EventTypeList{Items: assess.EventTypes}), nil
 }
 
 // describeEventWebhooks fills the document's webhooks root from the event catalogue: one
@@ -59,7 +55,7 @@ func (s *Server) describeEventWebhooks() {
 			OperationID: "event-" + strings.ReplaceAll(typ, ".", "-"),
 			Summary:     et.Title,
 			Description: et.Description,
-			Tags:        []string{"Events"},
+			Tags:        tagEvents,
 			Security:    anonymous,
 			Parameters:  webhookHeaders,
 			RequestBody: &huma.RequestBody{Required: true, Content: map[string]*huma.MediaType{
@@ -68,7 +64,7 @@ func (s *Server) describeEventWebhooks() {
 			Responses: map[string]*huma.Response{
 				"2XX": {Description: "Any 2xx acknowledges the delivery; anything else is retried"},
 			},
-			Extensions: map[string]any{ExtPermission: assess.PermAdminWebhooks},
+			Extensions: map[string]any{ExtPermission: assess.PermAdminWebhooks}, // who manages the destinations they reach
 		}}
 	}
 	oapi.Webhooks = hooks

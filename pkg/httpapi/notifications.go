@@ -9,12 +9,7 @@ import (
 	"github.com/assay-dev/assay/pkg/assess"
 )
 
-// NotificationPage is one page of the caller's notifications.
-type NotificationPage struct {
-	Items      []assess.Notification `json:"items"`
-	NextCursor string                `json:"nextCursor,omitempty"`
-	HasMore    bool                  `json:"hasMore"`
-}
+var tagNotifications = []string{"Notifications"}
 
 // UnreadCount is the number of the caller's unread notifications.
 type UnreadCount struct {
@@ -31,56 +26,48 @@ type unreadCountOutput struct {
 	Body         UnreadCount
 }
 
-type notificationIDInput struct {
-	ID string `path:"id" maxLength:"64"`
+// callerID is the id of the signed-in user making the request.
+func callerID(ctx context.Context) string { return assess.PrincipalFrom(ctx).User.ID }
+
+var docNotificationList = huma.Operation{OperationID: "listNotifications", Summary: "List one's notifications", Tags: tagNotifications,
+	Description: "The caller's in-app notifications, newest first, cursor-paginated; `unread=true` keeps the unread ones."}
+
+func (s *Server) handleNotificationList(ctx context.Context, in *assess.NotificationFilter) (*body[assess.Page[assess.Notification]], error) {
+	page, err := s.dep.Notifications.FindNotifications(ctx, callerID(ctx), *in)
+	return reply(page), err
 }
 
-func (s *Server) registerNotifications() {
-	tags := []string{"Notifications"}
-	register(s, Op{Permission: assess.PermAuthenticated, Operation: huma.Operation{
-		OperationID: "listNotifications", Method: http.MethodGet, Path: "/api/v1/notifications",
-		Summary: "List one's notifications", Tags: tags,
-		Description: "The caller's in-app notifications, newest first, cursor-paginated; `unread=true` keeps the unread ones.",
-	}}, func(ctx context.Context, in *assess.NotificationFilter) (*struct{ Body NotificationPage }, error) {
-		items, next, err := s.dep.Notifications.FindNotifications(ctx, assess.PrincipalFrom(ctx).User.ID, *in)
-		if err != nil {
-			return nil, err
-		}
-		if items == nil {
-			items = []assess.Notification{}
-		}
-		return &struct{ Body NotificationPage }{Body: NotificationPage{Items: items, NextCursor: next, HasMore: next != ""}}, nil
-	})
-	register(s, Op{Permission: assess.PermAuthenticated, Operation: huma.Operation{
-		OperationID: "countUnreadNotifications", Method: http.MethodGet, Path: "/api/v1/notifications/unread-count",
-		Summary: "Count one's unread notifications", Tags: tags,
-		Description: "Cheap enough to poll: the web UI asks every few seconds and when its window regains focus.",
-	}}, func(ctx context.Context, _ *struct{}) (*unreadCountOutput, error) {
-		n, err := s.dep.Notifications.CountUnreadNotifications(ctx, assess.PrincipalFrom(ctx).User.ID)
-		return &unreadCountOutput{CacheControl: "no-store", Body: UnreadCount{Count: n}}, err
-	})
-	register(s, Op{Permission: assess.PermAuthenticated, Operation: huma.Operation{
-		OperationID: "markNotificationRead", Method: http.MethodPost, Path: "/api/v1/notifications/{id}/read",
-		Summary: "Mark a notification read", Tags: tags, Errors: []int{http.StatusNotFound},
-		Description: "Marking a read notification again changes nothing. Another user's notification is a 404.",
-	}}, func(ctx context.Context, in *notificationIDInput) (*struct{ Body assess.Notification }, error) {
-		n, err := s.dep.Notifications.MarkNotificationRead(ctx, assess.PrincipalFrom(ctx).User.ID, in.ID)
-		return &struct{ Body assess.Notification }{Body: n}, err
-	})
-	register(s, Op{Permission: assess.PermAuthenticated, Operation: huma.Operation{
-		OperationID: "markAllNotificationsRead", Method: http.MethodPost, Path: "/api/v1/notifications/read-all",
-		Summary: "Mark all one's notifications read", Tags: tags,
-	}}, func(ctx context.Context, _ *struct{}) (*struct{ Body MarkedRead }, error) {
-		n, err := s.dep.Notifications.MarkAllNotificationsRead(ctx, assess.PrincipalFrom(ctx).User.ID)
-		return &struct{ Body MarkedRead }{Body: MarkedRead{Updated: n}}, err
-	})
-	register(s, Op{Permission: assess.PermAuthenticated, Operation: huma.Operation{
-		OperationID: "getNotificationChannels", Method: http.MethodGet, Path: "/api/v1/notification-channels",
-		Summary: "Which notification channels deliver", Tags: tags,
-		Description: "Whether e-mail, webhooks and each chat platform are switched on for this installation (in-app " +
-			"always is). Rules may name a switched-off channel; nothing is sent there until it is switched on.",
-	}}, func(ctx context.Context, _ *struct{}) (*struct{ Body assess.ChannelStatus }, error) {
-		st, err := s.dep.Email.ChannelStatus(ctx)
-		return &struct{ Body assess.ChannelStatus }{Body: st}, err
-	})
+var docNotificationUnreadCount = huma.Operation{OperationID: "countUnreadNotifications", Summary: "Count one's unread notifications",
+	Tags: tagNotifications, Description: "Cheap enough to poll: the web UI asks every few seconds and when its window regains focus."}
+
+func (s *Server) handleNotificationUnreadCount(ctx context.Context, _ *struct{}) (*unreadCountOutput, error) {
+	n, err := s.dep.Notifications.CountUnreadNotifications(ctx, callerID(ctx))
+	return &unreadCountOutput{CacheControl: "no-store", Body: UnreadCount{Count: n}}, err
+}
+
+var docNotificationMarkRead = huma.Operation{OperationID: "markNotificationRead", Summary: "Mark a notification read",
+	Tags: tagNotifications, Errors: []int{http.StatusNotFound},
+	Description: "Marking a read notification again changes nothing. Another user's notification is a 404."}
+
+func (s *Server) handleNotificationMarkRead(ctx context.Context, in *idInput) (*body[assess.Notification], error) {
+	n, err := s.dep.Notifications.MarkNotificationRead(ctx, callerID(ctx), in.ID)
+	return reply(n), err
+}
+
+var docNotificationMarkAllRead = huma.Operation{OperationID: "markAllNotificationsRead", Summary: "Mark all one's notifications read",
+	Tags: tagNotifications}
+
+func (s *Server) handleNotificationMarkAllRead(ctx context.Context, _ *struct{}) (*body[MarkedRead], error) {
+	n, err := s.dep.Notifications.MarkAllNotificationsRead(ctx, callerID(ctx))
+	return reply(MarkedRead{Updated: n}), err
+}
+
+var docNotificationChannelsGet = huma.Operation{OperationID: "getNotificationChannels", Summary: "Which notification channels deliver",
+	Tags: tagNotifications,
+	Description: "Whether e-mail, webhooks and each chat platform are switched on for this installation (in-app " +
+		"always is). Rules may name a switched-off channel; nothing is sent there until it is switched on."}
+
+func (s *Server) handleNotificationChannelsGet(ctx context.Context, _ *struct{}) (*body[assess.ChannelStatus], error) {
+	st, err := s.dep.Email.ChannelStatus(ctx)
+	return reply(st), err
 }

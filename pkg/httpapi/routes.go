@@ -84,6 +84,50 @@ func (s *Server) routes() []route {
 		// logs, e-mail (notifications.go, events.go, rules.go, webhooks.go, chat.go,
 		// deliveries.go, email.go)
 
+		on(get, "/api/v1/notifications", assess.PermAuthenticated, s.handleNotificationList, docNotificationList),
+		on(get, "/api/v1/notifications/unread-count", assess.PermAuthenticated, s.handleNotificationUnreadCount, docNotificationUnreadCount),
+		on(post, "/api/v1/notifications/{id}/read", assess.PermAuthenticated, s.handleNotificationMarkRead, docNotificationMarkRead),
+		on(post, "/api/v1/notifications/read-all", assess.PermAuthenticated, s.handleNotificationMarkAllRead, docNotificationMarkAllRead),
+		on(get, "/api/v1/notification-channels", assess.PermAuthenticated, s.handleNotificationChannelsGet, docNotificationChannelsGet),
+		on(get, "/api/v1/events/types", assess.PermAuthenticated, s.handleEventTypeList, docEventTypeList),
+
+		on(get, "/api/v1/notification-rules", assess.PermAuthenticated, s.handleMyNotificationRuleList, docMyNotificationRuleList),
+		on(post, "/api/v1/notification-rules", assess.PermAuthenticated, s.handleMyNotificationRuleCreate, docMyNotificationRuleCreate),
+		on(patch, "/api/v1/notification-rules/{id}", assess.PermAuthenticated, s.handleMyNotificationRuleUpdate, docMyNotificationRuleUpdate),
+		on(delete, "/api/v1/notification-rules/{id}", assess.PermAuthenticated, s.handleMyNotificationRuleDelete, docMyNotificationRuleDelete),
+		on(get, "/api/v1/admin/notification-rules", assess.PermAdminNotificationRule, s.handleGlobalNotificationRuleList, docGlobalNotificationRuleList),
+		on(post, "/api/v1/admin/notification-rules", assess.PermAdminNotificationRule, s.handleGlobalNotificationRuleCreate, docGlobalNotificationRuleCreate),
+		on(patch, "/api/v1/admin/notification-rules/{id}", assess.PermAdminNotificationRule, s.handleGlobalNotificationRuleUpdate, docGlobalNotificationRuleUpdate),
+		on(delete, "/api/v1/admin/notification-rules/{id}", assess.PermAdminNotificationRule, s.handleGlobalNotificationRuleDelete, docGlobalNotificationRuleDelete),
+
+		on(get, "/api/v1/admin/webhooks", assess.PermAdminWebhooks, s.handleWebhookList, docWebhookList),
+		on(post, "/api/v1/admin/webhooks", assess.PermAdminWebhooks, s.handleWebhookCreate, docWebhookCreate),
+		on(get, "/api/v1/admin/webhooks/{id}", assess.PermAdminWebhooks, s.handleWebhookGet, docWebhookGet),
+		on(patch, "/api/v1/admin/webhooks/{id}", assess.PermAdminWebhooks, s.handleWebhookUpdate, docWebhookUpdate),
+		on(delete, "/api/v1/admin/webhooks/{id}", assess.PermAdminWebhooks, s.handleWebhookDelete, docWebhookDelete),
+		on(post, "/api/v1/admin/webhooks/{id}/rotate-secret", assess.PermAdminWebhooks, s.handleWebhookSecretRotate, docWebhookSecretRotate),
+		on(post, "/api/v1/admin/webhooks/{id}/test", assess.PermAdminWebhooks, s.handleWebhookTest, docWebhookTest),
+		on(get, "/api/v1/admin/webhooks/{id}/deliveries", assess.PermAdminWebhooks, s.handleWebhookDeliveryList, docWebhookDeliveryList),
+		on(get, "/api/v1/admin/webhooks/{id}/deliveries/{deliveryId}", assess.PermAdminWebhooks, s.handleWebhookDeliveryGet, docWebhookDeliveryGet),
+		on(post, "/api/v1/admin/webhooks/{id}/deliveries/{deliveryId}/redeliver", assess.PermAdminWebhooks, s.handleWebhookDeliveryRedeliver, docWebhookDeliveryRedeliver),
+
+		on(get, "/api/v1/admin/chat-destinations", assess.PermAdminIntegrations, s.handleChatDestinationList, docChatDestinationList),
+		on(post, "/api/v1/admin/chat-destinations", assess.PermAdminIntegrations, s.handleChatDestinationCreate, docChatDestinationCreate),
+		on(get, "/api/v1/admin/chat-destinations/{id}", assess.PermAdminIntegrations, s.handleChatDestinationGet, docChatDestinationGet),
+		on(patch, "/api/v1/admin/chat-destinations/{id}", assess.PermAdminIntegrations, s.handleChatDestinationUpdate, docChatDestinationUpdate),
+		on(delete, "/api/v1/admin/chat-destinations/{id}", assess.PermAdminIntegrations, s.handleChatDestinationDelete, docChatDestinationDelete),
+		on(post, "/api/v1/admin/chat-destinations/{id}/test", assess.PermAdminIntegrations, s.handleChatDestinationTest, docChatDestinationTest),
+		on(get, "/api/v1/admin/chat-destinations/{id}/deliveries", assess.PermAdminIntegrations, s.handleChatDeliveryList, docChatDeliveryList),
+		on(get, "/api/v1/admin/chat-destinations/{id}/deliveries/{deliveryId}", assess.PermAdminIntegrations, s.handleChatDeliveryGet, docChatDeliveryGet),
+		on(post, "/api/v1/admin/chat-destinations/{id}/deliveries/{deliveryId}/redeliver", assess.PermAdminIntegrations, s.handleChatDeliveryRedeliver, docChatDeliveryRedeliver),
+
+		on(get, "/api/v1/admin/email/settings", assess.PermAdminIntegrations, s.handleEmailSettingsGet, docEmailSettingsGet),
+		on(patch, "/api/v1/admin/email/settings", assess.PermAdminIntegrations, s.handleEmailSettingsUpdate, docEmailSettingsUpdate),
+		on(post, "/api/v1/admin/email/test", assess.PermAdminIntegrations, s.handleEmailTestSend, docEmailTestSend),
+		on(get, "/api/v1/admin/email/deliveries", assess.PermAdminIntegrations, s.handleEmailDeliveryList, docEmailDeliveryList),
+		on(get, "/api/v1/admin/email/deliveries/{deliveryId}", assess.PermAdminIntegrations, s.handleEmailDeliveryGet, docEmailDeliveryGet),
+		on(post, "/api/v1/admin/email/deliveries/{deliveryId}/redeliver", assess.PermAdminIntegrations, s.handleEmailDeliveryRedeliver, docEmailDeliveryRedeliver),
+
 		// ---- end of deliveries
 
 		// ---- platform: health (health.go; a plain handler mounted before the setup gate

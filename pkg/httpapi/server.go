@@ -102,20 +102,9 @@ type Server struct {
 // New assembles the handler: platform middleware, health, metrics, the setup gate, the
 // API operations, the docs page, and the SPA for every other path.
 func New(cfg Config, deps Deps) *Server {
+	cfg.setDefaults()
 	if deps.Logger == nil {
 		deps.Logger = slog.Default()
-	}
-	if cfg.MaxBodyBytes <= 0 {
-		cfg.MaxBodyBytes = 1 << 20
-	}
-	if cfg.UploadMaxBytes <= 0 {
-		cfg.UploadMaxBytes = 50 << 20
-	}
-	if cfg.Now == nil {
-		cfg.Now = time.Now
-	}
-	if cfg.SessionLifetime <= 0 {
-		cfg.SessionLifetime = 24 * time.Hour
 	}
 	s := &Server{cfg: cfg, dep: deps, signer: sessionSigner{key: cfg.SessionKey, lifetime: cfg.SessionLifetime, now: cfg.Now}}
 	switch {
@@ -153,6 +142,22 @@ func New(cfg Config, deps Deps) *Server {
 	})
 	s.Handler = r
 	return s
+}
+
+// setDefaults fills what the caller left unset.
+func (cfg *Config) setDefaults() {
+	if cfg.MaxBodyBytes <= 0 {
+		cfg.MaxBodyBytes = 1 << 20
+	}
+	if cfg.UploadMaxBytes <= 0 {
+		cfg.UploadMaxBytes = 50 << 20
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.SessionLifetime <= 0 {
+		cfg.SessionLifetime = 24 * time.Hour
+	}
 }
 
 func newAPI(r chi.Router, cfg Config, deps Deps) huma.API {

@@ -53,11 +53,5 @@ func (s *Server) handleSetupComplete(ctx context.Context, in *body[assess.NewAcc
 // register function here.
 func (s *Server) registerOperations() {
 	s.registerRoutes()
-	s.registerNotifications()
-	s.registerEvents()
-	s.registerRules()
-	s.registerWebhooks()
-	s.registerChat()
-	s.registerEmail()
 	s.describeEventWebhooks()
 }

@@ -36,7 +36,7 @@ func chatDelivery(se storedEvent, chatID, platform string) newDelivery {
 // directEmail is an e-mail no event causes (invite, password reset, test); its event type
 // is email.<template>.
 func directEmail(to, subject, template string, params map[string]string) newDelivery {
-	return newDelivery{EventType: "email." + template, Channel: assess.ChannelEmail, Recipient: to, Subject: subject,
+	return newDelivery{EventType: assess.DirectEmailType(template), Channel: assess.ChannelEmail, Recipient: to, Subject: subject,
 		Template: template, Params: params, DedupeKey: emailDedupeKey(to)}
 }
 
@@ -146,17 +146,4 @@ func deliveryJob(channel, id string) river.JobArgs {
 		return jobs.DeliverEmailArgs{DeliveryID: id}
 	}
 	return jobs.DeliverChatArgs{DeliveryID: id}
-}
-
-// kindChannels are the channels of a delivery-log kind.
-func kindChannels(kind string) ([]string, error) {
-	switch kind {
-	case assess.DeliveryKindWebhook:
-		return []string{assess.ChannelWebhook}, nil
-	case assess.DeliveryKindChat:
-		return assess.ChatPlatforms, nil
-	case assess.DeliveryKindEmail:
-		return []string{assess.ChannelEmail}, nil
-	}
-	return nil, &assess.Error{Code: assess.ECodeValidation, Message: "Unknown delivery log " + kind + "."}
 }

@@ -115,13 +115,13 @@ func (db *DB) maxAttempts(channel string) int {
 }
 
 // ChannelStatus implements assess.EmailService: which channels deliver now.
-func (db *DB) ChannelStatus(ctx context.Context) (assess.ChannelStatus, error) {
-	on, err := db.emailOn(ctx, db.pool)
+func (s *EmailService) ChannelStatus(ctx context.Context) (assess.ChannelStatus, error) {
+	on, err := s.emailOn(ctx, s.pool)
 	if err != nil {
 		return assess.ChannelStatus{}, err
 	}
-	return assess.ChannelStatus{InApp: true, Email: on, Webhook: db.delivery.WebhooksEnabled,
-		Slack: db.delivery.SlackEnabled, Teams: db.delivery.TeamsEnabled, Mattermost: db.delivery.MattermostEnabled}, nil
+	return assess.ChannelStatus{InApp: true, Email: on, Webhook: s.delivery.WebhooksEnabled,
+		Slack: s.delivery.SlackEnabled, Teams: s.delivery.TeamsEnabled, Mattermost: s.delivery.MattermostEnabled}, nil
 }
 
 var errChannelDisabled = &assess.Error{Code: assess.ECodeBusinessRule, Message: "This channel is switched off on this installation.",

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -39,7 +38,7 @@ func utcPtr(t *time.Time) *time.Time {
 // deliveryScope is the SQL condition selecting the deliveries of a log (kind, and the
 // destination when not empty); args continue after the given ones.
 func deliveryScope(kind, destinationID string, args []any) (string, []any, error) {
-	channels, err := kindChannels(kind)
+	channels, err := assess.DeliveryLogChannels(kind)
 	if err != nil {
 		return "", nil, err
 	}
@@ -47,49 +46,39 @@ func deliveryScope(kind, destinationID string, args []any) (string, []any, error
 	cond := fmt.Sprintf("d.channel = ANY ($%d)", len(args))
 	if destinationID != "" {
 		args = append(args, destinationID)
-		cond += fmt.Sprintf(" AND coalesce(d.webhook_id, d.chat_id) = $%d", len(args))
+		cond += fmt.Sprintf(" AND %s = $%d", destinationColumn(kind), len(args))
 	}
 	return cond, args, nil
 }
 
-// FindDeliveries implements assess.DeliveryLogService: newest first, keyset on the id.
-func (db *DB) FindDeliveries(ctx context.Context, f assess.DeliveryFilter) ([]assess.Delivery, string, error) {
-	if err := db.requireDestination(ctx, f.Kind, f.DestinationID); err != nil {
-		return nil, "", err
+// destinationColumn is the column naming the destination of a log's deliveries. E-mails
+// have none: the e-mail log of a destination is empty.
+func destinationColumn(kind string) string {
+	if kind == assess.DeliveryKindChat {
+		return "d.chat_id"
 	}
-	after, err := decodeIDCursor(f.Cursor, assess.PrefixDelivery)
-	if err != nil {
-		return nil, "", err
+	return "d.webhook_id"
+}
+
+// FindDeliveries implements assess.DeliveryLogService: newest first, on the index of the
+// destination (or of the channel).
+func (s *DeliveryLogService) FindDeliveries(ctx context.Context, f assess.DeliveryFilter) (assess.Page[assess.Delivery], error) {
+	if err := f.Validate(); err != nil {
+		return assess.Page[assess.Delivery]{}, err
 	}
-	limit := pageLimit(f.Limit)
-	cond, args, err := deliveryScope(f.Kind, f.DestinationID, []any{after})
-	if err != nil {
-		return nil, "", err
+	if err := s.requireDestination(ctx, f.Kind, f.DestinationID); err != nil {
+		return assess.Page[assess.Delivery]{}, err
 	}
-	if f.Status != "" {
-		if !slices.Contains([]string{assess.DeliveryPending, assess.DeliveryRetrying, assess.DeliverySucceeded,
-			assess.DeliveryFailed, assess.DeliverySkipped}, f.Status) {
-			return nil, "", &assess.Error{Code: assess.ECodeValidation, Message: "Unknown delivery status " + f.Status + ".",
-				Details: []assess.Detail{{Field: "status", Code: "invalid"}}}
-		}
-		args = append(args, f.Status)
-		cond += fmt.Sprintf(" AND d.status = $%d", len(args))
-	}
-	rows, err := db.pool.Query(ctx, fmt.Sprintf("SELECT %s FROM deliveries d WHERE d.id < $1 AND %s ORDER BY d.id DESC LIMIT %d",
-		deliveryColumns, cond, limit+1), args...)
-	if err != nil {
-		return nil, "", err
-	}
-	ds, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (assess.Delivery, error) { return scanDelivery(r) })
-	if err != nil {
-		return nil, "", err
-	}
-	ds, next := pageByID(ds, limit, func(d assess.Delivery) string { return d.ID })
-	return ds, next, nil
+	channels, _ := assess.DeliveryLogChannels(f.Kind) // checked by Validate
+	l := newList("deliveries", "SELECT "+deliveryColumns+" FROM deliveries d", newestFirst("d.id"))
+	l.Where("d.channel = ANY (" + l.arg(channels) + ")")
+	Equal(l, destinationColumn(f.Kind), f.DestinationID)
+	Equal(l, "d.status", f.Status)
+	return collectPage(ctx, s.pool, l, f.PageRequest, scanDelivery, func(d assess.Delivery) []any { return []any{d.ID} })
 }
 
 // requireDestination answers not_found for a log of a destination that does not exist.
-func (db *DB) requireDestination(ctx context.Context, kind, id string) error {
+func (s *DeliveryLogService) requireDestination(ctx context.Context, kind, id string) error {
 	if id == "" {
 		return nil
 	}
@@ -97,30 +86,30 @@ func (db *DB) requireDestination(ctx context.Context, kind, id string) error {
 	var err error
 	switch {
 	case kind == assess.DeliveryKindWebhook && assess.ValidID(assess.PrefixWebhook, id):
-		err = db.pool.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM webhooks WHERE id = $1)", id).Scan(&exists)
+		err = s.pool.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM webhooks WHERE id = $1)", id).Scan(&exists)
 	case kind == assess.DeliveryKindChat && assess.ValidID(assess.PrefixChat, id):
-		err = db.pool.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM chat_destinations WHERE id = $1)", id).Scan(&exists)
+		err = s.pool.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM chat_destinations WHERE id = $1)", id).Scan(&exists)
 	}
 	if err == nil && !exists {
 		return &assess.Error{Code: assess.ECodeNotFound, Message: "No such destination."}
 	}
-	return err
+	return dbError(err)
 }
 
 // FindDelivery implements assess.DeliveryLogService: the delivery with its attempt log,
 // and for webhooks the envelope as sent.
-func (db *DB) FindDelivery(ctx context.Context, kind, destinationID, id string) (assess.Delivery, error) {
-	d, err := findDelivery(ctx, db.pool, kind, destinationID, id, false)
+func (s *DeliveryLogService) FindDelivery(ctx context.Context, kind, destinationID, id string) (assess.Delivery, error) {
+	d, err := findDelivery(ctx, s.pool, kind, destinationID, id, false)
 	if err != nil {
 		return d, err
 	}
-	if d.AttemptLog, err = attemptLog(ctx, db.pool, id); err != nil {
-		return d, err
+	if d.AttemptLog, err = attemptLog(ctx, s.pool, id); err != nil {
+		return d, dbError(err)
 	}
 	if d.Channel == assess.ChannelWebhook && d.EventID != "" {
-		e, err := loadEvent(ctx, db.pool, d.EventID)
+		e, err := loadEvent(ctx, s.pool, d.EventID)
 		if err != nil {
-			return d, err
+			return d, dbError(err)
 		}
 		env, err := e.envelope()
 		if err != nil {
@@ -141,13 +130,15 @@ func findDelivery(ctx context.Context, q querier, kind, destinationID, id string
 	}
 	sql := "SELECT " + deliveryColumns + " FROM deliveries d WHERE d.id = $1 AND " + cond
 	if lock {
+		// A row lock, not a version check: whoever changes the delivery's state next (a
+		// worker recording an attempt) waits until this transaction ends.
 		sql += " FOR UPDATE"
 	}
 	d, err := scanDelivery(q.QueryRow(ctx, sql, args...))
 	if errors.Is(err, pgx.ErrNoRows) {
 		return d, errDeliveryNotFound
 	}
-	return d, err
+	return d, dbError(err)
 }
 
 func attemptLog(ctx context.Context, q querier, id string) ([]assess.DeliveryAttempt, error) {
@@ -167,31 +158,32 @@ func attemptLog(ctx context.Context, q querier, id string) ([]assess.DeliveryAtt
 
 // Redeliver implements assess.DeliveryLogService. The delivery keeps its id (so the
 // webhook-id) and its attempt log; it gets a fresh attempt budget and a new job.
-func (db *DB) Redeliver(ctx context.Context, kind, destinationID, id string, actor assess.Actor) (assess.Delivery, error) {
-	err := db.inTx(ctx, func(tx pgx.Tx) error {
+func (s *DeliveryLogService) Redeliver(ctx context.Context, kind, destinationID, id string, actor assess.Actor) (assess.Delivery, error) {
+	var after assess.Delivery
+	err := s.change(ctx, actor, func(tx *Tx) error {
 		d, err := findDelivery(ctx, tx, kind, destinationID, id, true)
 		if err != nil {
 			return err
 		}
-		if d.Status == assess.DeliveryPending || d.Status == assess.DeliveryRetrying {
-			return &assess.Error{Code: assess.ECodeConflict, Message: "The delivery is still " + d.Status + "; redeliver it once it has finished.",
-				Details: []assess.Detail{{Field: "status", Code: d.Status}}}
-		}
-		budget := db.maxAttempts(d.Channel)
-		if _, err := tx.Exec(ctx, `UPDATE deliveries SET status = 'pending', max_attempts = attempts + $2, next_attempt_at = NULL,
-			completed_at = NULL, updated_at = $3 WHERE id = $1`, id, budget, db.now()); err != nil {
+		if err := d.CheckRedeliver(); err != nil {
 			return err
 		}
-		if err := db.insertJobs(ctx, tx, []queued{{ID: id, Channel: d.Channel, MaxAttempts: budget}}); err != nil {
+		budget := s.maxAttempts(d.Channel)
+		if _, err := tx.Exec(ctx, `UPDATE deliveries SET status = $4, max_attempts = attempts + $2, next_attempt_at = NULL,
+			completed_at = NULL, updated_at = $3 WHERE id = $1`, id, budget, tx.Now, assess.DeliveryPending); err != nil {
 			return err
 		}
-		return writeAudit(ctx, tx, assess.AuditEntry{Actor: actor, Action: "delivery.redelivered", TargetType: "delivery", TargetID: id,
-			Details: map[string]any{"channel": d.Channel, "destination": d.DestinationID, "previousStatus": d.Status}})
+		if err := s.insertJobs(ctx, tx, []queued{{ID: id, Channel: d.Channel, MaxAttempts: budget}}); err != nil {
+			return err
+		}
+		if err := tx.Record(ctx, assess.ChangeDeliveryRedelivered, Target{Type: "delivery", ID: id},
+			map[string]any{"channel": d.Channel, "destination": d.DestinationID, "previousStatus": d.Status}, assess.NewEvent{}); err != nil {
+			return err
+		}
+		after, err = findDelivery(ctx, tx, kind, destinationID, id, false)
+		return err
 	})
-	if err != nil {
-		return assess.Delivery{}, err
-	}
-	return findDelivery(ctx, db.pool, kind, destinationID, id, false)
+	return after, err
 }
 
-var _ assess.DeliveryLogService = (*DB)(nil)
+var _ assess.DeliveryLogService = (*DeliveryLogService)(nil)

@@ -19,22 +19,22 @@ import (
 // instead when nothing is to be sent: the delivery is already final, its channel is
 // switched off, or its destination is inactive (tests are sent to inactive destinations).
 // A delivery that no longer exists (its destination was deleted) is not_found.
-func (db *DB) LoadDelivery(ctx context.Context, id string) (assess.DeliveryTask, error) {
+func (s *DeliveryStore) LoadDelivery(ctx context.Context, id string) (assess.DeliveryTask, error) {
 	var t assess.DeliveryTask
 	if !assess.ValidID(assess.PrefixDelivery, id) {
 		return t, errDeliveryNotFound
 	}
 	var template, params string
-	d, err := scanDelivery(scanExtra(db.pool.QueryRow(ctx, "SELECT "+deliveryColumns+
+	d, err := scanDelivery(scanExtra(s.pool.QueryRow(ctx, "SELECT "+deliveryColumns+
 		", d.template, coalesce(d.params, '') FROM deliveries d WHERE d.id = $1", id), &template, &params))
 	if errors.Is(err, pgx.ErrNoRows) {
 		return t, errDeliveryNotFound
 	}
 	if err != nil {
-		return t, err
+		return t, dbError(err)
 	}
 	t.Delivery = d
-	if err := db.fillEvent(ctx, &t); err != nil {
+	if err := s.fillEvent(ctx, &t); err != nil {
 		return t, err
 	}
 	if d.Status == assess.DeliverySucceeded || d.Status == assess.DeliveryFailed || d.Status == assess.DeliverySkipped {
@@ -43,13 +43,13 @@ func (db *DB) LoadDelivery(ctx context.Context, id string) (assess.DeliveryTask,
 	}
 	switch d.Channel {
 	case assess.ChannelWebhook:
-		err = db.loadWebhookTarget(ctx, &t)
+		err = s.loadWebhookTarget(ctx, &t)
 	case assess.ChannelEmail:
-		err = db.loadEmailTarget(ctx, &t, template, params)
+		err = s.loadEmailTarget(ctx, &t, template, params)
 	default:
-		err = db.loadChatTarget(ctx, &t)
+		err = s.loadChatTarget(ctx, &t)
 	}
-	return t, err
+	return t, dbError(err)
 }
 
 // rowWithExtra scans the delivery columns followed by extra destinations.
@@ -159,9 +159,11 @@ type deliveryState struct {
 // RecordDeliveryAttempt implements assess.DeliveryStore. The attempt is numbered after
 // the ones already logged; a success or a last failure makes the delivery final.
 // Deliveries of tests leave the destination's failure count alone.
-func (db *DB) RecordDeliveryAttempt(ctx context.Context, id string, o assess.DeliveryOutcome) error {
-	return db.inTx(ctx, func(tx pgx.Tx) error {
+func (s *DeliveryStore) RecordDeliveryAttempt(ctx context.Context, id string, o assess.DeliveryOutcome) error {
+	return s.change(ctx, assess.SystemActor, func(tx *Tx) error {
 		var st deliveryState
+		// The worker's claim on the row, not a version check: attempts of one delivery are
+		// numbered one after the other even if two workers report at once.
 		err := tx.QueryRow(ctx, `SELECT channel, event_type, attempts, webhook_id, chat_id FROM deliveries WHERE id = $1 FOR UPDATE`, id).
 			Scan(&st.Channel, &st.EventType, &st.Attempts, &st.WebhookID, &st.ChatID)
 		if errors.Is(err, pgx.ErrNoRows) {
@@ -170,24 +172,24 @@ func (db *DB) RecordDeliveryAttempt(ctx context.Context, id string, o assess.Del
 		if err != nil {
 			return err
 		}
-		if err := db.logAttempt(ctx, tx, id, st.Attempts+1, o); err != nil {
+		if err := logAttempt(ctx, tx, id, st.Attempts+1, o); err != nil {
 			return err
 		}
-		if st.EventType == assess.EventChannelTest || (!o.Succeeded && !o.Final) {
+		if st.EventType == string(assess.EventChannelTest) || (!o.Succeeded && !o.Final) {
 			return nil
 		}
 		switch {
 		case st.WebhookID != nil:
-			return db.countOutcome(ctx, tx, webhookDestinations(db), *st.WebhookID, o.Succeeded)
+			return s.countOutcome(ctx, tx, webhookDestinations(s.DB), *st.WebhookID, o.Succeeded)
 		case st.ChatID != nil:
-			return db.countOutcome(ctx, tx, chatDestinations(db), *st.ChatID, o.Succeeded)
+			return s.countOutcome(ctx, tx, chatDestinations(), *st.ChatID, o.Succeeded)
 		}
 		return nil
 	})
 }
 
 // logAttempt appends the attempt and moves the delivery to its next state.
-func (db *DB) logAttempt(ctx context.Context, tx pgx.Tx, id string, attempt int, o assess.DeliveryOutcome) error {
+func logAttempt(ctx context.Context, tx *Tx, id string, attempt int, o assess.DeliveryOutcome) error {
 	outcome := assess.DeliverySucceeded
 	if !o.Succeeded {
 		outcome = assess.DeliveryFailed
@@ -201,7 +203,7 @@ func (db *DB) logAttempt(ctx context.Context, tx pgx.Tx, id string, attempt int,
 		truncateUTF8(o.Error, 2000), truncateUTF8(o.Response, 1024)); err != nil {
 		return err
 	}
-	now := db.now()
+	now := tx.Now
 	status, next, completed := assess.DeliveryRetrying, &o.NextAttemptAt, (*time.Time)(nil)
 	if o.NextAttemptAt.IsZero() {
 		next = nil
@@ -228,21 +230,23 @@ func truncateUTF8(s string, n int) string {
 }
 
 // SkipDelivery implements assess.DeliveryStore; a delivery already final stays as it is.
-func (db *DB) SkipDelivery(ctx context.Context, id, reason string) error {
-	now := db.now()
-	_, err := db.pool.Exec(ctx, `UPDATE deliveries SET status = 'skipped', last_error = $2, next_attempt_at = NULL,
-		completed_at = $3, updated_at = $3 WHERE id = $1 AND status IN ('pending', 'retrying')`, id, truncateUTF8(reason, 2000), now)
-	return err
+func (s *DeliveryStore) SkipDelivery(ctx context.Context, id, reason string) error {
+	return s.change(ctx, assess.SystemActor, func(tx *Tx) error {
+		_, err := tx.Exec(ctx, `UPDATE deliveries SET status = $4, last_error = $2, next_attempt_at = NULL,
+			completed_at = $3, updated_at = $3 WHERE id = $1 AND status IN ($5, $6)`, id, truncateUTF8(reason, 2000), tx.Now,
+			assess.DeliverySkipped, assess.DeliveryPending, assess.DeliveryRetrying)
+		return err
+	})
 }
 
 // PurgeDeliveries implements assess.DeliveryStore.
-func (db *DB) PurgeDeliveries(ctx context.Context, kind string, olderThan time.Time) (int64, error) {
-	channels, err := kindChannels(kind)
+func (s *DeliveryStore) PurgeDeliveries(ctx context.Context, kind string, olderThan time.Time) (int64, error) {
+	channels, err := assess.DeliveryLogChannels(kind)
 	if err != nil {
 		return 0, err
 	}
 	var n int64
-	err = db.inTx(ctx, func(tx pgx.Tx) error {
+	err = s.change(ctx, assess.SystemActor, func(tx *Tx) error {
 		tag, err := tx.Exec(ctx, `DELETE FROM deliveries WHERE channel = ANY ($1) AND completed_at < $2
 			AND status IN ('succeeded', 'failed', 'skipped')`, channels, olderThan)
 		if err != nil {
@@ -259,12 +263,12 @@ func (db *DB) PurgeDeliveries(ctx context.Context, kind string, olderThan time.T
 
 // PurgeReadNotifications implements assess.DeliveryStore. Unread notifications stay,
 // however old: nobody has seen them yet.
-func (db *DB) PurgeReadNotifications(ctx context.Context, olderThan time.Time) (int64, error) {
-	tag, err := db.pool.Exec(ctx, `DELETE FROM notifications WHERE read_at IS NOT NULL AND created_at < $1`, olderThan)
+func (s *DeliveryStore) PurgeReadNotifications(ctx context.Context, olderThan time.Time) (int64, error) {
+	tag, err := s.pool.Exec(ctx, `DELETE FROM notifications WHERE read_at IS NOT NULL AND created_at < $1`, olderThan)
 	if err != nil {
-		return 0, fmt.Errorf("purge read notifications: %w", err)
+		return 0, fmt.Errorf("purge read notifications: %w", dbError(err))
 	}
 	return tag.RowsAffected(), nil
 }
 
-var _ assess.DeliveryStore = (*DB)(nil)
+var _ assess.DeliveryStore = (*DeliveryStore)(nil)

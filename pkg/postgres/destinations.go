@@ -3,7 +3,9 @@ package postgres
 import (
 	"context"
 	"errors"
-	"strings"
+	"net"
+	"net/netip"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -13,28 +15,38 @@ import (
 // destinationKind is what webhooks and chat destinations share: the failure count,
 // automatic switch-off, re-enabling and the test delivery.
 type destinationKind struct {
-	table    string           // webhooks or chat_destinations
-	noun     string           // webhook or chat: audit target type and action prefix
-	logKind  string           // the delivery log (assess.DeliveryKind*)
-	disabled assess.EventName // the event type of an automatic switch-off
-	// event reads the destination inside the transaction as the event of typ.
-	event func(ctx context.Context, tx pgx.Tx, id string, typ assess.EventName) (assess.NewEvent, error)
+	table    string        // webhooks or chat_destinations
+	target   string        // webhook or chat: the audit target type
+	logKind  string        // the delivery log (assess.DeliveryKind*)
+	disabled assess.Change // the automatic switch-off
+	tested   assess.Change // a test delivery
+	link     func(id string) string
+	// event reads the destination as the content of an event about it.
+	event func(ctx context.Context, q querier, id string) (assess.NewEvent, error)
 }
 
 func webhookDestinations(db *DB) destinationKind {
-	return destinationKind{table: "webhooks", noun: "webhook", logKind: assess.DeliveryKindWebhook,
-		disabled: assess.EventWebhookDisabled, event: db.webhookEvent}
+	return destinationKind{table: "webhooks", target: "webhook", logKind: assess.DeliveryKindWebhook,
+		disabled: assess.ChangeWebhookDisabled, tested: assess.ChangeWebhookTested, link: webhookLink,
+		event: func(ctx context.Context, q querier, id string) (assess.NewEvent, error) {
+			w, err := db.findWebhook(ctx, q, id)
+			return webhookEvent(w), err
+		}}
 }
 
-func chatDestinations(db *DB) destinationKind {
-	return destinationKind{table: "chat_destinations", noun: "chat", logKind: assess.DeliveryKindChat,
-		disabled: assess.EventChatDisabled, event: db.chatEvent}
+func chatDestinations() destinationKind {
+	return destinationKind{table: "chat_destinations", target: "chat", logKind: assess.DeliveryKindChat,
+		disabled: assess.ChangeChatDisabled, tested: assess.ChangeChatTested, link: chatLink,
+		event: func(ctx context.Context, q querier, id string) (assess.NewEvent, error) {
+			c, err := findChat(ctx, q, id)
+			return chatEvent(c), err
+		}}
 }
 
 // countOutcome resets a destination's consecutive failures after a success, or counts a
 // final failure and, at DELIVERY_DISABLE_AFTER_FAILURES, switches the destination off
-// and emits channel.*.disabled as the system.
-func (db *DB) countOutcome(ctx context.Context, tx pgx.Tx, k destinationKind, id string, succeeded bool) error {
+// and records channel.*.disabled as the system.
+func (db *DB) countOutcome(ctx context.Context, tx *Tx, k destinationKind, id string, succeeded bool) error {
 	if succeeded {
 		_, err := tx.Exec(ctx, "UPDATE "+k.table+" SET consecutive_failures = 0 WHERE id = $1 AND consecutive_failures <> 0", id)
 		return err
@@ -50,20 +62,18 @@ func (db *DB) countOutcome(ctx context.Context, tx pgx.Tx, k destinationKind, id
 	if err != nil || limit <= 0 || failures < limit || !active {
 		return err
 	}
-	now := db.now()
-	if _, err := tx.Exec(ctx, "UPDATE "+k.table+" SET active = false, disabled_at = $2, version = version + 1, updated_at = $2 WHERE id = $1", id, now); err != nil {
+	if _, err := tx.Exec(ctx, "UPDATE "+k.table+" SET active = false, disabled_at = $2 WHERE id = $1", id, tx.Now); err != nil {
 		return err
 	}
-	if err := writeAudit(ctx, tx, assess.AuditEntry{Actor: assess.SystemActor, Action: assess.AuditAction(k.noun + ".disabled"), TargetType: k.noun, TargetID: id,
-		Details: map[string]any{"consecutiveFailures": failures}}); err != nil {
+	if err := tx.BumpVersion(ctx, k.table, id); err != nil {
 		return err
 	}
-	ev, err := k.event(ctx, tx, id, k.disabled)
+	ev, err := k.event(ctx, tx, id)
 	if err != nil {
 		return err
 	}
-	_, err = db.emit(ctx, tx, assess.SystemActor, ev)
-	return err
+	return tx.As(assess.SystemActor).Record(ctx, k.disabled, Target{Type: k.target, ID: id},
+		map[string]any{"consecutiveFailures": failures}, ev)
 }
 
 // reenableSQL is the SET clause of an update that sets active: switching a destination
@@ -76,13 +86,13 @@ func reenableSQL(active *bool) string {
 }
 
 // testDelivery records a channel.test event and queues its delivery to one destination
-// only, whatever its active flag and filter say.
-func (db *DB) testDelivery(ctx context.Context, tx pgx.Tx, k destinationKind, d newDelivery, channel, name string, actor assess.Actor) (assess.Delivery, error) {
+// only, whatever its active flag and filter say. name names the destination.
+func (db *DB) testDelivery(ctx context.Context, tx *Tx, k destinationKind, d newDelivery, name string) (assess.Delivery, error) {
 	destID := d.WebhookID + d.ChatID
-	se, err := db.recordEvent(ctx, tx, actor, assess.NewEvent{Type: assess.EventChannelTest,
-		Data: assess.ChannelTestMessage{DestinationID: destID, Channel: channel,
+	se, err := db.recordEvent(ctx, tx, tx.Actor, assess.NewEvent{Type: assess.EventChannelTest,
+		Data: assess.ChannelTestMessage{DestinationID: destID, Channel: d.Channel,
 			Message: "This is a test message from Assay " + db.delivery.Version + "."},
-		Summary: name, Link: destinationLink(k, destID)})
+		Summary: name, Link: k.link(destID)})
 	if err != nil {
 		return assess.Delivery{}, err
 	}
@@ -91,27 +101,43 @@ func (db *DB) testDelivery(ctx context.Context, tx pgx.Tx, k destinationKind, d 
 	if err != nil {
 		return assess.Delivery{}, err
 	}
-	if err := writeAudit(ctx, tx, assess.AuditEntry{Actor: actor, Action: assess.AuditAction(k.noun + ".tested"), TargetType: k.noun, TargetID: destID,
-		Details: map[string]any{"delivery": ids[0], "event": se.ID}}); err != nil {
+	if err := tx.Record(ctx, k.tested, Target{Type: k.target, ID: destID},
+		map[string]any{"delivery": ids[0], "event": se.ID}, assess.NewEvent{}); err != nil {
 		return assess.Delivery{}, err
 	}
 	return findDelivery(ctx, tx, k.logKind, destID, ids[0], false)
 }
 
-// destinationLink is the SPA path of a destination.
-func destinationLink(k destinationKind, id string) string {
-	if k.noun == "webhook" {
-		return "/admin/webhooks?id=" + id
-	}
-	return "/admin/chat?id=" + id
+// outbound is the policy for webhook URLs: OUTBOUND_ALLOW_NETWORKS.
+func (db *DB) outbound() assess.OutboundPolicy {
+	return assess.OutboundPolicy{AllowNetworks: db.delivery.AllowNetworks}
 }
 
-// checkName trims and checks a destination or rule name.
-func checkName(name string) (string, error) {
-	name = strings.TrimSpace(name)
-	if name == "" || len([]rune(name)) > 200 {
-		return "", &assess.Error{Code: assess.ECodeValidation, Message: "A name of 1–200 characters is required.",
-			Details: []assess.Detail{{Field: "name", Code: "required", Message: "A name of 1–200 characters is required."}}}
+// chatOutbound is the policy for a chat URL on platform. A URL off the platform's pattern
+// is accepted when its host resolves only inside OUTBOUND_ALLOW_NETWORKS (test
+// receivers); the name is resolved here, before any transaction, so no row lock waits on
+// the network.
+func (db *DB) chatOutbound(ctx context.Context, platform, rawURL string) assess.OutboundPolicy {
+	p := db.outbound()
+	if host, ok := assess.ChatHostToResolve(platform, rawURL); ok && resolvesInside(ctx, host, p.AllowNetworks) {
+		p.AllowListedHosts = []string{host}
 	}
-	return name, nil
+	return p
+}
+
+// resolvesInside reports whether host resolves to at least one address, and only to
+// addresses inside allow.
+func resolvesInside(ctx context.Context, host string, allow []netip.Prefix) bool {
+	if len(allow) == 0 {
+		return false
+	}
+	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+	defer cancel()
+	addrs, _ := net.DefaultResolver.LookupNetIP(ctx, "ip", host)
+	for _, a := range addrs {
+		if !assess.InNetworks(a, allow) {
+			return false
+		}
+	}
+	return len(addrs) > 0
 }

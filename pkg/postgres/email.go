@@ -3,7 +3,6 @@ package postgres
 import (
 	"context"
 	"errors"
-	"net/mail"
 	"strings"
 
 	"github.com/jackc/pgx/v5"
@@ -11,119 +10,67 @@ import (
 	"github.com/assay-dev/assay/pkg/assess"
 )
 
-// refuseEnvironmentFields refuses to store a setting the environment sets: it would
-// never apply, and the environment is the operator's decision.
-func refuseEnvironmentFields(env assess.SMTPOverrides, upd assess.EmailSettingsUpdate) error {
-	pairs := []struct {
-		field    string
-		env, upd bool
-	}{
-		{"enabled", env.Enabled != nil, upd.Enabled != nil}, {"host", env.Host != nil, upd.Host != nil},
-		{"port", env.Port != nil, upd.Port != nil}, {"secure", env.Secure != nil, upd.Secure != nil},
-		{"username", env.Username != nil, upd.Username != nil}, {"password", env.Password != nil, upd.Password != nil},
-		{"from", env.From != nil, upd.From != nil},
-		{"tlsRejectUnauthorized", env.TLSRejectUnauthorized != nil, upd.TLSRejectUnauthorized != nil},
-	}
-	var details []assess.Detail
-	for _, p := range pairs {
-		if p.env && p.upd {
-			details = append(details, assess.Detail{Field: p.field, Code: "set_by_environment",
-				Message: "The environment sets this value; change it there."})
-		}
-	}
-	if len(details) == 0 {
+// errNothingStored is LockVersion's answer while no SMTP settings are stored.
+var errNothingStored = errors.New("no smtp settings stored")
+
+// lockSMTP locks the stored settings at the caller's version: 0 while nothing is stored.
+func lockSMTP(ctx context.Context, tx *Tx, version int64) error {
+	err := tx.LockVersion(ctx, "smtp_settings", smtpSettingsID, version, errNothingStored)
+	switch {
+	case errors.Is(err, errNothingStored) && version != 0:
+		return versionConflict(0)
+	case errors.Is(err, errNothingStored):
 		return nil
 	}
-	return &assess.Error{Code: assess.ECodeBusinessRule, Message: "Settings the environment sets cannot be stored.", Details: details}
-}
-
-func checkSMTPUpdate(upd *assess.EmailSettingsUpdate) error {
-	if upd.Host != nil {
-		h := strings.TrimSpace(*upd.Host)
-		upd.Host = &h
-	}
-	if upd.Port != nil && (*upd.Port < 1 || *upd.Port > 65535) {
-		return ruleInvalid("port", "invalid", "The port must be between 1 and 65535.")
-	}
-	if upd.From != nil {
-		f := strings.TrimSpace(*upd.From)
-		upd.From = &f
-		if _, err := mail.ParseAddress(f); f != "" && err != nil {
-			return ruleInvalid("from", "invalid", "The sender must be an e-mail address, such as Assay <assay@example.com>.")
-		}
-	}
-	return nil
-}
-
-// applySMTPUpdate returns the stored settings with upd applied.
-func applySMTPUpdate(c assess.SMTPConfig, upd assess.EmailSettingsUpdate) assess.SMTPConfig {
-	set := func(dst *bool, v *bool) {
-		if v != nil {
-			*dst = *v
-		}
-	}
-	setS := func(dst *string, v *string) {
-		if v != nil {
-			*dst = *v
-		}
-	}
-	set(&c.Enabled, upd.Enabled)
-	set(&c.Secure, upd.Secure)
-	set(&c.TLSRejectUnauthorized, upd.TLSRejectUnauthorized)
-	setS(&c.Host, upd.Host)
-	setS(&c.Username, upd.Username)
-	setS(&c.From, upd.From)
-	if upd.Port != nil {
-		c.Port = *upd.Port
-	}
-	return c
+	return err
 }
 
 // UpdateEmailSettings implements assess.EmailService with optimistic concurrency
 // (version 0 while nothing is stored). An empty password clears the stored one.
-func (db *DB) UpdateEmailSettings(ctx context.Context, upd assess.EmailSettingsUpdate, actor assess.Actor) (assess.EmailSettings, error) {
-	if err := refuseEnvironmentFields(db.delivery.SMTP, upd); err != nil {
-		return assess.EmailSettings{}, err
-	}
-	if err := checkSMTPUpdate(&upd); err != nil {
-		return assess.EmailSettings{}, err
-	}
-	err := db.inTx(ctx, func(tx pgx.Tx) error {
-		s, err := readStoredSMTP(ctx, tx, true)
+func (s *EmailService) UpdateEmailSettings(ctx context.Context, upd assess.EmailSettingsUpdate, actor assess.Actor) (assess.EmailSettings, error) {
+	var settings assess.EmailSettings
+	err := s.change(ctx, actor, func(tx *Tx) error {
+		if err := upd.Validate(s.delivery.SMTP); err != nil {
+			return err
+		}
+		if err := lockSMTP(ctx, tx, upd.Version); err != nil {
+			return err
+		}
+		stored, err := readStoredSMTP(ctx, tx)
 		if err != nil {
 			return err
 		}
-		if s.version != upd.Version {
-			return versionConflict(s.version)
-		}
-		password := s.sealedPassword
+		password := stored.sealedPassword
 		if upd.Password != nil && *upd.Password == "" {
 			password = ""
 		} else if upd.Password != nil {
-			if password, err = db.keys.Seal(ctx, smtpPasswordField.AAD(smtpSettingsID), []byte(*upd.Password)); err != nil {
+			if password, err = s.keys.Seal(ctx, smtpPasswordField.AAD(smtpSettingsID), []byte(*upd.Password)); err != nil {
 				return err
 			}
 		}
-		if err := db.storeSMTP(ctx, tx, s, applySMTPUpdate(s.cfg, upd), password); err != nil {
+		if err := storeSMTP(ctx, tx, stored, upd.Apply(stored.cfg), password); err != nil {
 			return err
 		}
-		return writeAudit(ctx, tx, assess.AuditEntry{Actor: actor, Action: "email.settings_updated", TargetType: "config",
-			TargetID: "smtp", Details: smtpAudit(upd)})
+		if err := tx.Record(ctx, assess.ChangeEmailSettingsUpdated, Target{Type: "config", ID: smtpSettingsID}, smtpAudit(upd),
+			assess.NewEvent{}); err != nil {
+			return err
+		}
+		settings, err = s.emailSettings(ctx, tx)
+		return err
 	})
-	if err != nil {
-		return assess.EmailSettings{}, err
-	}
-	return db.EmailSettings(ctx)
+	return settings, err
 }
 
 // storeSMTP writes the settings row; a row another request inserted meanwhile is a
 // version conflict.
-func (db *DB) storeSMTP(ctx context.Context, tx pgx.Tx, s storedSMTP, c assess.SMTPConfig, password string) error {
-	args := []any{smtpSettingsID, c.Enabled, c.Host, c.Port, c.Secure, c.Username, password, c.From, c.TLSRejectUnauthorized, db.now()}
+func storeSMTP(ctx context.Context, tx *Tx, s storedSMTP, c assess.SMTPConfig, password string) error {
+	args := []any{smtpSettingsID, c.Enabled, c.Host, c.Port, c.Secure, c.Username, password, c.From, c.TLSRejectUnauthorized, tx.Now}
 	if s.exists {
-		_, err := tx.Exec(ctx, `UPDATE smtp_settings SET enabled = $2, host = $3, port = $4, secure = $5, username = $6, password = $7,
-			sender = $8, tls_reject_unauthorized = $9, version = version + 1, updated_at = $10 WHERE id = $1`, args...)
-		return err
+		if _, err := tx.Exec(ctx, `UPDATE smtp_settings SET enabled = $2, host = $3, port = $4, secure = $5, username = $6, password = $7,
+			sender = $8, tls_reject_unauthorized = $9, updated_at = $10 WHERE id = $1`, args...); err != nil {
+			return err
+		}
+		return tx.BumpVersion(ctx, "smtp_settings", smtpSettingsID)
 	}
 	tag, err := tx.Exec(ctx, `INSERT INTO smtp_settings (id, enabled, host, port, secure, username, password, sender,
 		tls_reject_unauthorized, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (id) DO NOTHING`, args...)
@@ -161,27 +108,27 @@ func putSet[T any](m map[string]any, field string, v *T) {
 
 // SendTestEmail implements assess.EmailService: a test message to to, or to the actor's
 // own address when to is empty.
-func (db *DB) SendTestEmail(ctx context.Context, to string, actor assess.Actor) (assess.Delivery, error) {
+func (s *EmailService) SendTestEmail(ctx context.Context, to string, actor assess.Actor) (assess.Delivery, error) {
 	var d assess.Delivery
-	err := db.inTx(ctx, func(tx pgx.Tx) error {
-		addr, err := testRecipient(ctx, tx, strings.TrimSpace(to), actor)
+	err := s.change(ctx, actor, func(tx *Tx) error {
+		addr, err := testRecipient(ctx, tx, strings.TrimSpace(to))
 		if err != nil {
 			return err
 		}
-		if on, err := db.emailOn(ctx, tx); err != nil || !on {
+		if on, err := s.emailOn(ctx, tx); err != nil || !on {
 			return cmpErr(err, errEmailDisabled)
 		}
-		name, err := actorName(ctx, tx, actor.ID)
+		name, err := actorName(ctx, tx, tx.Actor.ID)
 		if err != nil {
 			return err
 		}
-		ids, err := db.queueDeliveries(ctx, tx, []newDelivery{directEmail(addr, "Test message from Assay", assess.EmailTemplateTest,
-			map[string]string{"actor": name, "version": db.delivery.Version})})
+		ids, err := s.queueDeliveries(ctx, tx, []newDelivery{directEmail(addr, "Test message from Assay", assess.EmailTemplateTest,
+			map[string]string{"actor": name, "version": s.delivery.Version})})
 		if err != nil {
 			return err
 		}
-		if err := writeAudit(ctx, tx, assess.AuditEntry{Actor: actor, Action: "email.test_sent", TargetType: "delivery", TargetID: ids[0],
-			Details: map[string]any{"to": addr}}); err != nil {
+		if err := tx.Record(ctx, assess.ChangeEmailTestSent, Target{Type: "delivery", ID: ids[0]}, map[string]any{"to": addr},
+			assess.NewEvent{}); err != nil {
 			return err
 		}
 		d, err = findDelivery(ctx, tx, assess.DeliveryKindEmail, "", ids[0], false)
@@ -190,17 +137,16 @@ func (db *DB) SendTestEmail(ctx context.Context, to string, actor assess.Actor) 
 	return d, err
 }
 
-func testRecipient(ctx context.Context, tx pgx.Tx, to string, actor assess.Actor) (string, error) {
+// testRecipient is to, or the actor's own address when to is empty; it must be an
+// address.
+func testRecipient(ctx context.Context, tx *Tx, to string) (string, error) {
 	if to == "" {
-		err := tx.QueryRow(ctx, "SELECT email FROM users WHERE id = $1", actor.ID).Scan(&to)
+		err := tx.QueryRow(ctx, "SELECT email FROM users WHERE id = $1", tx.Actor.ID).Scan(&to)
 		if err != nil && !errors.Is(err, pgx.ErrNoRows) {
 			return "", err
 		}
 	}
-	if a, err := mail.ParseAddress(to); err != nil || a.Address != to {
-		return "", ruleInvalid("to", "invalid", "A valid e-mail address is required.")
-	}
-	return to, nil
+	return to, assess.ValidateEmailAddress("to", to)
 }
 
-var _ assess.EmailService = (*DB)(nil)
+var _ assess.EmailService = (*EmailService)(nil)

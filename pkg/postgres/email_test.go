@@ -20,7 +20,7 @@ func TestEmailSettingsMerge(t *testing.T) {
 	cfg.SMTP = assess.SMTPOverrides{Host: ptr("smtp.env.example")}
 	f := newEventsFixture(t, cfg)
 
-	s, err := f.db.EmailSettings(f.ctx)
+	s, err := f.svc.Email.EmailSettings(f.ctx)
 	require.NoError(t, err)
 	require.Equal(t, "smtp.env.example", s.Host)
 	require.Equal(t, 587, s.Port)
@@ -28,15 +28,15 @@ func TestEmailSettingsMerge(t *testing.T) {
 	require.Equal(t, "environment", s.Sources["host"])
 	require.Equal(t, "default", s.Sources["port"])
 	require.Zero(t, s.Version)
-	st, err := f.db.ChannelStatus(f.ctx)
+	st, err := f.svc.Email.ChannelStatus(f.ctx)
 	require.NoError(t, err)
 	require.False(t, st.Email, "not enabled yet")
 
-	_, err = f.db.UpdateEmailSettings(f.ctx, assess.EmailSettingsUpdate{Host: ptr("smtp.db.example"), Port: ptr(2525)}, f.actor())
+	_, err = f.svc.Email.UpdateEmailSettings(f.ctx, assess.EmailSettingsUpdate{Host: ptr("smtp.db.example"), Port: ptr(2525)}, f.actor())
 	requireCode(t, err, assess.ECodeBusinessRule, "set_by_environment")
-	_, err = f.db.UpdateEmailSettings(f.ctx, assess.EmailSettingsUpdate{Version: 3, Port: ptr(2525)}, f.actor())
+	_, err = f.svc.Email.UpdateEmailSettings(f.ctx, assess.EmailSettingsUpdate{Version: 3, Port: ptr(2525)}, f.actor())
 	requireCode(t, err, assess.ECodeVersionConflict, "")
-	s, err = f.db.UpdateEmailSettings(f.ctx, assess.EmailSettingsUpdate{Enabled: ptr(true), Port: ptr(2525), Username: ptr("mailer"),
+	s, err = f.svc.Email.UpdateEmailSettings(f.ctx, assess.EmailSettingsUpdate{Enabled: ptr(true), Port: ptr(2525), Username: ptr("mailer"),
 		Password: ptr("smtp secret"), From: ptr("Assay <assay@example.com>")}, f.actor())
 	require.NoError(t, err)
 	require.Equal(t, int64(1), s.Version)
@@ -44,40 +44,40 @@ func TestEmailSettingsMerge(t *testing.T) {
 	require.True(t, s.PasswordSet)
 	require.Equal(t, "stored", s.Sources["port"])
 	require.Equal(t, "environment", s.Sources["host"])
-	st, err = f.db.ChannelStatus(f.ctx)
+	st, err = f.svc.Email.ChannelStatus(f.ctx)
 	require.NoError(t, err)
 	require.True(t, st.Email)
 
 	var raw string
 	require.NoError(t, f.pool.QueryRow(f.ctx, "SELECT password FROM smtp_settings").Scan(&raw))
 	require.True(t, secret.IsEncrypted(raw))
-	eff, err := f.db.EffectiveSMTP(f.ctx)
+	eff, err := f.svc.DeliveryStore.EffectiveSMTP(f.ctx)
 	require.NoError(t, err)
 	require.Equal(t, assess.SMTPConfig{Enabled: true, Host: "smtp.env.example", Port: 2525, Username: "mailer", Password: "smtp secret",
 		From: "Assay <assay@example.com>", TLSRejectUnauthorized: true}, eff)
 
-	s, err = f.db.UpdateEmailSettings(f.ctx, assess.EmailSettingsUpdate{Version: 1, Password: ptr("")}, f.actor())
+	s, err = f.svc.Email.UpdateEmailSettings(f.ctx, assess.EmailSettingsUpdate{Version: 1, Password: ptr("")}, f.actor())
 	require.NoError(t, err)
 	require.False(t, s.PasswordSet)
 	require.Equal(t, int64(2), s.Version)
-	_, err = f.db.UpdateEmailSettings(f.ctx, assess.EmailSettingsUpdate{Version: 2, From: ptr("not an address")}, f.actor())
+	_, err = f.svc.Email.UpdateEmailSettings(f.ctx, assess.EmailSettingsUpdate{Version: 2, From: ptr("not an address")}, f.actor())
 	requireCode(t, err, assess.ECodeValidation, "invalid")
 	require.Equal(t, 2, auditCount(t, f.pool, "email.settings_updated"))
 
 	// A test e-mail goes to the actor's own address unless told otherwise.
-	d, err := f.db.SendTestEmail(f.ctx, "", f.actor())
+	d, err := f.svc.Email.SendTestEmail(f.ctx, "", f.actor())
 	require.NoError(t, err)
 	require.Equal(t, "admin@example.com", d.Recipient)
 	require.Equal(t, "email.test", d.EventType)
-	task, err := f.db.LoadDelivery(f.ctx, d.ID)
+	task, err := f.svc.DeliveryStore.LoadDelivery(f.ctx, d.ID)
 	require.NoError(t, err)
 	require.Equal(t, assess.EmailTemplateTest, task.Email.Template)
 	require.Equal(t, "test", task.Email.Params["version"])
-	_, err = f.db.UpdateEmailSettings(f.ctx, assess.EmailSettingsUpdate{Version: 2, Enabled: ptr(false)}, f.actor())
+	_, err = f.svc.Email.UpdateEmailSettings(f.ctx, assess.EmailSettingsUpdate{Version: 2, Enabled: ptr(false)}, f.actor())
 	require.NoError(t, err)
-	_, err = f.db.SendTestEmail(f.ctx, "x@example.com", f.actor())
+	_, err = f.svc.Email.SendTestEmail(f.ctx, "x@example.com", f.actor())
 	requireCode(t, err, assess.ECodeBusinessRule, "email_disabled")
-	task, err = f.db.LoadDelivery(f.ctx, d.ID)
+	task, err = f.svc.DeliveryStore.LoadDelivery(f.ctx, d.ID)
 	require.NoError(t, err)
 	require.Contains(t, task.Skip, "E-mail is switched off")
 }
@@ -93,7 +93,7 @@ func TestPasswordReset(t *testing.T) {
 		t.Helper()
 		var id string
 		require.NoError(t, f.pool.QueryRow(f.ctx, `SELECT id FROM deliveries WHERE event_type = 'email.password_reset' ORDER BY id DESC LIMIT 1`).Scan(&id))
-		task, err := f.db.LoadDelivery(f.ctx, id)
+		task, err := f.svc.DeliveryStore.LoadDelivery(f.ctx, id)
 		require.NoError(t, err)
 		require.Equal(t, "bob@example.com", task.Email.To)
 		return task.Email.Params["token"]
@@ -130,9 +130,9 @@ func TestEncryptionStatusCountsDeliverySecrets(t *testing.T) {
 	f := newEventsFixture(t, allOn())
 	f.webhook("hook", "*")
 	f.slack("chat", "*")
-	_, err := f.db.UpdateEmailSettings(f.ctx, assess.EmailSettingsUpdate{Password: ptr("pw")}, f.actor())
+	_, err := f.svc.Email.UpdateEmailSettings(f.ctx, assess.EmailSettingsUpdate{Password: ptr("pw")}, f.actor())
 	require.NoError(t, err)
-	_, err = f.db.SendTestEmail(f.ctx, "", f.actor())
+	_, err = f.svc.Email.SendTestEmail(f.ctx, "", f.actor())
 	require.NoError(t, err)
 	_, err = f.pool.Exec(f.ctx, "UPDATE webhooks SET url = 'https://plain.example.com/'") // as before encrypt-secrets
 	require.NoError(t, err)
@@ -155,10 +155,10 @@ func TestEncryptionStatusCountsDeliverySecrets(t *testing.T) {
 	rot, err := postgres.NewServices(f.db).Encryption.RotateEncryptionKey(f.ctx, f.actor())
 	require.NoError(t, err)
 	require.Positive(t, rot.Rewrapped)
-	w, _, err := f.db.FindWebhooks(f.ctx, "", 1)
+	w, err := f.svc.Webhooks.FindWebhooks(f.ctx, assess.WebhookFilter{PageRequest: assess.PageRequest{Limit: 1}})
 	require.NoError(t, err)
-	require.Equal(t, "https://plain.example.com/", w[0].URL, "readable after encrypt-secrets and rotation")
-	eff, err := f.db.EffectiveSMTP(f.ctx)
+	require.Equal(t, "https://plain.example.com/", w.Items[0].URL, "readable after encrypt-secrets and rotation")
+	eff, err := f.svc.DeliveryStore.EffectiveSMTP(f.ctx)
 	require.NoError(t, err)
 	require.Equal(t, "pw", eff.Password)
 }

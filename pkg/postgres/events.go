@@ -145,3 +145,17 @@ func inviteEvent(inv assess.Invite) assess.NewEvent {
 func roleEvent(r assess.Role) assess.NewEvent {
 	return assess.NewEvent{Data: r, Summary: r.Name, Link: "/admin/roles"}
 }
+
+func webhookEvent(w assess.Webhook) assess.NewEvent {
+	w.URL = assess.RedactedURL(w.URL) // events never carry a URL's query (it may hold a token)
+	return assess.NewEvent{Data: w, Summary: w.Name, Link: webhookLink(w.ID)}
+}
+
+func chatEvent(c assess.ChatDestination) assess.NewEvent {
+	return assess.NewEvent{Data: c, Summary: c.Name, Link: chatLink(c.ID)}
+}
+
+// webhookLink and chatLink are the SPA paths of destinations.
+func webhookLink(id string) string { return "/admin/webhooks?id=" + id }
+
+func chatLink(id string) string { return "/admin/chat?id=" + id }

@@ -22,6 +22,7 @@ type eventsFixture struct {
 	ctx   context.Context
 	pool  *pgxpool.Pool
 	db    *postgres.DB
+	svc   *postgres.Services
 	clock *tickingClock
 	admin assess.User
 	cfg   postgres.DeliveryConfig
@@ -69,7 +70,7 @@ func newEventsFixture(t *testing.T, cfg postgres.DeliveryConfig) *eventsFixture 
 	admin, err := postgres.NewServices(db).Identity.CreateFirstAdmin(ctx, assess.NewAccount{Username: "admin", Email: "admin@example.com",
 		DisplayName: "Ada Admin", Password: "the admin password"}, assess.Actor{})
 	require.NoError(t, err)
-	return &eventsFixture{t: t, ctx: ctx, pool: pool, db: db, clock: clock, admin: admin, cfg: cfg}
+	return &eventsFixture{t: t, ctx: ctx, pool: pool, db: db, svc: postgres.NewServices(db), clock: clock, admin: admin, cfg: cfg}
 }
 
 // actor is the administrator as the actor of a change.
@@ -134,7 +135,7 @@ func (f *eventsFixture) deliveryKeys(eventID string) []string {
 // webhook creates a webhook on a public-looking https URL.
 func (f *eventsFixture) webhook(name string, filter ...string) assess.Webhook {
 	f.t.Helper()
-	w, _, err := f.db.CreateWebhook(f.ctx, assess.NewWebhook{Name: name, URL: "https://hooks.example.com/" + name, EventTypes: filter}, f.actor())
+	w, _, err := f.svc.Webhooks.CreateWebhook(f.ctx, assess.NewWebhook{Name: name, URL: "https://hooks.example.com/" + name, EventTypes: filter}, f.actor())
 	require.NoError(f.t, err)
 	return w
 }
@@ -142,7 +143,7 @@ func (f *eventsFixture) webhook(name string, filter ...string) assess.Webhook {
 // slack creates a Slack destination.
 func (f *eventsFixture) slack(name string, filter ...string) assess.ChatDestination {
 	f.t.Helper()
-	c, err := f.db.CreateChatDestination(f.ctx, assess.NewChatDestination{Platform: assess.ChannelSlack, Name: name,
+	c, err := f.svc.Chat.CreateChatDestination(f.ctx, assess.NewChatDestination{Platform: assess.ChannelSlack, Name: name,
 		URL: "https://hooks.slack.com/services/T0/B0/" + name + "wxyz", EventTypes: filter}, f.actor())
 	require.NoError(f.t, err)
 	return c

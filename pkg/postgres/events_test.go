@@ -65,7 +65,7 @@ func TestCommittedChangeFansOut(t *testing.T) {
 	wh := f.webhook("users", "user.*")
 	ch := f.slack("everything", "*")
 	f.webhook("roles", "role.*")
-	_, err := f.db.CreateRule(f.ctx, assess.RuleGlobal, "", assess.NewNotificationRule{Name: "ops", EventTypes: []string{"user.created"},
+	_, err := f.svc.Rules.CreateRule(f.ctx, assess.RuleGlobal, "", assess.NewNotificationRule{Name: "ops", EventTypes: []string{"user.created"},
 		Emails: []string{"ops@example.com"}}, f.actor())
 	require.NoError(t, err)
 
@@ -108,12 +108,12 @@ func TestFanOutDeduplicates(t *testing.T) {
 	carol := f.user("carol", assess.RoleAdmin)
 	wh := f.webhook("users", "user.*")
 	for _, name := range []string{"one", "two"} {
-		_, err := f.db.CreateRule(f.ctx, assess.RuleGlobal, "", assess.NewNotificationRule{Name: name, EventTypes: []string{"user.*"},
+		_, err := f.svc.Rules.CreateRule(f.ctx, assess.RuleGlobal, "", assess.NewNotificationRule{Name: name, EventTypes: []string{"user.*"},
 			Channels: assess.RuleChannels{InApp: true, Email: true, WebhookIDs: []string{wh.ID}}, Roles: []string{assess.RoleAdmin},
 			Emails: []string{"Carol@Example.com"}}, f.actor())
 		require.NoError(t, err)
 	}
-	_, err := f.db.CreateRule(f.ctx, assess.RulePersonal, carol.ID, assess.NewNotificationRule{Name: "mine", EventTypes: []string{"*"},
+	_, err := f.svc.Rules.CreateRule(f.ctx, assess.RulePersonal, carol.ID, assess.NewNotificationRule{Name: "mine", EventTypes: []string{"*"},
 		Channels: assess.RuleChannels{InApp: true, Email: true}}, assess.Actor{ID: carol.ID})
 	require.NoError(t, err)
 
@@ -146,7 +146,7 @@ func TestInactiveDestinationsGetNothing(t *testing.T) {
 	t.Parallel()
 	f := newEventsFixture(t, allOn())
 	w := f.webhook("users", "user.*")
-	_, err := f.db.UpdateWebhook(f.ctx, w.ID, assess.WebhookUpdate{Version: w.Version, Active: ptr(false)}, f.actor())
+	_, err := f.svc.Webhooks.UpdateWebhook(f.ctx, w.ID, assess.WebhookUpdate{Version: w.Version, Active: ptr(false)}, f.actor())
 	require.NoError(t, err)
 	f.user("bob")
 	require.Empty(t, f.deliveryKeys(f.lastEvent(assess.EventUserCreated)))

@@ -24,56 +24,52 @@ func scanNotification(r pgx.Row) (assess.Notification, error) {
 }
 
 // FindNotifications implements assess.NotificationService: the user's notifications,
-// newest first, keyset on the id.
-func (db *DB) FindNotifications(ctx context.Context, userID string, f assess.NotificationFilter) ([]assess.Notification, string, error) {
-	after, err := decodeIDCursor(f.Cursor, assess.PrefixNotification)
-	if err != nil {
-		return nil, "", err
-	}
-	limit := pageLimit(f.Limit)
-	unread := "" // a literal condition, so the partial index of unread rows applies
+// newest first.
+func (s *NotificationService) FindNotifications(ctx context.Context, userID string, f assess.NotificationFilter) (assess.Page[assess.Notification], error) {
+	l := newList("notifications", "SELECT "+notificationColumns+" FROM notifications", newestFirst("id"))
+	l.Where("user_id = " + l.arg(userID))
 	if f.Unread {
-		unread = " AND read_at IS NULL"
+		l.Where("read_at IS NULL") // a literal condition, so the partial index of unread rows applies
 	}
-	rows, err := db.pool.Query(ctx, "SELECT "+notificationColumns+` FROM notifications
-		WHERE user_id = $1 AND id < $2`+unread+` ORDER BY id DESC LIMIT $3`, userID, after, limit+1)
-	if err != nil {
-		return nil, "", err
-	}
-	ns, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (assess.Notification, error) { return scanNotification(r) })
-	if err != nil {
-		return nil, "", err
-	}
-	ns, next := pageByID(ns, limit, func(n assess.Notification) string { return n.ID })
-	return ns, next, nil
+	return collectPage(ctx, s.pool, l, f.PageRequest, scanNotification, func(n assess.Notification) []any { return []any{n.ID} })
 }
 
 // CountUnreadNotifications implements assess.NotificationService.
-func (db *DB) CountUnreadNotifications(ctx context.Context, userID string) (int, error) {
+func (s *NotificationService) CountUnreadNotifications(ctx context.Context, userID string) (int, error) {
 	var n int
-	err := db.pool.QueryRow(ctx, "SELECT count(*) FROM notifications WHERE user_id = $1 AND read_at IS NULL", userID).Scan(&n)
-	return n, err
+	err := s.pool.QueryRow(ctx, "SELECT count(*) FROM notifications WHERE user_id = $1 AND read_at IS NULL", userID).Scan(&n)
+	return n, dbError(err)
 }
 
 // MarkNotificationRead implements assess.NotificationService; marking it again keeps the
 // first read time. Another user's notification is not_found.
-func (db *DB) MarkNotificationRead(ctx context.Context, userID, id string) (assess.Notification, error) {
+func (s *NotificationService) MarkNotificationRead(ctx context.Context, userID, id string) (assess.Notification, error) {
 	if !assess.ValidID(assess.PrefixNotification, id) {
 		return assess.Notification{}, errNotificationNotFound
 	}
-	n, err := scanNotification(db.pool.QueryRow(ctx, `UPDATE notifications SET read_at = coalesce(read_at, $3)
-		WHERE id = $1 AND user_id = $2 RETURNING `+notificationColumns, id, userID, db.now()))
-	if errors.Is(err, pgx.ErrNoRows) {
-		return n, errNotificationNotFound
-	}
+	var n assess.Notification
+	err := s.change(ctx, assess.Actor{ID: userID}, func(tx *Tx) error {
+		var err error
+		n, err = scanNotification(tx.QueryRow(ctx, `UPDATE notifications SET read_at = coalesce(read_at, $3)
+			WHERE id = $1 AND user_id = $2 RETURNING `+notificationColumns, id, userID, tx.Now))
+		if errors.Is(err, pgx.ErrNoRows) {
+			return errNotificationNotFound
+		}
+		return err
+	})
 	return n, err
 }
 
 // MarkAllNotificationsRead implements assess.NotificationService and returns how many
 // notifications it marked.
-func (db *DB) MarkAllNotificationsRead(ctx context.Context, userID string) (int, error) {
-	tag, err := db.pool.Exec(ctx, "UPDATE notifications SET read_at = $2 WHERE user_id = $1 AND read_at IS NULL", userID, db.now())
-	return int(tag.RowsAffected()), err
+func (s *NotificationService) MarkAllNotificationsRead(ctx context.Context, userID string) (int, error) {
+	var n int
+	err := s.change(ctx, assess.Actor{ID: userID}, func(tx *Tx) error {
+		tag, err := tx.Exec(ctx, "UPDATE notifications SET read_at = $2 WHERE user_id = $1 AND read_at IS NULL", userID, tx.Now)
+		n = int(tag.RowsAffected())
+		return err
+	})
+	return n, err
 }
 
-var _ assess.NotificationService = (*DB)(nil)
+var _ assess.NotificationService = (*NotificationService)(nil)

@@ -20,51 +20,52 @@ func TestNotificationsPagingAndReading(t *testing.T) {
 	for _, name := range []string{"user1", "user2", "user3", "user4", "user5"} {
 		f.user(name)
 	}
-	all, next, err := f.db.FindNotifications(f.ctx, carol.ID, assess.NotificationFilter{Limit: 2})
+	first, err := f.svc.Notifications.FindNotifications(f.ctx, carol.ID, assess.NotificationFilter{PageRequest: assess.PageRequest{Limit: 2}})
 	require.NoError(t, err)
+	all := first.Items
 	require.Len(t, all, 2)
-	require.NotEmpty(t, next)
+	require.NotEmpty(t, first.NextCursor)
 	require.Equal(t, "User created", all[0].Title)
 	require.Equal(t, "user5", all[0].Params["summary"])
 	require.Equal(t, "Ada Admin", all[0].Params["actor"])
 	require.Equal(t, "user5 (by Ada Admin)", all[0].Message)
 	var seen []string
 	for cursor := ""; ; {
-		page, n, err := f.db.FindNotifications(f.ctx, carol.ID, assess.NotificationFilter{Limit: 2, Cursor: cursor})
+		page, err := f.svc.Notifications.FindNotifications(f.ctx, carol.ID, assess.NotificationFilter{PageRequest: assess.PageRequest{Limit: 2, Cursor: cursor}})
 		require.NoError(t, err)
-		for _, p := range page {
+		for _, p := range page.Items {
 			seen = append(seen, p.Params["summary"])
 		}
-		if n == "" {
+		if page.NextCursor == "" {
 			break
 		}
-		cursor = n
+		cursor = page.NextCursor
 	}
 	// carol holds admin.users from her creation on, so she heard of that too.
 	require.Equal(t, []string{"user5", "user4", "user3", "user2", "user1", "carol"}, seen)
 
-	count, err := f.db.CountUnreadNotifications(f.ctx, carol.ID)
+	count, err := f.svc.Notifications.CountUnreadNotifications(f.ctx, carol.ID)
 	require.NoError(t, err)
 	require.Equal(t, 6, count)
-	read, err := f.db.MarkNotificationRead(f.ctx, carol.ID, all[0].ID)
+	read, err := f.svc.Notifications.MarkNotificationRead(f.ctx, carol.ID, all[0].ID)
 	require.NoError(t, err)
 	require.True(t, read.Read)
 	require.NotNil(t, read.ReadAt)
-	unread, _, err := f.db.FindNotifications(f.ctx, carol.ID, assess.NotificationFilter{Unread: true, Limit: 50})
+	unread, err := f.svc.Notifications.FindNotifications(f.ctx, carol.ID, assess.NotificationFilter{Unread: true, PageRequest: assess.PageRequest{Limit: 50}})
 	require.NoError(t, err)
-	require.Len(t, unread, 5)
+	require.Len(t, unread.Items, 5)
 
-	_, err = f.db.MarkNotificationRead(f.ctx, f.admin.ID, all[1].ID)
+	_, err = f.svc.Notifications.MarkNotificationRead(f.ctx, f.admin.ID, all[1].ID)
 	requireCode(t, err, assess.ECodeNotFound, "")
-	_, err = f.db.MarkNotificationRead(f.ctx, carol.ID, "nt_nonsense")
+	_, err = f.svc.Notifications.MarkNotificationRead(f.ctx, carol.ID, "nt_nonsense")
 	requireCode(t, err, assess.ECodeNotFound, "")
-	_, _, err = f.db.FindNotifications(f.ctx, carol.ID, assess.NotificationFilter{Cursor: "!!"})
+	_, err = f.svc.Notifications.FindNotifications(f.ctx, carol.ID, assess.NotificationFilter{PageRequest: assess.PageRequest{Cursor: "!!"}})
 	requireCode(t, err, assess.ECodeValidation, "invalid")
 
-	n, err := f.db.MarkAllNotificationsRead(f.ctx, carol.ID)
+	n, err := f.svc.Notifications.MarkAllNotificationsRead(f.ctx, carol.ID)
 	require.NoError(t, err)
 	require.Equal(t, 5, n)
-	count, err = f.db.CountUnreadNotifications(f.ctx, carol.ID)
+	count, err = f.svc.Notifications.CountUnreadNotifications(f.ctx, carol.ID)
 	require.NoError(t, err)
 	require.Zero(t, count)
 }
@@ -157,7 +158,7 @@ func TestInviteEventsAndEmail(t *testing.T) {
 	var id, params string
 	require.NoError(t, f.pool.QueryRow(f.ctx, "SELECT id, params FROM deliveries WHERE event_type = 'email.invite'").Scan(&id, &params))
 	require.NotContains(t, params, token, "parameters are stored sealed")
-	task, err := f.db.LoadDelivery(f.ctx, id)
+	task, err := f.svc.DeliveryStore.LoadDelivery(f.ctx, id)
 	require.NoError(t, err)
 	require.Empty(t, task.Skip)
 	require.Equal(t, &assess.EmailMessage{To: "dave@example.com", Template: assess.EmailTemplateInvite, Params: map[string]string{
@@ -178,22 +179,23 @@ func TestPurgeReadNotifications(t *testing.T) {
 	carol := f.user("carol", assess.RoleAdmin)
 	f.user("dave")
 	f.user("erin")
-	list, _, err := f.db.FindNotifications(f.ctx, carol.ID, assess.NotificationFilter{Limit: 50})
+	page, err := f.svc.Notifications.FindNotifications(f.ctx, carol.ID, assess.NotificationFilter{PageRequest: assess.PageRequest{Limit: 50}})
 	require.NoError(t, err)
+	list := page.Items
 	require.Len(t, list, 3)
-	_, err = f.db.MarkNotificationRead(f.ctx, carol.ID, list[0].ID)
+	_, err = f.svc.Notifications.MarkNotificationRead(f.ctx, carol.ID, list[0].ID)
 	require.NoError(t, err)
 
-	n, err := f.db.PurgeReadNotifications(f.ctx, list[0].CreatedAt) // created before: none
+	n, err := f.svc.DeliveryStore.PurgeReadNotifications(f.ctx, list[0].CreatedAt) // created before: none
 	require.NoError(t, err)
 	require.Zero(t, n)
-	n, err = f.db.PurgeReadNotifications(f.ctx, time.Now().Add(time.Hour))
+	n, err = f.svc.DeliveryStore.PurgeReadNotifications(f.ctx, time.Now().Add(time.Hour))
 	require.NoError(t, err)
 	require.Equal(t, int64(1), n, "only the read one")
-	count, err := f.db.CountUnreadNotifications(f.ctx, carol.ID)
+	count, err := f.svc.Notifications.CountUnreadNotifications(f.ctx, carol.ID)
 	require.NoError(t, err)
 	require.Equal(t, 2, count)
-	left, _, err := f.db.FindNotifications(f.ctx, carol.ID, assess.NotificationFilter{Limit: 50})
+	left, err := f.svc.Notifications.FindNotifications(f.ctx, carol.ID, assess.NotificationFilter{PageRequest: assess.PageRequest{Limit: 50}})
 	require.NoError(t, err)
-	require.Len(t, left, 2)
+	require.Len(t, left.Items, 2)
 }

@@ -3,7 +3,6 @@ package postgres
 import (
 	"context"
 	"errors"
-	"fmt"
 
 	"github.com/jackc/pgx/v5"
 
@@ -24,47 +23,47 @@ func scanRule(r pgx.Row) (assess.NotificationRule, error) {
 	return n, err
 }
 
-// ruleOwner is the owner condition of a scope: personal rules are their owner's only.
+// ruleTarget names a rule in the audit log.
+func ruleTarget(id string) Target { return Target{Type: "notification_rule", ID: id} }
+
+// ruleOwner is the owner_id of a scope's rules: the owner for personal rules, NULL for
+// global ones.
 func ruleOwner(scope, ownerID string) (*string, error) {
-	switch scope {
-	case assess.RuleGlobal:
-		return nil, nil
-	case assess.RulePersonal:
-		if ownerID == "" {
-			return nil, errors.New("rules: a personal rule needs its owner")
-		}
-		return &ownerID, nil
+	if err := assess.ValidateRuleScope(scope); err != nil {
+		return nil, err
 	}
-	return nil, &assess.Error{Code: assess.ECodeValidation, Message: "Unknown rule scope " + scope + "."}
+	if scope == assess.RuleGlobal {
+		return nil, nil
+	}
+	if ownerID == "" {
+		return nil, errors.New("rules: a personal rule needs its owner")
+	}
+	return &ownerID, nil
 }
 
 // FindRules implements assess.RuleService: the rules of a scope (of the owner, for
 // personal rules), newest first, with warnings about channels that will not deliver.
-func (db *DB) FindRules(ctx context.Context, scope, ownerID, cursor string, limit int) ([]assess.NotificationRule, string, error) {
+func (s *RuleService) FindRules(ctx context.Context, scope, ownerID string, f assess.NotificationRuleFilter) (assess.Page[assess.NotificationRule], error) {
 	owner, err := ruleOwner(scope, ownerID)
 	if err != nil {
-		return nil, "", err
+		return assess.Page[assess.NotificationRule]{}, err
 	}
-	after, err := decodeIDCursor(cursor, assess.PrefixRule)
+	l := newList("notification_rules", "SELECT "+ruleColumns+" FROM notification_rules", newestFirst("id"))
+	l.Where("scope = " + l.arg(scope))
+	if owner == nil {
+		l.Where("owner_id IS NULL")
+	} else {
+		l.Where("owner_id = " + l.arg(*owner))
+	}
+	page, err := collectPage(ctx, s.pool, l, f.PageRequest, scanRule, func(r assess.NotificationRule) []any { return []any{r.ID} })
 	if err != nil {
-		return nil, "", err
+		return page, err
 	}
-	limit = pageLimit(limit)
-	rows, err := db.pool.Query(ctx, "SELECT "+ruleColumns+` FROM notification_rules
-		WHERE scope = $1 AND owner_id IS NOT DISTINCT FROM $2 AND id < $3 ORDER BY id DESC LIMIT $4`, scope, owner, after, limit+1)
-	if err != nil {
-		return nil, "", err
-	}
-	rules, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (assess.NotificationRule, error) { return scanRule(r) })
-	if err != nil {
-		return nil, "", err
-	}
-	rules, next := pageByID(rules, limit, func(r assess.NotificationRule) string { return r.ID })
-	return rules, next, db.fillWarnings(ctx, db.pool, rules)
+	return page, dbError(s.fillWarnings(ctx, s.pool, page.Items))
 }
 
-// findRule reads one rule of the scope and owner, locked for update.
-func (db *DB) findRule(ctx context.Context, tx pgx.Tx, scope, ownerID, id string) (assess.NotificationRule, error) {
+// findRule reads one rule of the scope and owner; another's is not_found.
+func findRule(ctx context.Context, q querier, scope, ownerID, id string) (assess.NotificationRule, error) {
 	owner, err := ruleOwner(scope, ownerID)
 	if err != nil {
 		return assess.NotificationRule{}, err
@@ -72,41 +71,54 @@ func (db *DB) findRule(ctx context.Context, tx pgx.Tx, scope, ownerID, id string
 	if !assess.ValidID(assess.PrefixRule, id) {
 		return assess.NotificationRule{}, errRuleNotFound
 	}
-	r, err := scanRule(tx.QueryRow(ctx, "SELECT "+ruleColumns+` FROM notification_rules
-		WHERE id = $1 AND scope = $2 AND owner_id IS NOT DISTINCT FROM $3 FOR UPDATE`, id, scope, owner))
+	r, err := scanRule(q.QueryRow(ctx, "SELECT "+ruleColumns+` FROM notification_rules
+		WHERE id = $1 AND scope = $2 AND owner_id IS NOT DISTINCT FROM $3`, id, scope, owner))
 	if errors.Is(err, pgx.ErrNoRows) {
 		return r, errRuleNotFound
 	}
 	return r, err
 }
 
-// CreateRule implements assess.RuleService.
-func (db *DB) CreateRule(ctx context.Context, scope, ownerID string, nr assess.NewNotificationRule, actor assess.Actor) (assess.NotificationRule, error) {
-	owner, err := ruleOwner(scope, ownerID)
+// readRule reads a rule with its warnings.
+func (db *DB) readRule(ctx context.Context, q querier, id string) (assess.NotificationRule, error) {
+	r, err := scanRule(q.QueryRow(ctx, "SELECT "+ruleColumns+" FROM notification_rules WHERE id = $1", id))
 	if err != nil {
-		return assess.NotificationRule{}, err
+		return r, err
 	}
-	r := assess.NotificationRule{Scope: scope, OwnerID: ownerID, Name: nr.Name, EventTypes: nr.EventTypes, Channels: nr.Channels,
-		Roles: nr.Roles, Emails: nr.Emails, Enabled: nr.Enabled == nil || *nr.Enabled}
-	now := db.now()
-	r.ID = assess.NewID(assess.PrefixRule, now)
-	err = db.inTx(ctx, func(tx pgx.Tx) error {
-		if r, err = db.checkRule(ctx, tx, r, allRuleFields); err != nil {
+	rules := []assess.NotificationRule{r}
+	err = db.fillWarnings(ctx, q, rules)
+	return rules[0], err
+}
+
+// CreateRule implements assess.RuleService.
+func (s *RuleService) CreateRule(ctx context.Context, scope, ownerID string, nr assess.NewNotificationRule, actor assess.Actor) (assess.NotificationRule, error) {
+	var created assess.NotificationRule
+	err := s.change(ctx, actor, func(tx *Tx) error {
+		if err := nr.Validate(scope); err != nil {
 			return err
 		}
+		owner, err := ruleOwner(scope, ownerID)
+		if err != nil {
+			return err
+		}
+		r := nr.Rule(scope, ownerID)
+		if err := s.checkRuleReferences(ctx, tx, r, allRuleChecks); err != nil {
+			return err
+		}
+		r.ID = assess.NewID(assess.PrefixRule, tx.Now)
 		c := r.Channels
 		if _, err := tx.Exec(ctx, `INSERT INTO notification_rules (id, scope, owner_id, name, event_types, in_app, email, webhook_ids,
 			chat_ids, roles, emails, enabled, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13)`,
-			r.ID, scope, owner, r.Name, r.EventTypes, c.InApp, c.Email, c.WebhookIDs, c.ChatIDs, r.Roles, r.Emails, r.Enabled, now); err != nil {
+			r.ID, scope, owner, r.Name, r.EventTypes, c.InApp, c.Email, c.WebhookIDs, c.ChatIDs, r.Roles, r.Emails, r.Enabled, tx.Now); err != nil {
 			return err
 		}
-		return writeAudit(ctx, tx, assess.AuditEntry{Actor: actor, Action: "notification_rule.created", TargetType: "notification_rule",
-			TargetID: r.ID, Details: ruleAudit(r)})
+		if err := tx.Record(ctx, assess.ChangeRuleCreated, ruleTarget(r.ID), ruleAudit(r), assess.NewEvent{}); err != nil {
+			return err
+		}
+		created, err = s.readRule(ctx, tx, r.ID)
+		return err
 	})
-	if err != nil {
-		return assess.NotificationRule{}, err
-	}
-	return db.readRule(ctx, r.ID)
+	return created, err
 }
 
 func ruleAudit(r assess.NotificationRule) map[string]any {
@@ -114,83 +126,78 @@ func ruleAudit(r assess.NotificationRule) map[string]any {
 		"roles": r.Roles, "emails": r.Emails, "enabled": r.Enabled}
 }
 
-// readRule reads a rule after a change, with its warnings.
-func (db *DB) readRule(ctx context.Context, id string) (assess.NotificationRule, error) {
-	r, err := scanRule(db.pool.QueryRow(ctx, "SELECT "+ruleColumns+" FROM notification_rules WHERE id = $1", id))
-	if err != nil {
-		return r, err
-	}
-	rules := []assess.NotificationRule{r}
-	err = db.fillWarnings(ctx, db.pool, rules)
-	return rules[0], err
-}
-
-// UpdateRule implements assess.RuleService with optimistic concurrency. Only the fields
-// sent are checked again, so a rule naming a role deleted since stays editable.
-func (db *DB) UpdateRule(ctx context.Context, scope, ownerID, id string, upd assess.NotificationRuleUpdate, actor assess.Actor) (assess.NotificationRule, error) {
-	err := db.inTx(ctx, func(tx pgx.Tx) error {
-		r, err := db.findRule(ctx, tx, scope, ownerID, id)
+// UpdateRule implements assess.RuleService with optimistic concurrency. The result is
+// checked as at creation, but the database only for the fields sent, so a rule naming a
+// role deleted since stays editable.
+func (s *RuleService) UpdateRule(ctx context.Context, scope, ownerID, id string, upd assess.NotificationRuleUpdate, actor assess.Actor) (assess.NotificationRule, error) {
+	var updated assess.NotificationRule
+	err := s.change(ctx, actor, func(tx *Tx) error {
+		before, err := lockRule(ctx, tx, scope, ownerID, id, upd.Version)
 		if err != nil {
 			return err
 		}
-		if r.Version != upd.Version {
-			return versionConflict(r.Version)
+		if err := upd.Validate(); err != nil {
+			return err
 		}
-		r, touched := applyRuleUpdate(r, upd)
-		if r, err = db.checkRule(ctx, tx, r, touched); err != nil {
+		r := upd.Apply(before)
+		if err := r.CheckAudience(); err != nil {
+			return err
+		}
+		if err := s.checkRuleReferences(ctx, tx, r, updateChecks(upd)); err != nil {
 			return err
 		}
 		c := r.Channels
 		if _, err := tx.Exec(ctx, `UPDATE notification_rules SET name = $2, event_types = $3, in_app = $4, email = $5, webhook_ids = $6,
-			chat_ids = $7, roles = $8, emails = $9, enabled = $10, version = version + 1, updated_at = $11 WHERE id = $1`,
-			id, r.Name, r.EventTypes, c.InApp, c.Email, c.WebhookIDs, c.ChatIDs, r.Roles, r.Emails, r.Enabled, db.now()); err != nil {
+			chat_ids = $7, roles = $8, emails = $9, enabled = $10 WHERE id = $1`,
+			id, r.Name, r.EventTypes, c.InApp, c.Email, c.WebhookIDs, c.ChatIDs, r.Roles, r.Emails, r.Enabled); err != nil {
 			return err
 		}
-		return writeAudit(ctx, tx, assess.AuditEntry{Actor: actor, Action: "notification_rule.updated", TargetType: "notification_rule",
-			TargetID: id, Details: ruleAudit(r)})
+		if err := tx.BumpVersion(ctx, "notification_rules", id); err != nil {
+			return err
+		}
+		if err := tx.Record(ctx, assess.ChangeRuleUpdated, ruleTarget(id), ruleAudit(r), assess.NewEvent{}); err != nil {
+			return err
+		}
+		updated, err = s.readRule(ctx, tx, id)
+		return err
 	})
-	if err != nil {
-		return assess.NotificationRule{}, err
-	}
-	return db.readRule(ctx, id)
+	return updated, err
 }
 
-func applyRuleUpdate(r assess.NotificationRule, upd assess.NotificationRuleUpdate) (assess.NotificationRule, ruleFields) {
-	var t ruleFields
-	if upd.Name != nil {
-		r.Name, t.name = *upd.Name, true
+// lockRule locks a rule of the scope and owner at the caller's version and reads it as
+// locked. The scope and owner are checked first: another owner's rule is not_found,
+// whatever the version.
+func lockRule(ctx context.Context, tx *Tx, scope, ownerID, id string, version int64) (assess.NotificationRule, error) {
+	if _, err := findRule(ctx, tx, scope, ownerID, id); err != nil {
+		return assess.NotificationRule{}, err
 	}
-	if upd.EventTypes != nil {
-		r.EventTypes, t.events = *upd.EventTypes, true
+	if err := tx.LockVersion(ctx, "notification_rules", id, version, errRuleNotFound); err != nil {
+		return assess.NotificationRule{}, err
 	}
-	if upd.Channels != nil {
-		r.Channels, t.channels = *upd.Channels, true
-	}
-	if upd.Roles != nil {
-		r.Roles, t.roles = *upd.Roles, true
-	}
-	if upd.Emails != nil {
-		r.Emails, t.emails = *upd.Emails, true
-	}
-	if upd.Enabled != nil {
-		r.Enabled = *upd.Enabled
-	}
-	return r, t
+	return findRule(ctx, tx, scope, ownerID, id)
 }
 
 // DeleteRule implements assess.RuleService.
-func (db *DB) DeleteRule(ctx context.Context, scope, ownerID, id string, actor assess.Actor) error {
-	return db.inTx(ctx, func(tx pgx.Tx) error {
-		r, err := db.findRule(ctx, tx, scope, ownerID, id)
+func (s *RuleService) DeleteRule(ctx context.Context, scope, ownerID, id string, actor assess.Actor) error {
+	owner, err := ruleOwner(scope, ownerID)
+	if err != nil {
+		return err
+	}
+	if !assess.ValidID(assess.PrefixRule, id) {
+		return errRuleNotFound
+	}
+	return s.change(ctx, actor, func(tx *Tx) error {
+		r, err := scanRule(tx.QueryRow(ctx, `DELETE FROM notification_rules WHERE id = $1 AND scope = $2 AND owner_id IS NOT DISTINCT FROM $3
+			RETURNING `+ruleColumns, id, scope, owner))
+		if errors.Is(err, pgx.ErrNoRows) {
+			return errRuleNotFound
+		}
 		if err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, "DELETE FROM notification_rules WHERE id = $1", id); err != nil {
-			return fmt.Errorf("delete rule: %w", err)
-		}
-		return writeAudit(ctx, tx, assess.AuditEntry{Actor: actor, Action: "notification_rule.deleted", TargetType: "notification_rule",
-			TargetID: id, Details: map[string]any{"scope": r.Scope, "owner": r.OwnerID, "name": r.Name}})
+		return tx.Record(ctx, assess.ChangeRuleDeleted, ruleTarget(id),
+			map[string]any{"scope": r.Scope, "owner": r.OwnerID, "name": r.Name}, assess.NewEvent{})
 	})
 }
 
-var _ assess.RuleService = (*DB)(nil)
+var _ assess.RuleService = (*RuleService)(nil)

@@ -2,7 +2,6 @@ package postgres
 
 import (
 	"context"
-	"net/mail"
 	"slices"
 	"strings"
 
@@ -11,11 +10,19 @@ import (
 	"github.com/assay-dev/assay/pkg/assess"
 )
 
-// ruleFields says which fields of a rule a request sets, and so are checked.
-type ruleFields struct{ name, events, channels, roles, emails bool }
+// ruleChecks says which database checks a change of a rule needs: creation needs them
+// all; an update only those of the fields it sends.
+type ruleChecks struct{ events, roles, destinations, email bool }
 
-var allRuleFields = ruleFields{true, true, true, true, true}
+var allRuleChecks = ruleChecks{true, true, true, true}
 
+func updateChecks(u assess.NotificationRuleUpdate) ruleChecks {
+	return ruleChecks{events: u.EventTypes != nil, roles: u.Roles != nil, destinations: u.Channels != nil,
+		email: u.Channels != nil || u.Emails != nil}
+}
+
+// ruleRefused and ruleInvalid are a business-rule and a validation error about one field
+// (the invite checks use them too).
 func ruleRefused(field, code, message string) error {
 	return &assess.Error{Code: assess.ECodeBusinessRule, Message: message,
 		Details: []assess.Detail{{Field: field, Code: code, Message: message}}}
@@ -26,39 +33,30 @@ func ruleInvalid(field, code, message string) error {
 		Details: []assess.Detail{{Field: field, Code: code, Message: message}}}
 }
 
-// checkRule normalises a rule and checks it against the rules of its scope: a personal
-// rule sends in-app or e-mail to its owner only, and only event types its owner may
-// receive; a global rule names existing roles, webhooks and chat destinations. Choosing
-// e-mail while e-mail is switched off is refused.
-func (db *DB) checkRule(ctx context.Context, tx pgx.Tx, r assess.NotificationRule, t ruleFields) (assess.NotificationRule, error) {
-	var err error
-	if r.Name, err = checkName(r.Name); err != nil {
-		return r, err
-	}
-	if r.EventTypes, err = assess.ValidateEventFilter("eventTypes", r.EventTypes); err != nil {
-		return r, err
-	}
-	r.Roles, r.Emails = normalSet(r.Roles), normalSet(r.Emails)
-	r.Channels.WebhookIDs, r.Channels.ChatIDs = normalSet(r.Channels.WebhookIDs), normalSet(r.Channels.ChatIDs)
-	for _, e := range r.Emails {
-		if a, err := mail.ParseAddress(e); err != nil || a.Address != e {
-			return r, ruleInvalid("emails", "invalid", e+" is not an e-mail address.")
+// checkRuleReferences checks what a rule's domain checks (assess) cannot: a personal rule
+// selects only event types its owner may receive; a global rule names existing roles,
+// webhooks and chat destinations; e-mail is chosen only while e-mail is switched on.
+func (db *DB) checkRuleReferences(ctx context.Context, tx *Tx, r assess.NotificationRule, c ruleChecks) error {
+	if r.Scope == assess.RulePersonal && c.events {
+		owner, err := principalOf(ctx, tx, r.OwnerID)
+		if err != nil {
+			return err
+		}
+		if err := r.CheckReceivable(owner); err != nil {
+			return err
 		}
 	}
-	if r.Scope == assess.RulePersonal {
-		err = db.checkPersonalRule(ctx, tx, r, t)
-	} else {
-		err = checkGlobalRule(ctx, tx, r, t)
+	if r.Scope == assess.RuleGlobal {
+		if err := checkGlobalRuleReferences(ctx, tx, r, c); err != nil {
+			return err
+		}
 	}
-	if err != nil {
-		return r, err
-	}
-	if (t.channels || t.emails) && (r.Channels.Email || len(r.Emails) > 0) {
+	if c.email && r.SendsEmail() {
 		if on, err := db.emailOn(ctx, tx); err != nil || !on {
-			return r, cmpErr(err, errEmailDisabled)
+			return cmpErr(err, errEmailDisabled)
 		}
 	}
-	return r, nil
+	return nil
 }
 
 // cmpErr returns err when set, else fallback.
@@ -69,70 +67,28 @@ func cmpErr(err, fallback error) error {
 	return fallback
 }
 
-// normalSet trims, sorts and de-duplicates a list; never nil.
-func normalSet(xs []string) []string {
-	out := make([]string, 0, len(xs))
-	for _, x := range xs {
-		if x = strings.TrimSpace(x); x != "" {
-			out = append(out, x)
-		}
-	}
-	slices.Sort(out)
-	return slices.Compact(out)
-}
-
-func (db *DB) checkPersonalRule(ctx context.Context, tx pgx.Tx, r assess.NotificationRule, t ruleFields) error {
-	if len(r.Channels.WebhookIDs)+len(r.Channels.ChatIDs)+len(r.Roles)+len(r.Emails) > 0 {
-		return ruleRefused("channels", "personal_rule_scope", "A personal rule sends in-app notifications and e-mail to its owner only.")
-	}
-	if !r.Channels.InApp && !r.Channels.Email {
-		return ruleInvalid("channels", "required", "Choose in-app, e-mail or both.")
-	}
-	if !t.events {
-		return nil
-	}
-	rows, err := tx.Query(ctx, `SELECT DISTINCT rp.permission FROM user_roles ur JOIN role_permissions rp ON rp.role_id = ur.role_id
-		WHERE ur.user_id = $1`, r.OwnerID)
+// principalOf is a user with the permissions their roles grant now.
+func principalOf(ctx context.Context, q querier, userID string) (*assess.Principal, error) {
+	rows, err := q.Query(ctx, `SELECT DISTINCT rp.permission FROM user_roles ur JOIN role_permissions rp ON rp.role_id = ur.role_id
+		WHERE ur.user_id = $1 ORDER BY rp.permission`, userID)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	perms, err := pgx.CollectRows(rows, pgx.RowTo[string])
-	if err != nil {
-		return err
-	}
-	for _, entry := range r.EventTypes {
-		if !receivable(entry, perms) {
-			return ruleRefused("eventTypes", "event_not_permitted",
-				"You cannot receive "+entry+": it needs a permission you do not hold.")
-		}
-	}
-	return nil
+	return &assess.Principal{User: assess.User{ID: userID}, Permissions: perms}, err
 }
 
-// receivable reports whether a filter entry selects a type its holder of perms may
-// receive: one whose permission they hold, or one that can concern them as its subject.
-func receivable(entry string, perms []string) bool {
-	for _, typ := range assess.EventTypes {
-		if assess.EventFilterMatches([]string{entry}, typ.Type) && (typ.NotifySubject || slices.Contains(perms, string(typ.Permission))) {
-			return true
-		}
-	}
-	return false
-}
-
-func checkGlobalRule(ctx context.Context, tx pgx.Tx, r assess.NotificationRule, t ruleFields) error {
-	c := r.Channels
-	if len(r.Emails)+len(c.WebhookIDs)+len(c.ChatIDs) == 0 && (len(r.Roles) == 0 || !c.InApp && !c.Email) {
-		return ruleInvalid("channels", "required", "Choose who receives the events: roles (in-app or e-mail), addresses, webhooks or chat destinations.")
-	}
+// checkGlobalRuleReferences refuses roles, webhooks and chat destinations that do not
+// exist, among those the change sends.
+func checkGlobalRuleReferences(ctx context.Context, tx *Tx, r assess.NotificationRule, c ruleChecks) error {
 	checks := []struct {
 		field, code, table, column string
 		ids                        []string
 		sent                       bool
 	}{
-		{"roles", "unknown_role", "roles", "name", r.Roles, t.roles},
-		{"channels.webhookIds", "unknown_webhook", "webhooks", "id", c.WebhookIDs, t.channels},
-		{"channels.chatIds", "unknown_chat", "chat_destinations", "id", c.ChatIDs, t.channels},
+		{"roles", "unknown_role", "roles", "name", r.Roles, c.roles},
+		{"channels.webhookIds", "unknown_webhook", "webhooks", "id", r.Channels.WebhookIDs, c.destinations},
+		{"channels.chatIds", "unknown_chat", "chat_destinations", "id", r.Channels.ChatIDs, c.destinations},
 	}
 	for _, ch := range checks {
 		if len(ch.ids) == 0 || !ch.sent {
@@ -203,7 +159,7 @@ func destinationStates(ctx context.Context, q querier, rules []assess.Notificati
 
 func (db *DB) ruleWarnings(r assess.NotificationRule, emailOn bool, dests map[string]destinationState) []string {
 	w := []string{}
-	if (r.Channels.Email || len(r.Emails) > 0) && !emailOn {
+	if r.SendsEmail() && !emailOn {
 		w = append(w, "E-mail is switched off: this rule sends no e-mail.")
 	}
 	if len(r.Channels.WebhookIDs) > 0 && !db.delivery.WebhooksEnabled {

@@ -23,7 +23,7 @@ func TestPersonalRules(t *testing.T) {
 		if nr.Name == "" {
 			nr.Name = "mine"
 		}
-		return f.db.CreateRule(f.ctx, assess.RulePersonal, bob.ID, nr, me)
+		return f.svc.Rules.CreateRule(f.ctx, assess.RulePersonal, bob.ID, nr, me)
 	}
 
 	_, err := create(assess.NewNotificationRule{EventTypes: []string{"role.*"}, Channels: assess.RuleChannels{InApp: true}})
@@ -44,21 +44,22 @@ func TestPersonalRules(t *testing.T) {
 	require.True(t, r.Enabled)
 	require.Empty(t, r.Warnings)
 
-	mine, _, err := f.db.FindRules(f.ctx, assess.RulePersonal, bob.ID, "", 10)
+	ten := assess.NotificationRuleFilter{PageRequest: assess.PageRequest{Limit: 10}}
+	mine, err := f.svc.Rules.FindRules(f.ctx, assess.RulePersonal, bob.ID, ten)
 	require.NoError(t, err)
-	require.Equal(t, []assess.NotificationRule{r}, mine)
-	theirs, _, err := f.db.FindRules(f.ctx, assess.RulePersonal, carol.ID, "", 10)
+	require.Equal(t, []assess.NotificationRule{r}, mine.Items)
+	theirs, err := f.svc.Rules.FindRules(f.ctx, assess.RulePersonal, carol.ID, ten)
 	require.NoError(t, err)
-	require.Empty(t, theirs)
-	_, err = f.db.UpdateRule(f.ctx, assess.RulePersonal, carol.ID, r.ID, assess.NotificationRuleUpdate{Version: r.Version, Name: ptr("x")}, assess.Actor{ID: carol.ID})
+	require.Empty(t, theirs.Items)
+	_, err = f.svc.Rules.UpdateRule(f.ctx, assess.RulePersonal, carol.ID, r.ID, assess.NotificationRuleUpdate{Version: r.Version, Name: ptr("x")}, assess.Actor{ID: carol.ID})
 	requireCode(t, err, assess.ECodeNotFound, "")
-	require.Error(t, f.db.DeleteRule(f.ctx, assess.RuleGlobal, "", r.ID, f.actor()), "a personal rule is not a global one")
-	_, err = f.db.UpdateRule(f.ctx, assess.RulePersonal, bob.ID, r.ID, assess.NotificationRuleUpdate{Version: r.Version, EventTypes: &[]string{"role.*"}}, me)
+	require.Error(t, f.svc.Rules.DeleteRule(f.ctx, assess.RuleGlobal, "", r.ID, f.actor()), "a personal rule is not a global one")
+	_, err = f.svc.Rules.UpdateRule(f.ctx, assess.RulePersonal, bob.ID, r.ID, assess.NotificationRuleUpdate{Version: r.Version, EventTypes: &[]string{"role.*"}}, me)
 	requireCode(t, err, assess.ECodeBusinessRule, "event_not_permitted")
-	r2, err := f.db.UpdateRule(f.ctx, assess.RulePersonal, bob.ID, r.ID, assess.NotificationRuleUpdate{Version: r.Version, Name: ptr("renamed")}, me)
+	r2, err := f.svc.Rules.UpdateRule(f.ctx, assess.RulePersonal, bob.ID, r.ID, assess.NotificationRuleUpdate{Version: r.Version, Name: ptr("renamed")}, me)
 	require.NoError(t, err)
 	require.Equal(t, "renamed", r2.Name)
-	_, err = f.db.UpdateRule(f.ctx, assess.RulePersonal, bob.ID, r.ID, assess.NotificationRuleUpdate{Version: r.Version, Name: ptr("stale")}, me)
+	_, err = f.svc.Rules.UpdateRule(f.ctx, assess.RulePersonal, bob.ID, r.ID, assess.NotificationRuleUpdate{Version: r.Version, Name: ptr("stale")}, me)
 	requireCode(t, err, assess.ECodeVersionConflict, "")
 	require.Equal(t, 2, f.count("SELECT count(*) FROM audit_log WHERE action LIKE 'notification_rule.%'"))
 
@@ -72,8 +73,8 @@ func TestPersonalRules(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, []string{"carol"}, f.notified(f.lastEvent(assess.EventAPIKeyCreated)))
 
-	require.NoError(t, f.db.DeleteRule(f.ctx, assess.RulePersonal, bob.ID, r.ID, me))
-	requireCode(t, f.db.DeleteRule(f.ctx, assess.RulePersonal, bob.ID, r.ID, me), assess.ECodeNotFound, "")
+	require.NoError(t, f.svc.Rules.DeleteRule(f.ctx, assess.RulePersonal, bob.ID, r.ID, me))
+	requireCode(t, f.svc.Rules.DeleteRule(f.ctx, assess.RulePersonal, bob.ID, r.ID, me), assess.ECodeNotFound, "")
 }
 
 // TestGlobalRules: roles, webhooks and chat destinations must exist; a rule reaches role
@@ -87,7 +88,7 @@ func TestGlobalRules(t *testing.T) {
 	c := f.slack("chat", "role.*")
 	create := func(nr assess.NewNotificationRule) (assess.NotificationRule, error) {
 		nr.Name = "global"
-		return f.db.CreateRule(f.ctx, assess.RuleGlobal, "", nr, f.actor())
+		return f.svc.Rules.CreateRule(f.ctx, assess.RuleGlobal, "", nr, f.actor())
 	}
 	_, err := create(assess.NewNotificationRule{EventTypes: []string{"*"}, Channels: assess.RuleChannels{InApp: true}, Roles: []string{"nobody"}})
 	requireCode(t, err, assess.ECodeBusinessRule, "unknown_role")
@@ -109,16 +110,17 @@ func TestGlobalRules(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, []string{"carol"}, f.notified(f.lastEvent(assess.EventRoleCreated)))
 
-	_, err = f.db.UpdateWebhook(f.ctx, w.ID, assess.WebhookUpdate{Version: w.Version, Active: ptr(false)}, f.actor())
+	_, err = f.svc.Webhooks.UpdateWebhook(f.ctx, w.ID, assess.WebhookUpdate{Version: w.Version, Active: ptr(false)}, f.actor())
 	require.NoError(t, err)
 	f.db.ConfigureDeliveries(allOff())
-	rules, _, err := f.db.FindRules(f.ctx, assess.RuleGlobal, "", "", 10)
+	ten := assess.NotificationRuleFilter{PageRequest: assess.PageRequest{Limit: 10}}
+	rules, err := f.svc.Rules.FindRules(f.ctx, assess.RuleGlobal, "", ten)
 	require.NoError(t, err)
 	require.Equal(t, []string{"Webhooks are switched off (WEBHOOK_ENABLED).", "“hook” is inactive.", "“chat”: slack is switched off."},
-		rules[0].Warnings)
+		rules.Items[0].Warnings)
 
-	require.NoError(t, f.db.DeleteWebhook(f.ctx, w.ID, f.actor()))
-	rules, _, err = f.db.FindRules(f.ctx, assess.RuleGlobal, "", "", 10)
+	require.NoError(t, f.svc.Webhooks.DeleteWebhook(f.ctx, w.ID, f.actor()))
+	rules, err = f.svc.Rules.FindRules(f.ctx, assess.RuleGlobal, "", ten)
 	require.NoError(t, err)
-	require.Empty(t, rules[0].Channels.WebhookIDs, "a deleted webhook leaves the rules")
+	require.Empty(t, rules.Items[0].Channels.WebhookIDs, "a deleted webhook leaves the rules")
 }

@@ -5,8 +5,6 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"errors"
-	"fmt"
-	"strings"
 
 	"github.com/jackc/pgx/v5"
 
@@ -31,57 +29,32 @@ func (db *DB) scanWebhook(ctx context.Context, r pgx.Row) (assess.Webhook, error
 	return w, err
 }
 
-func (db *DB) findWebhook(ctx context.Context, q querier, id string, lock bool) (assess.Webhook, error) {
+// findWebhook reads a webhook as the API shows it, also inside a transaction.
+func (db *DB) findWebhook(ctx context.Context, q querier, id string) (assess.Webhook, error) {
 	if !assess.ValidID(assess.PrefixWebhook, id) {
 		return assess.Webhook{}, errWebhookNotFound
 	}
-	sql := "SELECT " + webhookColumns + " FROM webhooks WHERE id = $1"
-	if lock {
-		sql += " FOR UPDATE"
-	}
-	w, err := db.scanWebhook(ctx, q.QueryRow(ctx, sql, id))
+	w, err := db.scanWebhook(ctx, q.QueryRow(ctx, "SELECT "+webhookColumns+" FROM webhooks WHERE id = $1", id))
 	if errors.Is(err, pgx.ErrNoRows) {
 		return w, errWebhookNotFound
 	}
-	return w, err
+	return w, dbError(err)
 }
 
-// webhookEvent reads a webhook as the data of an event; the URL loses its query.
-func (db *DB) webhookEvent(ctx context.Context, tx pgx.Tx, id string, typ assess.EventName) (assess.NewEvent, error) {
-	w, err := db.findWebhook(ctx, tx, id, false)
-	if err != nil {
-		return assess.NewEvent{}, err
-	}
-	return webhookEventOf(typ, w), nil
-}
-
-func webhookEventOf(typ assess.EventName, w assess.Webhook) assess.NewEvent {
-	w.URL = redactedURL(w.URL)
-	return assess.NewEvent{Type: typ, Data: w, Summary: w.Name, Link: "/admin/webhooks?id=" + w.ID}
-}
+// webhookTarget names a webhook in the audit log.
+func webhookTarget(id string) Target { return Target{Type: "webhook", ID: id} }
 
 // FindWebhooks implements assess.WebhookService, newest first.
-func (db *DB) FindWebhooks(ctx context.Context, cursor string, limit int) ([]assess.Webhook, string, error) {
-	after, err := decodeIDCursor(cursor, assess.PrefixWebhook)
-	if err != nil {
-		return nil, "", err
-	}
-	limit = pageLimit(limit)
-	rows, err := db.pool.Query(ctx, "SELECT "+webhookColumns+" FROM webhooks WHERE id < $1 ORDER BY id DESC LIMIT $2", after, limit+1)
-	if err != nil {
-		return nil, "", err
-	}
-	ws, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (assess.Webhook, error) { return db.scanWebhook(ctx, r) })
-	if err != nil {
-		return nil, "", err
-	}
-	ws, next := pageByID(ws, limit, func(w assess.Webhook) string { return w.ID })
-	return ws, next, nil
+func (s *WebhookService) FindWebhooks(ctx context.Context, f assess.WebhookFilter) (assess.Page[assess.Webhook], error) {
+	l := newList("webhooks", "SELECT "+webhookColumns+" FROM webhooks", newestFirst("id"))
+	return collectPage(ctx, s.pool, l, f.PageRequest,
+		func(r pgx.Row) (assess.Webhook, error) { return s.scanWebhook(ctx, r) },
+		func(w assess.Webhook) []any { return []any{w.ID} })
 }
 
 // FindWebhook implements assess.WebhookService.
-func (db *DB) FindWebhook(ctx context.Context, id string) (assess.Webhook, error) {
-	return db.findWebhook(ctx, db.pool, id, false)
+func (s *WebhookService) FindWebhook(ctx context.Context, id string) (assess.Webhook, error) {
+	return s.findWebhook(ctx, s.pool, id)
 }
 
 // newWebhookSecret returns a signing secret in the Standard Webhooks format.
@@ -93,7 +66,7 @@ func newWebhookSecret() (string, error) {
 	return "whsec_" + base64.StdEncoding.EncodeToString(raw), nil
 }
 
-// sealWebhook seals a webhook's URL and secret under its id.
+// sealWebhook seals a webhook's URL and secret under its id; an empty value stays empty.
 func (db *DB) sealWebhook(ctx context.Context, id, url, secret string) (sealedURL, sealedSecret string, err error) {
 	if url != "" {
 		if sealedURL, err = db.keys.Seal(ctx, webhookURLField.AAD(id), []byte(url)); err != nil {
@@ -107,41 +80,31 @@ func (db *DB) sealWebhook(ctx context.Context, id, url, secret string) (sealedUR
 }
 
 // CreateWebhook implements assess.WebhookService.
-func (db *DB) CreateWebhook(ctx context.Context, nw assess.NewWebhook, actor assess.Actor) (assess.Webhook, string, error) {
-	name, err := checkName(nw.Name)
-	if err != nil {
-		return assess.Webhook{}, "", err
-	}
-	filter, err := assess.ValidateEventFilter("eventTypes", nw.EventTypes)
-	if err != nil {
-		return assess.Webhook{}, "", err
-	}
-	u, err := checkOutboundURL("url", nw.URL, db.delivery.AllowNetworks)
-	if err != nil {
-		return assess.Webhook{}, "", err
-	}
+func (s *WebhookService) CreateWebhook(ctx context.Context, nw assess.NewWebhook, actor assess.Actor) (assess.Webhook, string, error) {
 	secret, err := newWebhookSecret()
 	if err != nil {
 		return assess.Webhook{}, "", err
 	}
-	now := db.now()
-	id := assess.NewID(assess.PrefixWebhook, now)
-	sealedURL, sealedSecret, err := db.sealWebhook(ctx, id, u.String(), secret)
-	if err != nil {
-		return assess.Webhook{}, "", err
-	}
 	var w assess.Webhook
-	err = db.inTx(ctx, func(tx pgx.Tx) error {
+	err = s.change(ctx, actor, func(tx *Tx) error {
+		if err := nw.Validate(s.outbound()); err != nil {
+			return err
+		}
+		id := assess.NewID(assess.PrefixWebhook, tx.Now)
+		sealedURL, sealedSecret, err := s.sealWebhook(ctx, id, nw.URL, secret)
+		if err != nil {
+			return err
+		}
 		if _, err := tx.Exec(ctx, `INSERT INTO webhooks (id, name, description, url, secret, event_types, active, created_by, created_at, updated_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9)`, id, name, strings.TrimSpace(nw.Description), sealedURL, sealedSecret,
-			filter, nw.Active == nil || *nw.Active, actorID(actor), now); err != nil {
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9)`, id, nw.Name, nw.Description, sealedURL, sealedSecret,
+			nw.EventTypes, nw.Active == nil || *nw.Active, actorID(tx.Actor), tx.Now); err != nil {
 			return err
 		}
-		if w, err = db.findWebhook(ctx, tx, id, false); err != nil {
+		if w, err = s.findWebhook(ctx, tx, id); err != nil {
 			return err
 		}
-		return db.auditAndEmit(ctx, tx, actor, "webhook.created", "webhook", id, map[string]any{"name": name, "eventTypes": filter},
-			webhookEventOf(assess.EventWebhookCreated, w))
+		return tx.Record(ctx, assess.ChangeWebhookCreated, webhookTarget(id),
+			map[string]any{"name": nw.Name, "eventTypes": nw.EventTypes}, webhookEvent(w))
 	})
 	if err != nil {
 		return assess.Webhook{}, "", err
@@ -149,85 +112,41 @@ func (db *DB) CreateWebhook(ctx context.Context, nw assess.NewWebhook, actor ass
 	return w, secret, nil
 }
 
-// auditAndEmit writes the audit row of a change and emits its event.
-func (db *DB) auditAndEmit(ctx context.Context, tx pgx.Tx, actor assess.Actor, action assess.AuditAction, targetType, id string, details map[string]any, ev assess.NewEvent) error {
-	if err := writeAudit(ctx, tx, assess.AuditEntry{Actor: actor, Action: action, TargetType: targetType, TargetID: id, Details: details}); err != nil {
-		return err
-	}
-	_, err := db.emit(ctx, tx, actor, ev)
-	return err
-}
-
-// webhookChanges is a checked WebhookUpdate.
-type webhookChanges struct {
-	name, description, sealedURL *string
-	filter                       *[]string
-}
-
-func (db *DB) checkWebhookUpdate(ctx context.Context, id string, upd assess.WebhookUpdate) (webhookChanges, error) {
-	var c webhookChanges
-	if upd.Name != nil {
-		name, err := checkName(*upd.Name)
-		if err != nil {
-			return c, err
-		}
-		c.name = &name
-	}
-	if upd.Description != nil {
-		d := strings.TrimSpace(*upd.Description)
-		c.description = &d
-	}
-	if upd.EventTypes != nil {
-		f, err := assess.ValidateEventFilter("eventTypes", *upd.EventTypes)
-		if err != nil {
-			return c, err
-		}
-		c.filter = &f
-	}
-	if upd.URL != nil {
-		u, err := checkOutboundURL("url", *upd.URL, db.delivery.AllowNetworks)
-		if err != nil {
-			return c, err
-		}
-		sealed, _, err := db.sealWebhook(ctx, id, u.String(), "")
-		if err != nil {
-			return c, err
-		}
-		c.sealedURL = &sealed
-	}
-	return c, nil
-}
-
 // UpdateWebhook implements assess.WebhookService with optimistic concurrency. Setting
 // active to true clears the failure count and the automatic switch-off.
-func (db *DB) UpdateWebhook(ctx context.Context, id string, upd assess.WebhookUpdate, actor assess.Actor) (assess.Webhook, error) {
+func (s *WebhookService) UpdateWebhook(ctx context.Context, id string, upd assess.WebhookUpdate, actor assess.Actor) (assess.Webhook, error) {
 	if !assess.ValidID(assess.PrefixWebhook, id) {
 		return assess.Webhook{}, errWebhookNotFound
 	}
-	c, err := db.checkWebhookUpdate(ctx, id, upd)
-	if err != nil {
-		return assess.Webhook{}, err
-	}
 	var w assess.Webhook
-	err = db.inTx(ctx, func(tx pgx.Tx) error {
-		before, err := db.findWebhook(ctx, tx, id, true)
-		if err != nil {
+	err := s.change(ctx, actor, func(tx *Tx) error {
+		if err := upd.Validate(s.outbound()); err != nil {
 			return err
 		}
-		if before.Version != upd.Version {
-			return versionConflict(before.Version)
+		if err := tx.LockVersion(ctx, "webhooks", id, upd.Version, errWebhookNotFound); err != nil {
+			return err
+		}
+		var sealedURL *string
+		if upd.URL != nil {
+			sealed, _, err := s.sealWebhook(ctx, id, *upd.URL, "")
+			if err != nil {
+				return err
+			}
+			sealedURL = &sealed
 		}
 		if _, err := tx.Exec(ctx, `UPDATE webhooks SET name = coalesce($2, name), description = coalesce($3, description),
-			url = coalesce($4, url), event_types = coalesce($5, event_types), active = coalesce($6, active),
-			version = version + 1, updated_at = $7`+reenableSQL(upd.Active)+` WHERE id = $1`,
-			id, c.name, c.description, c.sealedURL, c.filter, upd.Active, db.now()); err != nil {
+			url = coalesce($4, url), event_types = coalesce($5, event_types), active = coalesce($6, active)`+reenableSQL(upd.Active)+`
+			WHERE id = $1`, id, upd.Name, upd.Description, sealedURL, upd.EventTypes, upd.Active); err != nil {
 			return err
 		}
-		if w, err = db.findWebhook(ctx, tx, id, false); err != nil {
+		if err := tx.BumpVersion(ctx, "webhooks", id); err != nil {
 			return err
 		}
-		return db.auditAndEmit(ctx, tx, actor, "webhook.updated", "webhook", id, map[string]any{"changes": webhookAuditChanges(upd)},
-			webhookEventOf(assess.EventWebhookUpdated, w))
+		var err error
+		if w, err = s.findWebhook(ctx, tx, id); err != nil {
+			return err
+		}
+		return tx.Record(ctx, assess.ChangeWebhookUpdated, webhookTarget(id), map[string]any{"changes": webhookAuditChanges(upd)}, webhookEvent(w))
 	})
 	return w, err
 }
@@ -235,26 +154,18 @@ func (db *DB) UpdateWebhook(ctx context.Context, id string, upd assess.WebhookUp
 // webhookAuditChanges lists the changed fields; the URL only as changed (it is sealed).
 func webhookAuditChanges(upd assess.WebhookUpdate) map[string]any {
 	m := map[string]any{}
-	if upd.Name != nil {
-		m["name"] = *upd.Name
-	}
-	if upd.Description != nil {
-		m["description"] = *upd.Description
-	}
+	putSet(m, "name", upd.Name)
+	putSet(m, "description", upd.Description)
 	if upd.URL != nil {
 		m["url"] = "changed"
 	}
-	if upd.EventTypes != nil {
-		m["eventTypes"] = *upd.EventTypes
-	}
-	if upd.Active != nil {
-		m["active"] = *upd.Active
-	}
+	putSet(m, "eventTypes", upd.EventTypes)
+	putSet(m, "active", upd.Active)
 	return m
 }
 
 // RotateWebhookSecret implements assess.WebhookService: the old secret stops signing at once.
-func (db *DB) RotateWebhookSecret(ctx context.Context, id string, actor assess.Actor) (assess.Webhook, string, error) {
+func (s *WebhookService) RotateWebhookSecret(ctx context.Context, id string, actor assess.Actor) (assess.Webhook, string, error) {
 	if !assess.ValidID(assess.PrefixWebhook, id) {
 		return assess.Webhook{}, "", errWebhookNotFound
 	}
@@ -262,23 +173,26 @@ func (db *DB) RotateWebhookSecret(ctx context.Context, id string, actor assess.A
 	if err != nil {
 		return assess.Webhook{}, "", err
 	}
-	_, sealed, err := db.sealWebhook(ctx, id, "", secret)
+	_, sealed, err := s.sealWebhook(ctx, id, "", secret)
 	if err != nil {
 		return assess.Webhook{}, "", err
 	}
 	var w assess.Webhook
-	err = db.inTx(ctx, func(tx pgx.Tx) error {
-		tag, err := tx.Exec(ctx, "UPDATE webhooks SET secret = $2, version = version + 1, updated_at = $3 WHERE id = $1", id, sealed, db.now())
+	err = s.change(ctx, actor, func(tx *Tx) error {
+		tag, err := tx.Exec(ctx, "UPDATE webhooks SET secret = $2 WHERE id = $1", id, sealed)
 		if err != nil {
 			return err
 		}
 		if tag.RowsAffected() == 0 {
 			return errWebhookNotFound
 		}
-		if w, err = db.findWebhook(ctx, tx, id, false); err != nil {
+		if err := tx.BumpVersion(ctx, "webhooks", id); err != nil {
 			return err
 		}
-		return db.auditAndEmit(ctx, tx, actor, "webhook.secret_rotated", "webhook", id, nil, webhookEventOf(assess.EventWebhookUpdated, w))
+		if w, err = s.findWebhook(ctx, tx, id); err != nil {
+			return err
+		}
+		return tx.Record(ctx, assess.ChangeWebhookSecretRotated, webhookTarget(id), nil, webhookEvent(w))
 	})
 	if err != nil {
 		return assess.Webhook{}, "", err
@@ -288,43 +202,42 @@ func (db *DB) RotateWebhookSecret(ctx context.Context, id string, actor assess.A
 
 // DeleteWebhook implements assess.WebhookService. Its deliveries go with it, and global
 // rules stop naming it.
-func (db *DB) DeleteWebhook(ctx context.Context, id string, actor assess.Actor) error {
-	return db.inTx(ctx, func(tx pgx.Tx) error {
-		w, err := db.findWebhook(ctx, tx, id, true)
+func (s *WebhookService) DeleteWebhook(ctx context.Context, id string, actor assess.Actor) error {
+	if !assess.ValidID(assess.PrefixWebhook, id) {
+		return errWebhookNotFound
+	}
+	return s.change(ctx, actor, func(tx *Tx) error {
+		w, err := s.scanWebhook(ctx, tx.QueryRow(ctx, "DELETE FROM webhooks WHERE id = $1 RETURNING "+webhookColumns, id))
+		if errors.Is(err, pgx.ErrNoRows) {
+			return errWebhookNotFound
+		}
 		if err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, "DELETE FROM webhooks WHERE id = $1", id); err != nil {
-			return err
-		}
 		if _, err := tx.Exec(ctx, `UPDATE notification_rules SET webhook_ids = array_remove(webhook_ids, $1), version = version + 1,
-			updated_at = $2 WHERE $1 = ANY (webhook_ids)`, id, db.now()); err != nil {
+			updated_at = $2 WHERE $1 = ANY (webhook_ids)`, id, tx.Now); err != nil {
 			return err
 		}
-		return db.auditAndEmit(ctx, tx, actor, "webhook.deleted", "webhook", id, map[string]any{"name": w.Name},
-			webhookEventOf(assess.EventWebhookDeleted, w))
+		return tx.Record(ctx, assess.ChangeWebhookDeleted, webhookTarget(id), map[string]any{"name": w.Name}, webhookEvent(w))
 	})
 }
 
 // TestWebhook implements assess.WebhookService; with webhooks switched off it is a 422.
-func (db *DB) TestWebhook(ctx context.Context, id string, actor assess.Actor) (assess.Delivery, error) {
-	if !db.delivery.WebhooksEnabled {
+func (s *WebhookService) TestWebhook(ctx context.Context, id string, actor assess.Actor) (assess.Delivery, error) {
+	if !s.delivery.WebhooksEnabled {
 		return assess.Delivery{}, errChannelDisabled
 	}
 	var d assess.Delivery
-	err := db.inTx(ctx, func(tx pgx.Tx) error {
-		w, err := db.findWebhook(ctx, tx, id, false)
+	err := s.change(ctx, actor, func(tx *Tx) error {
+		w, err := s.findWebhook(ctx, tx, id)
 		if err != nil {
 			return err
 		}
-		d, err = db.testDelivery(ctx, tx, webhookDestinations(db), newDelivery{Channel: assess.ChannelWebhook, WebhookID: id,
-			DedupeKey: "webhook:" + id}, assess.ChannelWebhook, w.Name, actor)
-		if err != nil {
-			return fmt.Errorf("test webhook: %w", err)
-		}
-		return nil
+		d, err = s.testDelivery(ctx, tx, webhookDestinations(s.DB), newDelivery{Channel: assess.ChannelWebhook, WebhookID: id,
+			DedupeKey: "webhook:" + id}, w.Name)
+		return err
 	})
 	return d, err
 }
 
-var _ assess.WebhookService = (*DB)(nil)
+var _ assess.WebhookService = (*WebhookService)(nil)

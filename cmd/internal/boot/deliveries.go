@@ -61,7 +61,7 @@ func SMTPOverrides(cfg *config.Config) assess.SMTPOverrides {
 // metrics, Metrics.
 func WorkersConfig(cfg *config.Config, store *postgres.DB, log *slog.Logger) workers.Config {
 	return workers.Config{
-		Maintenance: store, Deliveries: store, Logger: log,
+		Maintenance: store, Deliveries: postgres.NewServices(store).DeliveryStore, Logger: log,
 		SessionCleanupInterval: cfg.SessionCleanupInterval, SessionRetainExpired: cfg.SessionRetainExpired,
 		InviteRetainAfterTerminal: cfg.InviteRetainAfterTerminal,
 		AppURL:                    cfg.AppURL, Version: Version,
