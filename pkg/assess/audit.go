@@ -60,10 +60,10 @@ type AuditEntry struct {
 // Audit actions written by the encryption layer.
 const (
 	AuditKeyUnavailable  AuditAction = "encryption.key_unavailable"
-	AuditKEKCreated                  = "encryption.kek_created"
-	AuditKEKRotated                  = "encryption.kek_rotated"
-	AuditMasterRekeyed               = "encryption.master_rekeyed"
-	AuditSecretsMigrated             = "encryption.secrets_migrated"
+	AuditKEKCreated      AuditAction = "encryption.kek_created"
+	AuditKEKRotated      AuditAction = "encryption.kek_rotated"
+	AuditMasterRekeyed   AuditAction = "encryption.master_rekeyed"
+	AuditSecretsMigrated AuditAction = "encryption.secrets_migrated"
 )
 
 // AuditRecord is one audit row as the API shows it.

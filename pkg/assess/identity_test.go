@@ -1,6 +1,9 @@
 package assess
 
-import "testing"
+import (
+	"errors"
+	"testing"
+)
 
 func TestProfileUpdateValidate(t *testing.T) {
 	blank, bad, named := "  ", "not-an-email", " Ann "
@@ -12,7 +15,8 @@ func TestProfileUpdateValidate(t *testing.T) {
 		{ProfileUpdate{Version: 1, Email: &bad}, "email"},
 	} {
 		err := c.upd.Validate()
-		if ErrorCode(err) != ECodeValidation || err.(*Error).Details[0].Field != c.field {
+		var e *Error
+		if !errors.As(err, &e) || e.Code != ECodeValidation || e.Details[0].Field != c.field {
 			t.Errorf("%+v: want validation_failed on %s, got %v", c.upd, c.field, err)
 		}
 	}

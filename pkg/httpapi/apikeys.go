@@ -28,13 +28,6 @@ func createdAPIKey(key assess.APIKey, token string) *createdAPIKeyOutput {
 	return &createdAPIKeyOutput{OneTimeSecret: "true", CacheControl: "no-store", Body: CreatedAPIKey{APIKey: key, Token: token}}
 }
 
-// listInput is the page position of lists not yet on assess.PageRequest.
-// TRANSITION: rules.go and webhooks.go still use it; delete it when they no longer do.
-type listInput struct {
-	Cursor string `query:"cursor" maxLength:"200" doc:"nextCursor of the previous page"`
-	Limit  int    `query:"limit" minimum:"1" maximum:"200" default:"50"`
-}
-
 // userAPIKeyListInput names a user and a page of their keys.
 type userAPIKeyListInput struct {
 	ID string `path:"id" maxLength:"64"`

@@ -31,7 +31,7 @@ func emailTask(template, to string, params map[string]string) assess.DeliveryTas
 		Email:    &assess.EmailMessage{To: to, Template: template, Params: params},
 	}
 	if template == assess.EmailTemplateEvent {
-		task.Delivery.EventType = assess.EventUserLocked
+		task.Delivery.EventType = string(assess.EventUserLocked)
 		task.Envelope = []byte(`{"id":"evt_9","type":"user.locked","timestamp":"2026-05-01T12:00:00Z","actor":{"id":"system","displayName":"System"},"data":{}}`)
 		task.Title, task.Summary, task.Link, task.ActorName = "Account locked", `<script>alert("x")</script> & bob`, "/admin/users?id=u_2&tab=security", "System"
 	}

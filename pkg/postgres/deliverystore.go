@@ -94,7 +94,7 @@ func (db *DB) loadWebhookTarget(ctx context.Context, t *assess.DeliveryTask) err
 	case !db.delivery.WebhooksEnabled:
 		t.Skip = "Webhooks are switched off (WEBHOOK_ENABLED)."
 		return nil
-	case !active && t.Delivery.EventType != assess.EventChannelTest:
+	case !active && t.Delivery.EventType != string(assess.EventChannelTest):
 		t.Skip = "The webhook is inactive."
 		return nil
 	}
@@ -118,7 +118,7 @@ func (db *DB) loadChatTarget(ctx context.Context, t *assess.DeliveryTask) error 
 	case !db.chatPlatformOn(t.Delivery.Channel):
 		t.Skip = "The " + t.Delivery.Channel + " channel is switched off."
 		return nil
-	case !active && t.Delivery.EventType != assess.EventChannelTest:
+	case !active && t.Delivery.EventType != string(assess.EventChannelTest):
 		t.Skip = "The chat destination is inactive."
 		return nil
 	}

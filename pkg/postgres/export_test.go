@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/assay-dev/assay/pkg/assess"
 )
 
@@ -16,7 +14,7 @@ var errRollBack = errors.New("roll back")
 // rolled back otherwise.
 func (db *DB) EmitForTest(ctx context.Context, actor assess.Actor, ev assess.NewEvent, commit bool) (string, error) {
 	var id string
-	err := db.inTx(ctx, func(tx pgx.Tx) error {
+	err := db.change(ctx, actor, func(tx *Tx) error {
 		var err error
 		if id, err = db.emit(ctx, tx, actor, ev); err != nil || commit {
 			return err

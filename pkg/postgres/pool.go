@@ -24,13 +24,13 @@ func (p *pool) acquire(ctx context.Context) (*pgxpool.Conn, error) {
 	if p.acquireTimeout > 0 {
 		actx, cancel := context.WithTimeout(ctx, p.acquireTimeout)
 		defer cancel()
-		c, err := p.Pool.Acquire(actx)
+		c, err := p.Pool.Acquire(actx) //nolint:staticcheck // the embedded pool, not this wrapper
 		if err != nil && ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
 			return nil, errPoolExhausted
 		}
 		return c, unavailable(err)
 	}
-	c, err := p.Pool.Acquire(ctx)
+	c, err := p.Pool.Acquire(ctx) //nolint:staticcheck // the embedded pool, not this wrapper
 	return c, unavailable(err)
 }
 

@@ -28,11 +28,6 @@ func ruleRefused(field, code, message string) error {
 		Details: []assess.Detail{{Field: field, Code: code, Message: message}}}
 }
 
-func ruleInvalid(field, code, message string) error {
-	return &assess.Error{Code: assess.ECodeValidation, Message: message,
-		Details: []assess.Detail{{Field: field, Code: code, Message: message}}}
-}
-
 // checkRuleReferences checks what a rule's domain checks (assess) cannot: a personal rule
 // selects only event types its owner may receive; a global rule names existing roles,
 // webhooks and chat destinations; e-mail is chosen only while e-mail is switched on.
