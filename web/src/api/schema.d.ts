@@ -1585,11 +1585,6 @@ export interface components {
             /** @constant */
             type: "apikey.created";
         };
-        APIKeyPage: {
-            hasMore: boolean;
-            items: components["schemas"]["APIKey"][] | null;
-            nextCursor?: string;
-        };
         /** @description Body of every apikey.revoked delivery: sent to the webhook destinations whose event filter selects the type or that a global notification rule names, signed per Standard Webhooks. */
         APIKeyRevokedEvent: {
             actor: components["schemas"]["EventActor"];
@@ -1603,11 +1598,6 @@ export interface components {
             timestamp: string;
             /** @constant */
             type: "apikey.revoked";
-        };
-        AuditPage: {
-            hasMore: boolean;
-            items: components["schemas"]["AuditRecord"][] | null;
-            nextCursor?: string;
         };
         AuditRecord: {
             action: string;
@@ -1795,11 +1785,6 @@ export interface components {
             /** Format: int64 */
             version: number;
         };
-        ChatDestinationPage: {
-            hasMore: boolean;
-            items: components["schemas"]["ChatDestination"][] | null;
-            nextCursor?: string;
-        };
         ChatDestinationUpdate: {
             active?: boolean;
             channelName?: string;
@@ -1886,11 +1871,6 @@ export interface components {
             response?: string;
             /** Format: date-time */
             startedAt: string;
-        };
-        DeliveryPage: {
-            hasMore: boolean;
-            items: components["schemas"]["Delivery"][] | null;
-            nextCursor?: string;
         };
         Detail: {
             code?: string;
@@ -2086,11 +2066,6 @@ export interface components {
             /** @constant */
             type: "invite.created";
         };
-        InvitePage: {
-            hasMore: boolean;
-            items: components["schemas"]["Invite"][] | null;
-            nextCursor?: string;
-        };
         /** @description Body of every invite.revoked delivery: sent to the webhook destinations whose event filter selects the type or that a global notification rule names, signed per Standard Webhooks. */
         InviteRevokedEvent: {
             actor: components["schemas"]["EventActor"];
@@ -2215,11 +2190,6 @@ export interface components {
             /** @description The event type */
             type: string;
         };
-        NotificationPage: {
-            hasMore: boolean;
-            items: components["schemas"]["Notification"][] | null;
-            nextCursor?: string;
-        };
         NotificationRule: {
             channels: components["schemas"]["RuleChannels"];
             /** Format: date-time */
@@ -2242,11 +2212,6 @@ export interface components {
             /** @description Why a chosen channel will not deliver now (switched off, destination inactive) */
             warnings: string[] | null;
         };
-        NotificationRulePage: {
-            hasMore: boolean;
-            items: components["schemas"]["NotificationRule"][] | null;
-            nextCursor?: string;
-        };
         NotificationRuleUpdate: {
             channels?: components["schemas"]["RuleChannels"];
             emails?: string[];
@@ -2257,9 +2222,57 @@ export interface components {
             /** Format: int64 */
             version: number;
         };
+        PageAPIKey: {
+            hasMore: boolean;
+            items: components["schemas"]["APIKey"][] | null;
+            /** @description Pass as cursor to get the next page; absent on the last page */
+            nextCursor?: string;
+        };
+        PageAuditRecord: {
+            hasMore: boolean;
+            items: components["schemas"]["AuditRecord"][] | null;
+            /** @description Pass as cursor to get the next page; absent on the last page */
+            nextCursor?: string;
+        };
+        PageChatDestination: {
+            hasMore: boolean;
+            items: components["schemas"]["ChatDestination"][] | null;
+            /** @description Pass as cursor to get the next page; absent on the last page */
+            nextCursor?: string;
+        };
+        PageDelivery: {
+            hasMore: boolean;
+            items: components["schemas"]["Delivery"][] | null;
+            /** @description Pass as cursor to get the next page; absent on the last page */
+            nextCursor?: string;
+        };
+        PageInvite: {
+            hasMore: boolean;
+            items: components["schemas"]["Invite"][] | null;
+            /** @description Pass as cursor to get the next page; absent on the last page */
+            nextCursor?: string;
+        };
+        PageNotification: {
+            hasMore: boolean;
+            items: components["schemas"]["Notification"][] | null;
+            /** @description Pass as cursor to get the next page; absent on the last page */
+            nextCursor?: string;
+        };
+        PageNotificationRule: {
+            hasMore: boolean;
+            items: components["schemas"]["NotificationRule"][] | null;
+            /** @description Pass as cursor to get the next page; absent on the last page */
+            nextCursor?: string;
+        };
         PageUser: {
             hasMore: boolean;
             items: components["schemas"]["User"][] | null;
+            /** @description Pass as cursor to get the next page; absent on the last page */
+            nextCursor?: string;
+        };
+        PageWebhook: {
+            hasMore: boolean;
+            items: components["schemas"]["Webhook"][] | null;
             /** @description Pass as cursor to get the next page; absent on the last page */
             nextCursor?: string;
         };
@@ -2527,11 +2540,6 @@ export interface components {
             /** Format: int64 */
             version: number;
         };
-        WebhookPage: {
-            hasMore: boolean;
-            items: components["schemas"]["Webhook"][] | null;
-            nextCursor?: string;
-        };
         WebhookUpdate: {
             active?: boolean;
             description?: string;
@@ -2609,8 +2617,9 @@ export interface operations {
             query?: {
                 /** @description Only destinations of this platform */
                 platform?: "slack" | "teams" | "mattermost";
-                /** @description nextCursor of the previous page */
+                /** @description nextCursor of the previous page, with the same filters and sort */
                 cursor?: string;
+                /** @description Page size, 1–200 */
                 limit?: number;
             };
             header?: never;
@@ -2625,7 +2634,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ChatDestinationPage"];
+                    "application/json": components["schemas"]["PageChatDestination"];
                 };
             };
             /** @description Bad Request */
@@ -3078,8 +3087,9 @@ export interface operations {
             query?: {
                 /** @description Only deliveries in this state */
                 status?: "pending" | "retrying" | "succeeded" | "failed" | "skipped";
-                /** @description nextCursor of the previous page */
+                /** @description nextCursor of the previous page, with the same filters and sort */
                 cursor?: string;
+                /** @description Page size, 1–200 */
                 limit?: number;
             };
             header?: never;
@@ -3096,7 +3106,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DeliveryPage"];
+                    "application/json": components["schemas"]["PageDelivery"];
                 };
             };
             /** @description Bad Request */
@@ -3471,8 +3481,9 @@ export interface operations {
             query?: {
                 /** @description Only deliveries in this state */
                 status?: "pending" | "retrying" | "succeeded" | "failed" | "skipped";
-                /** @description nextCursor of the previous page */
+                /** @description nextCursor of the previous page, with the same filters and sort */
                 cursor?: string;
+                /** @description Page size, 1–200 */
                 limit?: number;
             };
             header?: never;
@@ -3487,7 +3498,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DeliveryPage"];
+                    "application/json": components["schemas"]["PageDelivery"];
                 };
             };
             /** @description Bad Request */
@@ -4170,8 +4181,9 @@ export interface operations {
     listInvites: {
         parameters: {
             query?: {
-                /** @description nextCursor of the previous page */
+                /** @description nextCursor of the previous page, with the same filters and sort */
                 cursor?: string;
+                /** @description Page size, 1–200 */
                 limit?: number;
             };
             header?: never;
@@ -4186,7 +4198,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["InvitePage"];
+                    "application/json": components["schemas"]["PageInvite"];
                 };
             };
             /** @description Bad Request */
@@ -4447,8 +4459,9 @@ export interface operations {
     listGlobalNotificationRules: {
         parameters: {
             query?: {
-                /** @description nextCursor of the previous page */
+                /** @description nextCursor of the previous page, with the same filters and sort */
                 cursor?: string;
+                /** @description Page size, 1–200 */
                 limit?: number;
             };
             header?: never;
@@ -4463,7 +4476,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NotificationRulePage"];
+                    "application/json": components["schemas"]["PageNotificationRule"];
                 };
             };
             /** @description Bad Request */
@@ -4820,8 +4833,9 @@ export interface operations {
     listWebhooks: {
         parameters: {
             query?: {
-                /** @description nextCursor of the previous page */
+                /** @description nextCursor of the previous page, with the same filters and sort */
                 cursor?: string;
+                /** @description Page size, 1–200 */
                 limit?: number;
             };
             header?: never;
@@ -4836,7 +4850,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["WebhookPage"];
+                    "application/json": components["schemas"]["PageWebhook"];
                 };
             };
             /** @description Bad Request */
@@ -5291,8 +5305,9 @@ export interface operations {
             query?: {
                 /** @description Only deliveries in this state */
                 status?: "pending" | "retrying" | "succeeded" | "failed" | "skipped";
-                /** @description nextCursor of the previous page */
+                /** @description nextCursor of the previous page, with the same filters and sort */
                 cursor?: string;
+                /** @description Page size, 1–200 */
                 limit?: number;
             };
             header?: never;
@@ -5309,7 +5324,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DeliveryPage"];
+                    "application/json": components["schemas"]["PageDelivery"];
                 };
             };
             /** @description Bad Request */
@@ -5787,8 +5802,9 @@ export interface operations {
                 from?: string;
                 /** @description Only rows before this time (RFC 3339) */
                 to?: string;
-                /** @description nextCursor of the previous page */
+                /** @description nextCursor of the previous page, with the same filters and sort */
                 cursor?: string;
+                /** @description Page size, 1–200 */
                 limit?: number;
             };
             header?: never;
@@ -5803,7 +5819,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AuditPage"];
+                    "application/json": components["schemas"]["PageAuditRecord"];
                 };
             };
             /** @description Bad Request */
@@ -6620,8 +6636,9 @@ export interface operations {
     listMyAPIKeys: {
         parameters: {
             query?: {
-                /** @description nextCursor of the previous page */
+                /** @description nextCursor of the previous page, with the same filters and sort */
                 cursor?: string;
+                /** @description Page size, 1–200 */
                 limit?: number;
             };
             header?: never;
@@ -6636,7 +6653,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["APIKeyPage"];
+                    "application/json": components["schemas"]["PageAPIKey"];
                 };
             };
             /** @description Bad Request */
@@ -6962,8 +6979,9 @@ export interface operations {
     listMyNotificationRules: {
         parameters: {
             query?: {
-                /** @description nextCursor of the previous page */
+                /** @description nextCursor of the previous page, with the same filters and sort */
                 cursor?: string;
+                /** @description Page size, 1–200 */
                 limit?: number;
             };
             header?: never;
@@ -6978,7 +6996,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NotificationRulePage"];
+                    "application/json": components["schemas"]["PageNotificationRule"];
                 };
             };
             /** @description Bad Request */
@@ -7337,8 +7355,9 @@ export interface operations {
             query?: {
                 /** @description Only unread notifications */
                 unread?: boolean;
-                /** @description nextCursor of the previous page */
+                /** @description nextCursor of the previous page, with the same filters and sort */
                 cursor?: string;
+                /** @description Page size, 1–200 */
                 limit?: number;
             };
             header?: never;
@@ -7353,7 +7372,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NotificationPage"];
+                    "application/json": components["schemas"]["PageNotification"];
                 };
             };
             /** @description Bad Request */
@@ -8649,7 +8668,9 @@ export interface operations {
     listUserAPIKeys: {
         parameters: {
             query?: {
+                /** @description nextCursor of the previous page, with the same filters and sort */
                 cursor?: string;
+                /** @description Page size, 1–200 */
                 limit?: number;
             };
             header?: never;
@@ -8666,7 +8687,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["APIKeyPage"];
+                    "application/json": components["schemas"]["PageAPIKey"];
                 };
             };
             /** @description Bad Request */

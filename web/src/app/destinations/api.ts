@@ -8,13 +8,13 @@ import type { components } from '../../api/schema'
 export type Webhook = components['schemas']['Webhook']
 
 /** WebhookPage is one page of webhook destinations. */
-export type WebhookPage = components['schemas']['WebhookPage']
+export type WebhookPage = components['schemas']['PageWebhook']
 
 /** ChatDestination is a Slack, Teams or Mattermost incoming webhook; its URL is never shown, only a hint. */
 export type ChatDestination = components['schemas']['ChatDestination']
 
 /** ChatDestinationPage is one page of chat destinations. */
-export type ChatDestinationPage = components['schemas']['ChatDestinationPage']
+export type ChatDestinationPage = components['schemas']['PageChatDestination']
 
 /** ChatPlatform is slack, teams or mattermost. */
 export type ChatPlatform = ChatDestination['platform']

@@ -7,7 +7,7 @@ export type Delivery = components['schemas']['Delivery']
 export type DeliveryAttempt = components['schemas']['DeliveryAttempt']
 
 /** DeliveryPage is one page of a delivery log, newest first. */
-export type DeliveryPage = components['schemas']['DeliveryPage']
+export type DeliveryPage = components['schemas']['PageDelivery']
 
 /** DeliveryStatus is the state of a delivery. */
 export type DeliveryStatus = Delivery['status']

@@ -5,7 +5,7 @@ import type { components } from '../../api/schema'
 export type NotificationRule = components['schemas']['NotificationRule']
 
 /** NotificationRulePage is one page of rules. */
-export type NotificationRulePage = components['schemas']['NotificationRulePage']
+export type NotificationRulePage = components['schemas']['PageNotificationRule']
 
 /** NewNotificationRule is what the rule dialog submits to create a rule. */
 export type NewNotificationRule = components['schemas']['NewNotificationRule']

@@ -3,7 +3,7 @@ import type { components } from '../../api/schema'
 import type { Notification } from '../../app/events/api'
 
 /** NotificationPage is one page of notifications, newest first. */
-export type NotificationPage = components['schemas']['NotificationPage']
+export type NotificationPage = components['schemas']['PageNotification']
 
 /** NOTIFICATION_PAGE_SIZE is how many notifications the notifications page loads at a time. */
 export const NOTIFICATION_PAGE_SIZE = 50
