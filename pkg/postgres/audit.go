@@ -15,11 +15,7 @@ type execer interface {
 	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
 }
 
-// WriteAudit appends one row to the audit log.
-func (db *DB) WriteAudit(ctx context.Context, e assess.AuditEntry) error {
-	return writeAudit(ctx, db.pool, e)
-}
-
+// writeAudit appends one row to the audit log; Tx.Record is its one caller in store code.
 func writeAudit(ctx context.Context, q execer, e assess.AuditEntry) error {
 	details := e.Details
 	if details == nil {
