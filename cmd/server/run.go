@@ -59,10 +59,13 @@ func run(ctx context.Context, opts options) error {
 		identity.Breaches = &secret.BreachChecker{BaseURL: cfg.PasswordHIBPAPIURL, Timeout: cfg.PasswordHIBPTimeout, Logger: log}
 	}
 	store := postgres.New(db.Pool, nil).WithAcquireTimeout(cfg.DBAcquireTimeout).ConfigureIdentity(identity, secret.NewHasher(secret.DefaultArgon2, 0)).
-		ConfigureDeliveries(boot.DeliveryConfig(cfg))
+		ConfigureDeliveries(boot.DeliveryConfig(cfg)).WithCredentialCache(cfg.CredentialCacheTTL)
 	if err := boot.LoadKeys(ctx, store, cfg, log); err != nil {
 		return err
 	}
+	listenCtx, stopListening := context.WithCancel(ctx)
+	defer stopListening()
+	go store.ListenCredentialChanges(listenCtx, log)
 	svc := postgres.NewServices(store)
 	if err := svc.Roles.SyncBuiltinRoles(ctx); err != nil {
 		return err

@@ -76,6 +76,9 @@ type Config struct {
 	BindAddress string
 	// RequestTimeout bounds each API request (REQUEST_TIMEOUT); uploads are exempt.
 	RequestTimeout time.Duration
+	// CredentialCacheTTL is how long a resolved session or API key is kept in memory
+	// (CREDENTIAL_CACHE_TTL; "0" turns the cache off). Changes invalidate at once.
+	CredentialCacheTTL time.Duration
 	// LogLevel is the minimum level logged (LOG_LEVEL).
 	LogLevel slog.Level
 	// CORSOrigins are the origins allowed to make credentialed cross-origin requests

@@ -26,6 +26,7 @@ func TestFromEnvironDefaults(t *testing.T) {
 		APIMaxBodyBytes:    1048576,
 		RateLimitPerMinute: 600,
 		RequestTimeout:     15 * time.Second,
+		CredentialCacheTTL: 30 * time.Second,
 
 		DatabaseProvider:   DatabasePGlite,
 		DatabaseURL:        "postgres://postgres@localhost:5432/assay?sslmode=disable",

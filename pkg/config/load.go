@@ -64,6 +64,7 @@ func (l *loader) loadGeneral(c *Config) {
 	c.APIMaxBodyBytes = int64(l.integer("API_MAX_BODY_BYTES", 1024, unbounded, "bytes"))
 	c.RateLimitPerMinute = l.integer("RATE_LIMIT_PER_MINUTE", 1, unbounded, "")
 	c.RequestTimeout = l.msDuration("REQUEST_TIMEOUT")
+	c.CredentialCacheTTL = l.msDurationOrZero("CREDENTIAL_CACHE_TTL")
 	c.BindAddress = l.raw("BIND_ADDRESS")
 	if c.BindAddress != "" && c.BindAddress != "localhost" {
 		if _, err := netip.ParseAddr(c.BindAddress); err != nil {

@@ -144,6 +144,14 @@ func (l *loader) msDuration(name string) time.Duration {
 	return d
 }
 
+// msDurationOrZero reads name as msDuration, also accepting "0" for off.
+func (l *loader) msDurationOrZero(name string) time.Duration {
+	if strings.TrimSpace(l.raw(name)) == "0" {
+		return 0
+	}
+	return l.msDuration(name)
+}
+
 // hexKey reads name, when set, as a 256-bit key written as 64 hexadecimal characters.
 func (l *loader) hexKey(name string) []byte {
 	s := l.raw(name)

@@ -38,6 +38,7 @@ var variables = []variable{
 	{name: "API_MAX_BODY_BYTES", def: "1048576"},
 	{name: "RATE_LIMIT_PER_MINUTE", def: "600"},
 	{name: "REQUEST_TIMEOUT", def: "15s"},
+	{name: "CREDENTIAL_CACHE_TTL", def: "30s"},
 
 	// Database.
 	{name: "DATABASE_PROVIDER", def: "pglite"},

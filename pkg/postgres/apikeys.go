@@ -102,6 +102,9 @@ func (s *APIKeyService) RevokeAPIKey(ctx context.Context, userID, keyID string, 
 		if _, err := tx.Exec(ctx, `UPDATE api_keys SET revoked_at = $2 WHERE id = $1`, keyID, tx.Now); err != nil {
 			return err
 		}
+		if err := tx.Invalidate(ctx, apiKeyCredential(keyID)); err != nil {
+			return err
+		}
 		if k, err = scanAPIKey(tx.QueryRow(ctx, "SELECT "+apiKeyColumns+" FROM api_keys k WHERE k.id = $1", keyID)); err != nil {
 			return err
 		}
@@ -114,41 +117,68 @@ var errBadAPIKey = &assess.Error{Code: assess.ECodeUnauthenticated, Message: "Th
 // APIKeyPrincipal implements assess.APIKeyService: one indexed lookup by the id inside the
 // token, then a constant-time comparison of the secret's hash.
 func (s *APIKeyService) APIKeyPrincipal(ctx context.Context, token string) (*assess.Principal, error) {
+	key := tokenCacheKey(token)
+	cached, e, gen, ok := s.creds.get(key)
+	if ok {
+		if now := s.now(); now.Sub(e.touched) > time.Minute {
+			if err := s.touchAPIKey(ctx, cached.APIKeyID); err != nil {
+				return nil, err
+			}
+			s.creds.touch(key, now)
+		}
+		return cached, nil
+	}
+	p, validUntil, touched, err := s.resolveAPIKey(ctx, token)
+	if err != nil {
+		return nil, err
+	}
+	s.creds.put(key, gen, p, validUntil, touched)
+	return p, nil
+}
+
+// resolveAPIKey reads the key and its owner and checks the secret; it returns when the
+// key expires (zero: never) and when its last use was written.
+func (s *APIKeyService) resolveAPIKey(ctx context.Context, token string) (*assess.Principal, time.Time, time.Time, error) {
 	rest, ok := strings.CutPrefix(token, apiKeyPrefix)
 	idPart, secret, ok2 := strings.Cut(rest, "_")
 	id := assess.PrefixAPIKey + idPart
 	if !ok || !ok2 || !assess.ValidID(assess.PrefixAPIKey, id) || secret == "" {
-		return nil, errBadAPIKey
+		return nil, time.Time{}, time.Time{}, errBadAPIKey
 	}
 	p := &assess.Principal{APIKeyID: id}
 	u := &p.User
 	var sealed string
-	var lastUsed *time.Time
+	var lastUsed, expires *time.Time
 	now := s.now()
-	err := s.pool.QueryRow(ctx, `SELECT k.secret_hash, k.last_used_at, u.id, u.username, u.email, u.display_name, u.active, u.version, u.created_at, u.last_login_at
+	err := s.pool.QueryRow(ctx, `SELECT k.secret_hash, k.last_used_at, k.expires_at, u.id, u.username, u.email, u.display_name, u.active, u.version, u.created_at, u.last_login_at
 		FROM api_keys k JOIN users u ON u.id = k.user_id
 		WHERE k.id = $1 AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > $2) AND u.active`, id, now).
-		Scan(&sealed, &lastUsed, &u.ID, &u.Username, &u.Email, &u.DisplayName, &u.Active, &u.Version, &u.CreatedAt, &u.LastLoginAt)
+		Scan(&sealed, &lastUsed, &expires, &u.ID, &u.Username, &u.Email, &u.DisplayName, &u.Active, &u.Version, &u.CreatedAt, &u.LastLoginAt)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, errBadAPIKey
+		return nil, time.Time{}, time.Time{}, errBadAPIKey
 	}
 	if err != nil {
-		return nil, dbError(err)
+		return nil, time.Time{}, time.Time{}, dbError(err)
 	}
 	want, err := s.keys.Open(ctx, apiKeyField.AAD(id), sealed)
 	if err != nil {
-		return nil, err
+		return nil, time.Time{}, time.Time{}, err
 	}
 	if subtle.ConstantTimeCompare([]byte(hashAPISecret(secret)), want) != 1 {
-		return nil, errBadAPIKey
+		return nil, time.Time{}, time.Time{}, errBadAPIKey
 	}
 	// Last use is recorded at most once a minute, so busy keys cost no write per request.
-	if lastUsed == nil || now.Sub(*lastUsed) > time.Minute {
-		if err := s.touchAPIKey(ctx, id); err != nil {
-			return nil, err
-		}
+	touched := now
+	if lastUsed != nil && now.Sub(*lastUsed) <= time.Minute {
+		touched = *lastUsed
+	} else if err := s.touchAPIKey(ctx, id); err != nil {
+		return nil, time.Time{}, time.Time{}, err
 	}
-	return p, dbError(fillPermissions(ctx, s.pool, p))
+	var validUntil time.Time
+	if expires != nil {
+		validUntil = *expires
+	}
+	return p, validUntil, touched, dbError(fillPermissions(ctx, s.pool, p))
 }
 
 // touchAPIKey records the last use of a key, as the system (bookkeeping, not audited).

@@ -83,6 +83,7 @@ type DB struct {
 	setupComplete *atomic.Bool // once true it stays true: users are never all deleted
 	delivery      DeliveryConfig
 	jobs          *river.Client[pgx.Tx] // insert-only: delivery jobs join the change's transaction
+	creds         *credentialCache      // resolved principals; nil: no cache
 }
 
 // New returns a DB on pool. now is the clock (time.Now when nil).

@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/assay-dev/assay/pkg/assess"
 )
@@ -25,4 +26,23 @@ func (db *DB) EmitForTest(ctx context.Context, actor assess.Actor, ev assess.New
 		err = nil
 	}
 	return id, err
+}
+
+// CredentialCacheEnabledForTest reports whether the credential cache serves.
+func (db *DB) CredentialCacheEnabledForTest() bool {
+	db.creds.mu.Lock()
+	defer db.creds.mu.Unlock()
+	return db.creds.enabled
+}
+
+// CachePrincipalForTest caches p under key.
+func (db *DB) CachePrincipalForTest(key string, p *assess.Principal) {
+	_, _, gen, _ := db.creds.get(key)
+	db.creds.put(key, gen, p, time.Time{}, time.Time{})
+}
+
+// CachedForTest reports whether key is served from the cache.
+func (db *DB) CachedForTest(key string) bool {
+	_, _, _, ok := db.creds.get(key)
+	return ok
 }

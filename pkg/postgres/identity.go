@@ -116,19 +116,29 @@ var errSessionEnded = &assess.Error{Code: assess.ECodeUnauthenticated, Message: 
 // revoked nor expired, and belong to an active user; permissions are read fresh, so a
 // role change applies at the next request.
 func (s *IdentityService) SessionPrincipal(ctx context.Context, sessionID string) (*assess.Principal, error) {
+	key := sessionCacheKey(sessionID)
+	cached, _, gen, ok := s.creds.get(key)
+	if ok {
+		return cached, nil
+	}
 	p := &assess.Principal{SessionID: sessionID}
 	u := &p.User
-	err := s.pool.QueryRow(ctx, `SELECT u.id, u.username, u.email, u.display_name, u.active, u.version, u.created_at, u.last_login_at
+	var expires time.Time
+	err := s.pool.QueryRow(ctx, `SELECT u.id, u.username, u.email, u.display_name, u.active, u.version, u.created_at, u.last_login_at, s.expires_at
 		FROM sessions s JOIN users u ON u.id = s.user_id
 		WHERE s.id = $1 AND s.revoked_at IS NULL AND s.expires_at > $2 AND u.active`, sessionID, s.now()).
-		Scan(&u.ID, &u.Username, &u.Email, &u.DisplayName, &u.Active, &u.Version, &u.CreatedAt, &u.LastLoginAt)
+		Scan(&u.ID, &u.Username, &u.Email, &u.DisplayName, &u.Active, &u.Version, &u.CreatedAt, &u.LastLoginAt, &expires)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, errSessionEnded
 	}
 	if err != nil {
 		return nil, dbError(err)
 	}
-	return p, dbError(fillPermissions(ctx, s.pool, p))
+	if err := fillPermissions(ctx, s.pool, p); err != nil {
+		return nil, dbError(err)
+	}
+	s.creds.put(key, gen, p, expires, time.Time{})
+	return p, nil
 }
 
 // fillPermissions reads the roles of the principal's user and the union of their
@@ -160,6 +170,9 @@ func fillPermissions(ctx context.Context, q querier, p *assess.Principal) error 
 func (s *IdentityService) RevokeSession(ctx context.Context, sessionID string, actor assess.Actor) error {
 	return s.change(ctx, actor, func(tx *Tx) error {
 		if _, err := tx.Exec(ctx, `UPDATE sessions SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL`, sessionID, tx.Now); err != nil {
+			return err
+		}
+		if err := tx.Invalidate(ctx, sessionCredential(sessionID)); err != nil {
 			return err
 		}
 		return tx.Record(ctx, assess.ChangeAuthLogout, Target{Type: "session", ID: sessionID}, nil, assess.NewEvent{})
@@ -198,6 +211,9 @@ func (s *IdentityService) ChangePassword(ctx context.Context, p *assess.Principa
 		// Other sessions end: whoever knew the old password is signed out everywhere else.
 		if _, err := tx.Exec(ctx, `UPDATE sessions SET revoked_at = $3 WHERE user_id = $1 AND id <> $2 AND revoked_at IS NULL`,
 			p.User.ID, p.SessionID, tx.Now); err != nil {
+			return err
+		}
+		if err := tx.Invalidate(ctx, userCredentials(p.User.ID)); err != nil {
 			return err
 		}
 		return tx.Record(ctx, assess.ChangeUserPasswordChanged, userTarget(p.User.ID), nil, assess.NewEvent{})

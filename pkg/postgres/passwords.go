@@ -35,6 +35,9 @@ func (db *DB) checkNewPassword(ctx context.Context, field, password string) (str
 // replacePassword stores a new password hash set on someone's behalf (an administrator's
 // reset, an e-mailed reset link): it clears a lockout and ends every session of the user.
 func replacePassword(ctx context.Context, tx *Tx, userID, hash string) error {
+	if err := tx.Invalidate(ctx, userCredentials(userID)); err != nil {
+		return err
+	}
 	now := tx.Now
 	if _, err := tx.Exec(ctx, `UPDATE users SET password_hash = $2, password_changed_at = $3, failed_logins = 0, locked_until = NULL,
 		version = version + 1, updated_at = $3 WHERE id = $1`, userID, hash, now); err != nil {

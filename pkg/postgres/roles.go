@@ -47,6 +47,9 @@ func roleTarget(id string) Target { return Target{Type: "role", ID: id} }
 
 // setRolePermissions replaces the permission set of a role.
 func setRolePermissions(ctx context.Context, tx *Tx, id string, perms []string) error {
+	if err := tx.Invalidate(ctx, roleCredentials()); err != nil {
+		return err
+	}
 	if _, err := tx.Exec(ctx, "DELETE FROM role_permissions WHERE role_id = $1", id); err != nil {
 		return err
 	}
@@ -144,6 +147,9 @@ func (s *RoleService) DeleteRole(ctx context.Context, id string, actor assess.Ac
 				Details: []assess.Detail{{Code: "role_in_use", Message: "Held by users."}}}
 		}
 		if _, err := tx.Exec(ctx, "DELETE FROM roles WHERE id = $1", id); err != nil {
+			return err
+		}
+		if err := tx.Invalidate(ctx, roleCredentials()); err != nil {
 			return err
 		}
 		if _, err := tx.Exec(ctx, `UPDATE notification_rules SET roles = array_remove(roles, $1), version = version + 1, updated_at = $2

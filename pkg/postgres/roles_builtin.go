@@ -35,6 +35,6 @@ func (s *RoleService) SyncBuiltinRoles(ctx context.Context) error {
 				return err
 			}
 		}
-		return nil
+		return tx.Invalidate(ctx, roleCredentials()) // a new version may change what the built-in roles grant
 	})
 }

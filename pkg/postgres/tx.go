@@ -30,6 +30,8 @@ type Tx struct {
 	Now time.Time
 	// Actor is the caller: recorded in the audit log and events, and asked for permissions.
 	Actor assess.Actor
+
+	invalidations []string // credential cache keys to drop here after the commit
 }
 
 // changeAttempts bounds how often a change that lost a serialization conflict or a
@@ -65,10 +67,17 @@ func (db *DB) changeOnce(ctx context.Context, actor assess.Actor, fn func(tx *Tx
 		return err
 	}
 	defer func() { _ = ptx.Rollback(context.WithoutCancel(ctx)) }()
-	if err := fn(&Tx{Tx: ptx, db: db, Now: db.now(), Actor: actor}); err != nil {
+	tx := &Tx{Tx: ptx, db: db, Now: db.now(), Actor: actor}
+	if err := fn(tx); err != nil {
 		return err
 	}
-	return ptx.Commit(ctx)
+	if err := ptx.Commit(ctx); err != nil {
+		return err
+	}
+	if len(tx.invalidations) > 0 {
+		db.creds.invalidate(tx.invalidations...)
+	}
+	return nil
 }
 
 // As returns the same transaction acting as another actor (the system locking an account

@@ -203,7 +203,11 @@ func (s *UserService) UpdateUser(ctx context.Context, id string, upd assess.User
 }
 
 // applyUserUpdate writes the fields of upd; deactivation signs the user out everywhere.
+// Every cached credential of the user is invalidated.
 func applyUserUpdate(ctx context.Context, tx *Tx, id string, upd assess.UserUpdate) error {
+	if err := tx.Invalidate(ctx, userCredentials(id)); err != nil {
+		return err
+	}
 	if upd.Email != nil {
 		if _, err := tx.Exec(ctx, "UPDATE users SET email = $2 WHERE id = $1", id, *upd.Email); err != nil {
 			return err

@@ -1,0 +1,200 @@
+package postgres
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/assay-dev/assay/pkg/assess"
+)
+
+// Credentials (a session id, an API key) resolve to a principal — the user, their roles
+// and permissions — on every request. The cache keeps resolved principals in memory for a
+// short time, and every change that could alter one invalidates it at once: on the server
+// that made the change right after its commit, and on every other replica through
+// PostgreSQL LISTEN/NOTIFY (the notification is sent inside the change's transaction, so
+// it is delivered exactly when the change commits). While a replica's listening
+// connection is down it does not use the cache at all, and it flushes the cache when the
+// connection comes back, so a missed notification can never keep a revoked credential
+// alive.
+
+// credentialChannel is the NOTIFY channel of credential invalidations.
+const credentialChannel = "assay_credentials"
+
+// Invalidation keys: what a change affects.
+func userCredentials(userID string) string { return "user:" + userID }
+func sessionCredential(id string) string   { return "session:" + id }
+func apiKeyCredential(id string) string    { return "apikey:" + id }
+func roleCredentials() string              { return "all" } // a role's permissions reach many users
+func tokenCacheKey(token string) string {
+	sum := sha256.Sum256([]byte(token))
+	return "k:" + hex.EncodeToString(sum[:])
+}
+func sessionCacheKey(sessionID string) string { return "s:" + sessionID }
+
+// credentialCache is the in-memory cache of resolved principals.
+type credentialCache struct {
+	ttl time.Duration
+	now func() time.Time
+
+	mu      sync.Mutex
+	enabled bool // only while the listener is connected
+	gen     uint64
+	entries map[string]cachedPrincipal
+}
+
+type cachedPrincipal struct {
+	p       assess.Principal
+	expires time.Time
+	touched time.Time // API keys: when last_used_at was last written
+}
+
+func newCredentialCache(ttl time.Duration, now func() time.Time) *credentialCache {
+	return &credentialCache{ttl: ttl, now: now, entries: map[string]cachedPrincipal{}}
+}
+
+// get returns a copy of the cached principal of key, and the generation to pass to put
+// after a miss.
+func (c *credentialCache) get(key string) (*assess.Principal, cachedPrincipal, uint64, bool) {
+	if c == nil {
+		return nil, cachedPrincipal{}, 0, false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.entries[key]
+	if !ok || !c.enabled || !c.now().Before(e.expires) {
+		return nil, cachedPrincipal{}, c.gen, false
+	}
+	p := e.p
+	return &p, e, c.gen, true
+}
+
+// put caches p under key until validUntil (or the TTL, whichever is sooner), unless an
+// invalidation happened since gen was read: the principal may already be stale.
+func (c *credentialCache) put(key string, gen uint64, p *assess.Principal, validUntil, touched time.Time) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.enabled || gen != c.gen {
+		return
+	}
+	expires := c.now().Add(c.ttl)
+	if !validUntil.IsZero() && validUntil.Before(expires) {
+		expires = validUntil
+	}
+	c.entries[key] = cachedPrincipal{p: *p, expires: expires, touched: touched}
+}
+
+// touch records that an API key's last use was written at t.
+func (c *credentialCache) touch(key string, t time.Time) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e, ok := c.entries[key]; ok {
+		e.touched = t
+		c.entries[key] = e
+	}
+}
+
+// invalidate drops the entries an invalidation key names.
+func (c *credentialCache) invalidate(keys ...string) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.gen++
+	for _, k := range keys {
+		kind, id, _ := strings.Cut(k, ":")
+		if kind == "all" {
+			clear(c.entries)
+			continue
+		}
+		for ck, e := range c.entries {
+			if kind == "user" && e.p.User.ID == id || kind == "session" && e.p.SessionID == id || kind == "apikey" && e.p.APIKeyID == id {
+				delete(c.entries, ck)
+			}
+		}
+	}
+}
+
+// setEnabled switches the cache on (listener connected) or off (disconnected); either way
+// it starts empty.
+func (c *credentialCache) setEnabled(on bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.enabled = on
+	c.gen++
+	clear(c.entries)
+}
+
+// Invalidate sends an invalidation to every replica, delivered when the transaction
+// commits, and to this server's cache right after the commit.
+func (tx *Tx) Invalidate(ctx context.Context, key string) error {
+	if _, err := tx.Exec(ctx, "SELECT pg_notify($1, $2)", credentialChannel, key); err != nil {
+		return err
+	}
+	tx.invalidations = append(tx.invalidations, key)
+	return nil
+}
+
+// WithCredentialCache turns on the credential cache with entries living at most ttl; it
+// serves only while ListenCredentialChanges is connected.
+func (db *DB) WithCredentialCache(ttl time.Duration) *DB {
+	if ttl > 0 {
+		db.creds = newCredentialCache(ttl, db.now)
+	}
+	return db
+}
+
+// ListenCredentialChanges keeps a connection listening for credential invalidations until
+// ctx ends, reconnecting with a back-off; the cache serves only while it is connected.
+func (db *DB) ListenCredentialChanges(ctx context.Context, log *slog.Logger) {
+	if db.creds == nil {
+		return
+	}
+	backoff := 100 * time.Millisecond
+	for ctx.Err() == nil {
+		err := db.listenOnce(ctx)
+		db.creds.setEnabled(false)
+		if ctx.Err() != nil {
+			return
+		}
+		log.WarnContext(ctx, "credential cache off: invalidation listener disconnected", slog.String("error", err.Error()))
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(backoff):
+		}
+		backoff = min(backoff*2, 5*time.Second)
+	}
+}
+
+func (db *DB) listenOnce(ctx context.Context) error {
+	conn, err := pgx.ConnectConfig(ctx, db.pool.Config().ConnConfig.Copy())
+	if err != nil {
+		return err
+	}
+	defer conn.Close(context.WithoutCancel(ctx))
+	if _, err := conn.Exec(ctx, "LISTEN "+credentialChannel); err != nil {
+		return err
+	}
+	db.creds.setEnabled(true)
+	for {
+		n, err := conn.WaitForNotification(ctx)
+		if err != nil {
+			return err
+		}
+		db.creds.invalidate(n.Payload)
+	}
+}

@@ -1,0 +1,60 @@
+package postgres
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/assay-dev/assay/pkg/assess"
+)
+
+func TestCredentialCacheEntries(t *testing.T) {
+	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	c := newCredentialCache(time.Minute, func() time.Time { return now })
+	alice := &assess.Principal{User: assess.User{ID: "u_alice"}, SessionID: "se_1"}
+	bob := &assess.Principal{User: assess.User{ID: "u_bob"}, APIKeyID: "ak_1"}
+
+	_, _, gen, ok := c.get("s:se_1")
+	require.False(t, ok)
+	c.put("s:se_1", gen, alice, time.Time{}, time.Time{})
+	_, _, _, ok = c.get("s:se_1")
+	require.False(t, ok, "nothing is cached while the listener is not connected")
+
+	c.setEnabled(true)
+	_, _, gen, _ = c.get("s:se_1")
+	c.put("s:se_1", gen, alice, time.Time{}, time.Time{})
+	c.put("k:bob", gen, bob, now.Add(10*time.Second), time.Time{})
+	got, _, _, ok := c.get("s:se_1")
+	require.True(t, ok)
+	require.Equal(t, "u_alice", got.User.ID)
+
+	t.Run("a put after an invalidation is dropped", func(t *testing.T) {
+		_, _, stale, _ := c.get("s:other")
+		c.invalidate(userCredentials("u_nobody"))
+		c.put("s:other", stale, alice, time.Time{}, time.Time{})
+		_, _, _, ok := c.get("s:other")
+		require.False(t, ok)
+	})
+	t.Run("entries expire with their credential", func(t *testing.T) {
+		now = now.Add(11 * time.Second)
+		_, _, _, ok := c.get("k:bob")
+		require.False(t, ok, "the key expired before the TTL")
+		_, _, _, ok = c.get("s:se_1")
+		require.True(t, ok)
+	})
+	t.Run("invalidations name users, sessions, keys or everything", func(t *testing.T) {
+		for _, k := range []string{userCredentials("u_alice"), sessionCredential("se_1"), roleCredentials()} {
+			_, _, gen, _ := c.get("s:se_1")
+			c.put("s:se_1", gen, alice, time.Time{}, time.Time{})
+			c.invalidate(k)
+			_, _, _, ok := c.get("s:se_1")
+			require.False(t, ok, k)
+		}
+		_, _, gen, _ := c.get("k:bob")
+		c.put("k:bob", gen, bob, time.Time{}, time.Time{})
+		c.invalidate(apiKeyCredential("ak_1"))
+		_, _, _, ok := c.get("k:bob")
+		require.False(t, ok)
+	})
+}
