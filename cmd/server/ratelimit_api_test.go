@@ -4,9 +4,13 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/assay-dev/assay/pkg/postgres/pgtest"
 )
 
 // TestUnknownCredentialsShareTheAddressBudget: a made-up API key buys no budget of its
@@ -50,4 +54,46 @@ func TestSignInLimitCountsOnlyCredentialAttempts(t *testing.T) {
 	admin.patch(t, "/api/v1/auth/me", fmt.Sprintf(`{"version":%v,"displayName":"Still here"}`, version), http.StatusOK)
 	res, body = admin.do(t, http.MethodPost, "/api/v1/auth/logout", nil)
 	require.Less(t, res.StatusCode, 300, body)
+}
+
+// TestRateBudgetSharedAcrossServers: one API key used on two servers shares one budget,
+// counted locally and reconciled in batches: together the servers admit the budget
+// within a tenth, and refuse the rest with 429 and Retry-After.
+func TestRateBudgetSharedAcrossServers(t *testing.T) {
+	t.Parallel()
+	const budget = 60
+	dsn := pgtest.NewDatabase(t)
+	a := startServerOn(t, dsn, fmt.Sprintf("RATE_LIMIT_PER_MINUTE=%d", budget))
+	b := startServerOn(t, dsn, fmt.Sprintf("RATE_LIMIT_PER_MINUTE=%d", budget))
+	key := a.newAPIKey(t, a.admin(t))
+	clients := []*apiClient{a.bearerClient(key), b.bearerClient(key)}
+	for time.Now().Second() > 45 { // one fixed window for the whole test
+		time.Sleep(time.Second)
+	}
+	var mu sync.Mutex
+	allowed, refused := 0, 0
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Go(func() {
+			for range 40 {
+				res, body := clients[w%2].do(t, http.MethodGet, "/api/v1/roles", nil)
+				mu.Lock()
+				switch res.StatusCode {
+				case http.StatusOK:
+					allowed++
+				case http.StatusTooManyRequests:
+					refused++
+					require.NotEmpty(t, res.Header.Get("Retry-After"))
+					require.Equal(t, "rate_limited", body["error"])
+				default:
+					t.Errorf("status %d: %v", res.StatusCode, body)
+				}
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	t.Logf("allowed %d, refused %d, budget %d (minus the requests that set the key up)", allowed, refused, budget)
+	require.Positive(t, refused)
+	require.InDelta(t, budget, allowed, budget/10+3, "the two servers admit one shared budget")
 }
