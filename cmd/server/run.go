@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/assay-dev/assay/cmd/internal/boot"
@@ -33,6 +34,8 @@ type options struct {
 	Stdout  io.Writer
 	Listen  string            // overrides ":PORT"
 	Ready   func(addr string) // called once the listener accepts connections
+	// QueryTracer observes every database query of the server (tests).
+	QueryTracer pgx.QueryTracer
 }
 
 // run boots the whole server and blocks until ctx is cancelled, then shuts down in order:
@@ -44,7 +47,7 @@ func run(ctx context.Context, opts options) error {
 		return err
 	}
 	log := boot.Logger(cfg, opts.Stdout)
-	db, err := boot.OpenDatabase(ctx, cfg, log, boot.Exclusive, "assay-server")
+	db, err := boot.OpenDatabase(ctx, cfg, log, boot.Exclusive, "assay-server", opts.QueryTracer)
 	if err != nil {
 		return err
 	}

@@ -61,6 +61,12 @@ func startServer(t *testing.T, env ...string) *testServer {
 // startServerOn is startServer on a given database.
 func startServerOn(t *testing.T, dsn string, env ...string) *testServer {
 	t.Helper()
+	return startTracedServer(t, dsn, nil, env...)
+}
+
+// startTracedServer is startServerOn with a tracer observing every database query.
+func startTracedServer(t *testing.T, dsn string, tracer pgx.QueryTracer, env ...string) *testServer {
+	t.Helper()
 	ts := &testServer{dsn: dsn, logs: &syncBuffer{}}
 	environ := append([]string{
 		"DATABASE_PROVIDER=postgres", "DATABASE_URL=" + ts.dsn, "NODE_ENV=test", "LOG_LEVEL=debug",
@@ -70,7 +76,8 @@ func startServerOn(t *testing.T, dsn string, env ...string) *testServer {
 	ready := make(chan string, 1)
 	done := make(chan error, 1)
 	go func() {
-		done <- run(ctx, options{Environ: environ, Stdout: ts.logs, Listen: "127.0.0.1:0", Ready: func(a string) { ready <- a }})
+		done <- run(ctx, options{Environ: environ, Stdout: ts.logs, Listen: "127.0.0.1:0", Ready: func(a string) { ready <- a },
+			QueryTracer: tracer})
 	}()
 	select {
 	case addr := <-ready:

@@ -36,6 +36,8 @@ type PoolConfig struct {
 	ConnectTimeout time.Duration
 	// KeepAlive is the TCP keep-alive period of connections (0: Go's default, 15 s).
 	KeepAlive time.Duration
+	// Tracer observes every query when set.
+	Tracer pgx.QueryTracer
 }
 
 // OpenPool connects to dsn and verifies the connection with a ping.
@@ -53,6 +55,7 @@ func OpenPool(ctx context.Context, dsn string, cfg PoolConfig) (*pgxpool.Pool, e
 	}
 	dialer := &net.Dialer{Timeout: pc.ConnConfig.ConnectTimeout, KeepAlive: cfg.KeepAlive}
 	pc.ConnConfig.DialFunc = dialer.DialContext
+	pc.ConnConfig.Tracer = cfg.Tracer
 	if cfg.StatementTimeout > 0 {
 		pc.ConnConfig.RuntimeParams["statement_timeout"] = strconv.FormatInt(cfg.StatementTimeout.Milliseconds(), 10)
 	}

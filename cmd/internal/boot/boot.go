@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/assay-dev/assay/pkg/assess"
@@ -47,7 +48,8 @@ type Database struct {
 
 // OpenDatabase connects as configured: DATABASE_PROVIDER=pglite runs (or attaches to) the
 // private PostgreSQL server in PGLITE_DATA_DIR; postgres connects to DATABASE_URL.
-func OpenDatabase(ctx context.Context, cfg *config.Config, log *slog.Logger, mode Mode, appName string) (*Database, error) {
+// tracer, when given, observes every query (tests count the queries of a request).
+func OpenDatabase(ctx context.Context, cfg *config.Config, log *slog.Logger, mode Mode, appName string, tracer ...pgx.QueryTracer) (*Database, error) {
 	d := &Database{}
 	dsn := cfg.DatabaseURL
 	if cfg.Embedded() {
@@ -68,6 +70,7 @@ func OpenDatabase(ctx context.Context, cfg *config.Config, log *slog.Logger, mod
 	pool, err := postgres.OpenPool(ctx, dsn, postgres.PoolConfig{
 		MaxConns: cfg.DBMaxConns, MinConns: cfg.DBMinConns, ApplicationName: appName,
 		StatementTimeout: cfg.DBStatementTimeout, ConnectTimeout: cfg.DBConnectTimeout, KeepAlive: cfg.DBKeepAlive,
+		Tracer: firstOf(tracer),
 	})
 	if err != nil {
 		d.Close()
@@ -132,4 +135,11 @@ func LoadKeys(ctx context.Context, store *postgres.DB, cfg *config.Config, log *
 		log.InfoContext(ctx, "encryption at rest enabled", slog.Int("key_version", keys.Current()))
 	}
 	return nil
+}
+
+func firstOf(tracers []pgx.QueryTracer) pgx.QueryTracer {
+	if len(tracers) == 0 {
+		return nil
+	}
+	return tracers[0]
 }

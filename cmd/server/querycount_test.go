@@ -1,0 +1,73 @@
+package main
+
+import (
+	"context"
+	"net/http"
+	"sync"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/stretchr/testify/require"
+
+	"github.com/assay-dev/assay/pkg/logging"
+	"github.com/assay-dev/assay/pkg/postgres/pgtest"
+)
+
+// queryCounter counts the database queries of each request, by request id.
+type queryCounter struct {
+	mu     sync.Mutex
+	counts map[string]int
+	sql    map[string][]string
+}
+
+func (c *queryCounter) TraceQueryStart(ctx context.Context, _ *pgx.Conn, data pgx.TraceQueryStartData) context.Context {
+	if id := logging.RequestID(ctx); id != "" {
+		c.mu.Lock()
+		c.counts[id]++
+		c.sql[id] = append(c.sql[id], data.SQL)
+		c.mu.Unlock()
+	}
+	return ctx
+}
+
+func (c *queryCounter) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
+
+// TestHotPathQueries: with a warm credential cache, an authenticated read issues only its
+// own queries — none for the credential, the rate limit or the setup state — and a list
+// issues one query whatever its length (no N+1).
+func TestHotPathQueries(t *testing.T) {
+	t.Parallel()
+	counter := &queryCounter{counts: map[string]int{}, sql: map[string][]string{}}
+	ts := startTracedServer(t, pgtest.NewDatabase(t), counter)
+	admin := ts.admin(t)
+	for range 5 {
+		ts.newUser(t, "assessor")
+	}
+	u, _ := ts.newUser(t, "assessor")
+	cookie := admin
+	key := ts.bearerClient(ts.newAPIKey(t, admin))
+
+	for _, c := range []struct {
+		name    string
+		client  *apiClient
+		path    string
+		queries int
+	}{
+		{"who am I with an API key", key, "/api/v1/auth/me", 0},
+		{"who am I with a session", cookie, "/api/v1/auth/me", 0},
+		{"get one user", key, "/api/v1/users/" + u.ID, 1},
+		{"list users", key, "/api/v1/users?limit=50", 1},
+		{"list roles", key, "/api/v1/roles", 1},
+		{"unread notifications", key, "/api/v1/notifications/unread-count", 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			c.client.get(t, c.path, http.StatusOK) // warms the credential cache
+			res, body := c.client.do(t, http.MethodGet, c.path, nil)
+			require.Equal(t, http.StatusOK, res.StatusCode, body)
+			id := res.Header.Get("X-Request-Id")
+			counter.mu.Lock()
+			defer counter.mu.Unlock()
+			require.Equal(t, c.queries, counter.counts[id], "queries: %q", counter.sql[id])
+		})
+	}
+}
