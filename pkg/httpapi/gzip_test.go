@@ -1,0 +1,70 @@
+package httpapi
+
+import (
+	"compress/gzip"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+func TestCompressJSON(t *testing.T) {
+	big := `{"items":["` + strings.Repeat("x", 4000) + `"]}`
+	h := compressJSON(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/big":
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = io.WriteString(w, big[:100])
+			_, _ = io.WriteString(w, big[100:])
+		case "/small":
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = io.WriteString(w, `{"n":1}`)
+		case "/file":
+			w.Header().Set("Content-Type", "application/pdf")
+			_, _ = io.WriteString(w, big)
+		case "/empty":
+			w.WriteHeader(http.StatusNoContent)
+		}
+	}))
+	get := func(path, accept string) *http.Response {
+		req := httptest.NewRequest(http.MethodGet, path, nil)
+		if accept != "" {
+			req.Header.Set("Accept-Encoding", accept)
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		return rec.Result()
+	}
+	t.Run("a large JSON answer is compressed", func(t *testing.T) {
+		res := get("/big", "br, gzip")
+		require.Equal(t, "gzip", res.Header.Get("Content-Encoding"))
+		require.Contains(t, res.Header.Values("Vary"), "Accept-Encoding")
+		zr, err := gzip.NewReader(res.Body)
+		require.NoError(t, err)
+		plain, err := io.ReadAll(zr)
+		require.NoError(t, err)
+		require.Equal(t, big, string(plain))
+	})
+	for name, c := range map[string]struct{ path, accept string }{
+		"without Accept-Encoding": {"/big", ""},
+		"gzip refused with q=0":   {"/big", "gzip;q=0"},
+		"a small answer":          {"/small", "gzip"},
+		"a file":                  {"/file", "gzip"},
+		"no content":              {"/empty", "gzip"},
+	} {
+		t.Run(name+" is sent as it is", func(t *testing.T) {
+			res := get(c.path, c.accept)
+			require.Empty(t, res.Header.Get("Content-Encoding"))
+			body, _ := io.ReadAll(res.Body)
+			switch c.path {
+			case "/big", "/file":
+				require.Equal(t, big, string(body))
+			case "/empty":
+				require.Equal(t, http.StatusNoContent, res.StatusCode)
+			}
+		})
+	}
+}
