@@ -377,6 +377,7 @@ func TestKilledWorkerDeliveryIsRetriedAfterRestart(t *testing.T) {
 	require.Equal(t, []string{firstID, firstID}, ids, "the retried request carries the same webhook-id")
 	mu.Unlock()
 	require.Equal(t, d.ID, firstID)
+	require.Equal(t, 2, d.Attempts, "the attempt cut by the kill is in the log too")
 	require.NoError(t, second.Process.Signal(syscall.SIGTERM))
 	require.NoError(t, second.Wait(), "graceful stop")
 }

@@ -156,7 +156,10 @@ func withDefaults(cfg Config) Config {
 		cfg.PurgeDeliveriesInterval = PurgeDeliveriesInterval
 	}
 	if cfg.RescueStuckJobsAfter <= 0 {
-		cfg.RescueStuckJobsAfter = max(cfg.WebhookTimeout, cfg.ChatTimeout, cfg.SMTPTimeout) + 30*time.Second
+		// The job's own timeout ends an attempt before this, so a rescued job is never one
+		// that still runs; a few seconds of margin keep the rescue of a crashed worker's
+		// job short (River's rescuer then looks every 30 s).
+		cfg.RescueStuckJobsAfter = max(cfg.WebhookTimeout, cfg.ChatTimeout, cfg.SMTPTimeout) + 5*time.Second
 	}
 	if cfg.Version == "" {
 		cfg.Version = "dev"

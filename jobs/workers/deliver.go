@@ -84,6 +84,25 @@ func fromResponse(r notify.Response) attempt {
 
 type sendFunc func(ctx context.Context, task assess.DeliveryTask) attempt
 
+// recordCutAttempts logs the attempts a crashed worker could not record: River counts
+// every attempt it started (row.Attempt, this one included), the log only those that
+// reported. The receiver may have got the interrupted one; the log says so, and the next
+// attempt carries the same webhook-id, so receivers de-duplicate.
+func (d *deliverer) recordCutAttempts(ctx context.Context, row *rivertype.JobRow, task assess.DeliveryTask) error {
+	missing := row.Attempt - 1 - task.Delivery.Attempts
+	if missing <= 0 || final(task.Delivery.Status) {
+		return nil
+	}
+	for range missing { // when it started is lost with the worker: logged as found
+		out := assess.DeliveryOutcome{StartedAt: time.Now(), NextAttemptAt: time.Now(),
+			Error: "interrupted: the worker stopped during the attempt (found when the job was rescued)"}
+		if err := d.store.RecordDeliveryAttempt(ctx, task.Delivery.ID, out); err != nil {
+			return fmt.Errorf("record interrupted attempt of delivery %s: %w", task.Delivery.ID, err)
+		}
+	}
+	return nil
+}
+
 // work makes one attempt of delivery id for the River job row. A failure that is not the
 // last returns an error, so River retries after NextRetry; the last failure also returns
 // one, and River discards the job. Both are recorded first.
@@ -95,6 +114,9 @@ func (d *deliverer) work(ctx context.Context, row *rivertype.JobRow, id string, 
 			return river.JobCancel(fmt.Errorf("delivery %s: %w", id, err))
 		}
 		return fmt.Errorf("load delivery %s: %w", id, err)
+	}
+	if err := d.recordCutAttempts(ctx, row, task); err != nil {
+		return err
 	}
 	channel := task.Delivery.Channel
 	if task.Skip == "" {
