@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"net/http"
+	"strings"
 	"sync"
 	"testing"
 
@@ -70,4 +71,23 @@ func TestHotPathQueries(t *testing.T) {
 			require.Equal(t, c.queries, counter.counts[id], "queries: %q", counter.sql[id])
 		})
 	}
+}
+
+// TestCreateQueries reports (and bounds) the round trips of a create: the row, its audit
+// row, the event, its fan-out and the delivery jobs, in one transaction.
+func TestCreateQueries(t *testing.T) {
+	t.Parallel()
+	counter := &queryCounter{counts: map[string]int{}, sql: map[string][]string{}}
+	ts := startTracedServer(t, pgtest.NewDatabase(t), counter)
+	key := ts.bearerClient(ts.newAPIKey(t, ts.admin(t)))
+	key.post(t, "/api/v1/admin/invites", `{"intendedRole":"assessee"}`, http.StatusCreated)
+	res, body := key.do(t, http.MethodPost, "/api/v1/admin/invites", `{"intendedRole":"assessee"}`)
+	require.Equal(t, http.StatusCreated, res.StatusCode, body)
+	id := res.Header.Get("X-Request-Id")
+	counter.mu.Lock()
+	defer counter.mu.Unlock()
+	t.Logf("create invite: %d queries:\n%s", counter.counts[id], strings.Join(counter.sql[id], "\n---\n"))
+	// begin, role, invite, audit row, event, recipients, rule destinations, webhooks,
+	// commit: the actor's name comes from the request's principal.
+	require.LessOrEqual(t, counter.counts[id], 9)
 }

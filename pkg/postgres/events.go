@@ -50,7 +50,7 @@ func (db *DB) recordEvent(ctx context.Context, tx pgx.Tx, actor assess.Actor, ev
 	if err != nil {
 		return storedEvent{}, fmt.Errorf("emit %s: data: %w", ev.Type, err)
 	}
-	name, err := actorName(ctx, tx, actor.ID)
+	name, err := actorNameOf(ctx, tx, actor)
 	if err != nil {
 		return storedEvent{}, err
 	}
@@ -82,6 +82,17 @@ func actorID(a assess.Actor) string {
 func actorOrAnonymous(a assess.Actor) assess.Actor {
 	a.ID = actorID(a)
 	return a
+}
+
+// actorNameOf is actorName without a query when the request's principal is the actor.
+func actorNameOf(ctx context.Context, q querier, a assess.Actor) (string, error) {
+	if p := a.Principal; p != nil && p.User.ID == a.ID && a.ID != "" {
+		if p.User.DisplayName != "" {
+			return p.User.DisplayName, nil
+		}
+		return p.User.Username, nil
+	}
+	return actorName(ctx, q, a.ID)
 }
 
 // actorName is the display name shown for who caused an event.
