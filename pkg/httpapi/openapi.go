@@ -1,6 +1,8 @@
 package httpapi
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"net/http"
 )
@@ -22,13 +24,24 @@ func (s *Server) OpenAPIDocument() ([]byte, error) {
 	return json.MarshalIndent(doc, "", "  ")
 }
 
+// handleOpenAPI serves the document, rendered once (it is fixed for the life of the
+// process), with an ETag so clients revalidate it without downloading it again.
 func (s *Server) handleOpenAPI(w http.ResponseWriter, r *http.Request) {
-	doc, err := s.OpenAPIDocument()
-	if err != nil {
-		writeError(w, r, s.dep.Logger, err)
+	s.openapiOnce.Do(func() {
+		s.openapiDoc, s.openapiErr = s.OpenAPIDocument()
+		sum := sha256.Sum256(s.openapiDoc)
+		s.openapiETag = `"` + hex.EncodeToString(sum[:16]) + `"`
+	})
+	if s.openapiErr != nil {
+		writeError(w, r, s.dep.Logger, s.openapiErr)
 		return
 	}
 	w.Header().Set("Content-Type", contentTypeJSON)
 	w.Header().Set("Cache-Control", "no-cache")
-	_, _ = w.Write(doc)
+	w.Header().Set("ETag", s.openapiETag)
+	if r.Header.Get("If-None-Match") == s.openapiETag {
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	_, _ = w.Write(s.openapiDoc)
 }

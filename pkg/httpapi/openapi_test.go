@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"strings"
 	"testing"
@@ -125,4 +127,19 @@ func requireWebhookDescribed(t *testing.T, hooks map[string]any, et assess.Event
 	require.ElementsMatch(t, []any{"id", "type", "timestamp", "actor", "data"}, envelope["required"])
 	data := resolve(t, props["data"].(map[string]any))
 	require.NotEmpty(t, data["properties"], "%s: the data schema describes the payload's fields", et.Type)
+}
+
+func TestOpenAPIDocumentRevalidates(t *testing.T) {
+	srv := New(Config{Version: "test"}, Deps{Setup: &fakeSetup{}, Database: &fakeCheck{}})
+	rec := httptest.NewRecorder()
+	srv.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/api/v1/openapi.json", nil))
+	require.Equal(t, http.StatusOK, rec.Code)
+	etag := rec.Header().Get("ETag")
+	require.NotEmpty(t, etag)
+	req := httptest.NewRequest(http.MethodGet, "/api/v1/openapi.json", nil)
+	req.Header.Set("If-None-Match", etag)
+	rec = httptest.NewRecorder()
+	srv.ServeHTTP(rec, req)
+	require.Equal(t, http.StatusNotModified, rec.Code)
+	require.Zero(t, rec.Body.Len())
 }

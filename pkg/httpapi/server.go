@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
@@ -97,6 +98,11 @@ type Server struct {
 	cfg    Config
 	dep    Deps
 	signer sessionSigner
+
+	openapiOnce sync.Once // the document, rendered on first request
+	openapiDoc  []byte
+	openapiETag string
+	openapiErr  error
 }
 
 // New assembles the handler: platform middleware, health, metrics, the setup gate, the
