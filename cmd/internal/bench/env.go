@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/assay-dev/assay/pkg/postgres/embedpg"
 )
@@ -101,6 +102,7 @@ func (e *environment) close() {
 func (e *environment) measure(ctx context.Context, drv *driver, rep *Report, phases []phase) error {
 	t := target{base: e.server.base, server: onePID(e.server.pid()), db: e.db}
 	for _, ph := range phases {
+		e.settle(ctx)
 		res := drv.run(ctx, t, ph)
 		if err := ctx.Err(); err != nil {
 			return err
@@ -134,6 +136,22 @@ func (e *environment) ceilings(ctx context.Context, drv *driver, rep *Report, pg
 	}
 	fmt.Fprintf(e.out, "%-16s %8.0f tps, latency average %.2f ms\n", "pgbench -S", rep.Pgbench.TPS, rep.Pgbench.LatencyMs)
 	return nil
+}
+
+// settle waits, at most 15 s, until PostgreSQL is idle, so the aftermath of the seed or of
+// a write-heavy phase (autovacuum, checkpoint) is not measured in the next phase.
+func (e *environment) settle(ctx context.Context) {
+	began := time.Now()
+	for time.Since(began) < 15*time.Second && ctx.Err() == nil {
+		before := takeCPU(e.db)
+		time.Sleep(500 * time.Millisecond)
+		if takeCPU(e.db).since(before) < 0.03 {
+			break
+		}
+	}
+	if waited := time.Since(began); waited > 2*time.Second {
+		fmt.Fprintf(e.out, "(waited %.0fs for PostgreSQL to go idle)\n", waited.Seconds())
+	}
 }
 
 func (e *environment) progress(res Result) {

@@ -168,7 +168,7 @@ func run(ctx context.Context, o options, out io.Writer) error {
 			return err
 		}
 	}
-	rep.TotalSeconds = time.Since(began).Seconds()
+	rep.TotalSeconds, rep.Host.LoadAvgEnd = time.Since(began).Seconds(), loadAverage()
 	rep.fillFractions()
 	fmt.Fprintln(out)
 	rep.printTable(out)

@@ -37,6 +37,8 @@ type Host struct {
 	CPU       string `json:"cpu"`
 	GoVersion string `json:"goVersion"`
 	LoadAvg   string `json:"loadAverageAtStart"`
+	// LoadAvgEnd, against Cores, shows whether other programs competed for the CPU.
+	LoadAvgEnd string `json:"loadAverageAtEnd"`
 }
 
 // Settings are the load parameters of the run.
@@ -48,9 +50,7 @@ type Settings struct {
 
 func describeHost() Host {
 	h := Host{Cores: runtime.NumCPU(), GoVersion: runtime.Version()}
-	if data, err := os.ReadFile("/proc/loadavg"); err == nil {
-		h.LoadAvg = strings.Join(strings.Fields(string(data))[:3], " ")
-	}
+	h.LoadAvg = loadAverage()
 	if f, err := os.Open("/proc/cpuinfo"); err == nil {
 		defer f.Close()
 		sc := bufio.NewScanner(f)
@@ -62,6 +62,15 @@ func describeHost() Host {
 		}
 	}
 	return h
+}
+
+// loadAverage is the 1, 5 and 15 minute load averages of /proc/loadavg.
+func loadAverage() string {
+	data, err := os.ReadFile("/proc/loadavg")
+	if f := strings.Fields(string(data)); err == nil && len(f) >= 3 {
+		return strings.Join(f[:3], " ")
+	}
+	return "unknown"
 }
 
 // fillFractions sets each result's share of the hello-world ceiling.
@@ -119,8 +128,8 @@ func (r *Report) printTable(w io.Writer) {
 	s := r.Seed
 	fmt.Fprintf(w, "concurrency %d, %gs per operation after %gs warm-up; %d users, %d custom roles, %d unread notifications (seeded in %.0fs)\n",
 		r.Settings.Concurrency, r.Settings.DurationS, r.Settings.WarmupS, s.Users, s.CustomRoles, s.UnreadNotifications, s.Seconds)
-	fmt.Fprintf(w, "assay-server %s; %d cores (%s), load average at start %s, %s; whole run %.0fs\n",
-		r.ServerVersion, r.Host.Cores, r.Host.CPU, r.Host.LoadAvg, r.Host.GoVersion, r.TotalSeconds)
+	fmt.Fprintf(w, "assay-server %s; %d cores (%s), load average %s at start, %s at end; %s; whole run %.0fs\n",
+		r.ServerVersion, r.Host.Cores, r.Host.CPU, r.Host.LoadAvg, r.Host.LoadAvgEnd, r.Host.GoVersion, r.TotalSeconds)
 }
 
 // writeJSON writes the report to path, creating its directory.
