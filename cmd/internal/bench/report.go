@@ -90,7 +90,7 @@ func (r *Report) fillFractions() {
 // printTable writes the results as a Markdown table followed by the ceilings.
 func (r *Report) printTable(w io.Writer) {
 	tw := tabwriter.NewWriter(w, 0, 0, 1, ' ', 0)
-	fmt.Fprintln(tw, "| operation\t| req/s\t| of hello\t| p50 ms\t| p95 ms\t| p99 ms\t| errors\t| srv CPU s\t| srv µs/req\t| db CPU s\t| gen CPU s\t| srv RSS MiB\t|")
+	fmt.Fprintln(tw, "| operation\t| req/s\t| of hello\t| p50 ms\t| p95 ms\t| p99 ms\t| errors\t| srv CPU s\t| srv µs/req\t| db µs/req\t| gen CPU s\t| srv RSS MiB\t|")
 	fmt.Fprintln(tw, "|---\t|--:\t|--:\t|--:\t|--:\t|--:\t|--:\t|--:\t|--:\t|--:\t|--:\t|--:\t|")
 	rows := append([]Result(nil), r.Operations...)
 	if r.Mixed != nil {
@@ -100,20 +100,7 @@ func (r *Report) printTable(w io.Writer) {
 		rows = append(rows, *r.HelloWorld)
 	}
 	for _, res := range rows {
-		frac, db := "–", "–"
-		if res.OfHelloWorld > 0 {
-			frac = fmt.Sprintf("%.1f%%", 100*res.OfHelloWorld)
-		}
-		if res.Database != nil {
-			db = fmt.Sprintf("%.1f", res.Database.CPUSeconds)
-		}
-		perReq := 0.0
-		if res.Requests > 0 {
-			perReq = res.Server.CPUSeconds / float64(res.Requests) * 1e6
-		}
-		fmt.Fprintf(tw, "| %s\t| %.0f\t| %s\t| %.2f\t| %.2f\t| %.2f\t| %d\t| %.1f\t| %.0f\t| %s\t| %.1f\t| %.0f\t|\n",
-			res.Name, res.ReqPerSec, frac, res.P50Ms, res.P95Ms, res.P99Ms, res.Errors,
-			res.Server.CPUSeconds, perReq, db, res.Generator.CPUSeconds, res.Server.PeakRSSMiB)
+		fmt.Fprintln(tw, tableRow(res))
 	}
 	_ = tw.Flush()
 	fmt.Fprintln(w)
@@ -130,6 +117,21 @@ func (r *Report) printTable(w io.Writer) {
 		r.Settings.Concurrency, r.Settings.DurationS, r.Settings.WarmupS, s.Users, s.CustomRoles, s.UnreadNotifications, s.Seconds)
 	fmt.Fprintf(w, "assay-server %s; %d cores (%s), load average %s at start, %s at end; %s; whole run %.0fs\n",
 		r.ServerVersion, r.Host.Cores, r.Host.CPU, r.Host.LoadAvg, r.Host.LoadAvgEnd, r.Host.GoVersion, r.TotalSeconds)
+}
+
+// tableRow is one line of the table; the µs/req columns are CPU time per request.
+func tableRow(res Result) string {
+	perReq := func(cpuSeconds float64) float64 { return cpuSeconds / float64(max(1, res.Requests)) * 1e6 }
+	frac, db := "–", "–"
+	if res.OfHelloWorld > 0 {
+		frac = fmt.Sprintf("%.1f%%", 100*res.OfHelloWorld)
+	}
+	if res.Database != nil {
+		db = fmt.Sprintf("%.0f", perReq(res.Database.CPUSeconds))
+	}
+	return fmt.Sprintf("| %s\t| %.0f\t| %s\t| %.2f\t| %.2f\t| %.2f\t| %d\t| %.1f\t| %.0f\t| %s\t| %.1f\t| %.0f\t|",
+		res.Name, res.ReqPerSec, frac, res.P50Ms, res.P95Ms, res.P99Ms, res.Errors,
+		res.Server.CPUSeconds, perReq(res.Server.CPUSeconds), db, res.Generator.CPUSeconds, res.Server.PeakRSSMiB)
 }
 
 // writeJSON writes the report to path, creating its directory.
