@@ -41,7 +41,7 @@ func findPgbench(explicit string) (string, error) {
 	}
 	p, err := exec.LookPath("pgbench")
 	if err != nil {
-		return "", errors.New("pgbench not found: install postgresql-contrib (or the server package) or pass -pgbench, or use -skip-ceilings")
+		return "", errors.New("pgbench not found: it ships with the PostgreSQL server package (Debian: postgresql-15); pass -pgbench, or -skip-ceilings")
 	}
 	return p, nil
 }
