@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/assay-dev/assay/pkg/postgres/embedpg"
 )
 
@@ -102,7 +104,9 @@ func (e *environment) close() {
 func (e *environment) measure(ctx context.Context, drv *driver, rep *Report, phases []phase) error {
 	t := target{base: e.server.base, server: onePID(e.server.pid()), db: e.db}
 	for _, ph := range phases {
-		e.settle(ctx)
+		if err := e.settle(ctx); err != nil {
+			return err
+		}
 		res := drv.run(ctx, t, ph)
 		if err := ctx.Err(); err != nil {
 			return err
@@ -138,9 +142,20 @@ func (e *environment) ceilings(ctx context.Context, drv *driver, rep *Report, pg
 	return nil
 }
 
-// settle waits, at most 15 s, until PostgreSQL is idle, so the aftermath of the seed or of
-// a write-heavy phase (autovacuum, checkpoint) is not measured in the next phase.
-func (e *environment) settle(ctx context.Context) {
+// settle vacuums and analyzes the server's database, then waits (at most 15 s) until
+// PostgreSQL is idle, so each phase starts from the same state: without it, autovacuum
+// (whose launcher wakes once a minute) cleans up after the seed or a write-heavy phase
+// during the next phase, and is measured there.
+func (e *environment) settle(ctx context.Context) error {
+	conn, err := pgx.Connect(ctx, e.cluster.ConnString())
+	if err != nil {
+		return err
+	}
+	_, err = conn.Exec(ctx, "VACUUM (ANALYZE)")
+	_ = conn.Close(ctx)
+	if err != nil {
+		return fmt.Errorf("vacuum: %w", err)
+	}
 	began := time.Now()
 	for time.Since(began) < 15*time.Second && ctx.Err() == nil {
 		before := takeCPU(e.db)
@@ -152,6 +167,7 @@ func (e *environment) settle(ctx context.Context) {
 	if waited := time.Since(began); waited > 2*time.Second {
 		fmt.Fprintf(e.out, "(waited %.0fs for PostgreSQL to go idle)\n", waited.Seconds())
 	}
+	return nil
 }
 
 func (e *environment) progress(res Result) {

@@ -19,9 +19,7 @@ const (
 	benchPassword = "bench password 0123"
 	adminName     = "bench-admin"  // the measured principal: every operation acts as them
 	seederName    = "bench-seeder" // a second administrator, so the users it creates notify adminName
-	seedAPIKeys   = 4              // workers share them round-robin
-	seedSessions  = 4
-	seedWorkers   = 4 // concurrent creations; password hashing is the bottleneck anyway
+	seedWorkers   = 4              // concurrent creations; password hashing is the bottleneck anyway
 )
 
 // customRoles are granted to every tenth seeded user, so role lists and joins are not trivial.
@@ -43,16 +41,18 @@ type Dataset struct {
 
 	Users               int     `json:"users"`
 	CustomRoles         int     `json:"customRoles"`
+	Credentials         int     `json:"credentials"`         // API keys, and sessions, shared by the workers
 	UnreadNotifications int     `json:"unreadNotifications"` // of adminName
 	Seconds             float64 `json:"seconds"`
 }
 
 // seeder builds the dataset through the API, as a client would.
 type seeder struct {
-	api    *apiClient
-	users  int
-	data   *Dataset
-	cookie string // a session of adminName
+	api         *apiClient
+	users       int
+	credentials int // API keys, and sessions, of adminName
+	data        *Dataset
+	cookie      string // a session of adminName
 }
 
 // seedSteps build the dataset in order. A feature whose operations need records of a new
@@ -64,13 +64,14 @@ var seedSteps = []struct {
 	{"first administrator", (*seeder).admin},
 	{"custom roles", (*seeder).roles},
 	{"users", (*seeder).userAccounts},
-	{"API keys and sessions", (*seeder).credentials},
+	{"API keys and sessions", (*seeder).keysAndSessions},
 	{"notifications", (*seeder).notifications},
 }
 
-// seed runs every step against the server at base.
-func seed(ctx context.Context, base string, users int, out io.Writer) (*Dataset, error) {
-	s := &seeder{api: newAPIClient(base), users: users, data: &Dataset{}}
+// seed runs every step against the server at base: users accounts, and credentials API
+// keys and as many sessions of the measured administrator.
+func seed(ctx context.Context, base string, users, credentials int, out io.Writer) (*Dataset, error) {
+	s := &seeder{api: newAPIClient(base), users: users, credentials: credentials, data: &Dataset{}}
 	began := time.Now()
 	for _, step := range seedSteps {
 		t0 := time.Now()
@@ -79,7 +80,7 @@ func seed(ctx context.Context, base string, users int, out io.Writer) (*Dataset,
 		}
 		fmt.Fprintf(out, "seed: %-22s %6.1fs\n", step.name, time.Since(t0).Seconds())
 	}
-	s.data.Users, s.data.CustomRoles = len(s.data.UserIDs), len(s.data.Roles)
+	s.data.Users, s.data.CustomRoles, s.data.Credentials = len(s.data.UserIDs), len(s.data.Roles), len(s.data.APIKeys)
 	s.data.Seconds = time.Since(began).Seconds()
 	return s.data, nil
 }
@@ -165,8 +166,8 @@ func (s *seeder) createUser(ctx context.Context, cookie, username string, roles 
 	return created.ID, err
 }
 
-func (s *seeder) credentials(ctx context.Context) error {
-	for i := range seedAPIKeys {
+func (s *seeder) keysAndSessions(ctx context.Context) error {
+	for i := range s.credentials {
 		var created struct{ Token string }
 		body := map[string]any{"name": fmt.Sprintf("bench key %d", i)}
 		if _, err := s.api.call(ctx, http.MethodPost, "/api/v1/me/api-keys", s.cookie, body, http.StatusCreated, &created); err != nil {
@@ -175,7 +176,7 @@ func (s *seeder) credentials(ctx context.Context) error {
 		s.data.APIKeys = append(s.data.APIKeys, created.Token)
 	}
 	s.data.Sessions = append(s.data.Sessions, s.cookie)
-	for len(s.data.Sessions) < seedSessions {
+	for len(s.data.Sessions) < s.credentials {
 		cookie, err := s.api.login(ctx, adminName)
 		if err != nil {
 			return err
