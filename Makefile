@@ -10,7 +10,7 @@ LDFLAGS       := -s -w -X github.com/assay-dev/assay/cmd/internal/boot.Version=$
 GOLANGCI_LINT_VERSION := v2.15.0
 BIN           := $(CURDIR)/bin
 
-.PHONY: run build web-deps web-build go-build test lint bench-startup bench-auth bench-deliveries bench-upload clean
+.PHONY: run build web-deps web-build go-build test lint bench bench-startup bench-auth bench-deliveries bench-upload clean
 
 # Links in e-mails and chat messages point at APP_URL; for a local run that is this server.
 run: build
@@ -31,6 +31,14 @@ go-build:
 
 test:
 	bash scripts/test.sh
+
+# Request hot-path benchmark (PRODUCT P10.1, docs/performance.md): each operation of
+# cmd/internal/bench/scenario.json against bin/assay-server on a throw-away PostgreSQL, then
+# the hello-world and pgbench ceilings. OP=<name> (or OP=mixed) runs one operation; ARGS
+# passes more flags, e.g. ARGS='-duration 30s -users 5000'. Results: tmp/bench-results.json.
+bench: go-build
+	$(GO) build -o $(BIN)/assay-bench ./cmd/internal/bench
+	$(BIN)/assay-bench -server $(BIN)/assay-server -out $(CURDIR)/tmp/bench-results.json $(if $(OP),-op $(OP)) $(ARGS)
 
 # Start-up time to healthy and idle memory against an external PostgreSQL (PRODUCT P10.1).
 bench-startup:

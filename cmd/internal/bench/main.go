@@ -1,0 +1,187 @@
+// Command bench is the request hot-path benchmark of PRODUCT P10.1 (make bench). It starts
+// a throw-away PostgreSQL cluster and the real assay-server binary, seeds a dataset through
+// the API, then drives each operation of scenario.json in turn at a fixed concurrency over
+// keep-alive connections, and prints req/s, latency percentiles, errors and the server's
+// CPU and memory. In the same run and with the same generator it measures the ceilings: a
+// hello-world net/http server, and pgbench's select-only script on the same cluster.
+// docs/performance.md describes the method. Not shipped.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// options are the flags of the command.
+type options struct {
+	Concurrency  int
+	Duration     time.Duration
+	Warmup       time.Duration
+	Users        int
+	Credentials  int
+	Op           string // one operation by name, or "mixed"; empty for all
+	Out          string
+	Server       string
+	Pgbench      string
+	Scenario     string
+	SkipCeilings bool
+	Keep         bool
+}
+
+// Validate checks the flags before anything is started.
+func (o *options) Validate() error {
+	switch {
+	case o.Concurrency < 1:
+		return errors.New("-concurrency must be at least 1")
+	case o.Duration < time.Second:
+		return errors.New("-duration must be at least 1s")
+	case o.Warmup < 0:
+		return errors.New("-warmup must not be negative")
+	case o.Users < 1:
+		return errors.New("-users must be at least 1")
+	case o.Credentials < 1:
+		return errors.New("-credentials must be at least 1")
+	case o.Out == "":
+		return errors.New("-out is required")
+	}
+	if _, err := os.Stat(o.Server); err != nil {
+		return fmt.Errorf("-server: %w (make go-build builds it)", err)
+	}
+	return nil
+}
+
+func main() {
+	var o options
+	flag.IntVar(&o.Concurrency, "concurrency", 32, "concurrent connections, each with one request in flight")
+	flag.DurationVar(&o.Duration, "duration", 10*time.Second, "measured time per operation")
+	flag.DurationVar(&o.Warmup, "warmup", 2*time.Second, "unmeasured load before each measurement")
+	flag.IntVar(&o.Users, "users", 1000, "users to seed")
+	flag.IntVar(&o.Credentials, "credentials", 0, "API keys, and sessions, the workers share round-robin (default: one each per worker)")
+	flag.StringVar(&o.Op, "op", "", "run only this operation (a name from the scenario, or mixed)")
+	flag.StringVar(&o.Out, "out", filepath.Join(os.TempDir(), "assay-bench", "bench-results.json"), "JSON results file")
+	flag.StringVar(&o.Server, "server", "bin/assay-server", "assay-server binary")
+	flag.StringVar(&o.Pgbench, "pgbench", "", "pgbench binary (default: next to the PostgreSQL server binaries, else on PATH)")
+	flag.StringVar(&o.Scenario, "scenario", "", "scenario file (default: the built-in scenario.json)")
+	flag.BoolVar(&o.SkipCeilings, "skip-ceilings", false, "do not measure the hello-world and pgbench ceilings")
+	flag.BoolVar(&o.Keep, "keep", false, "keep the work directory (cluster, server log)")
+	hello := flag.String("serve-hello-world", "", "internal: serve the hello-world ceiling on this address")
+	flag.Parse()
+	if *hello != "" {
+		fmt.Fprintln(os.Stderr, serveHelloWorld(*hello))
+		os.Exit(1)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if o.Credentials == 0 {
+		o.Credentials = o.Concurrency
+	}
+	err := o.Validate()
+	if err == nil {
+		err = run(ctx, o, os.Stdout)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
+}
+
+// mixedPhase names the phase driving every operation at once, by weight.
+const mixedPhase = "mixed"
+
+// selectPhases returns what to measure: each operation alone, then the mix; or, with
+// -op, the one operation (or the mix) named.
+func selectPhases(sc *Scenario, op string) ([]phase, error) {
+	var phases []phase
+	for _, o := range sc.Operations {
+		if op == "" || op == o.Name {
+			phases = append(phases, phase{name: o.Name, pick: only(o)})
+		}
+	}
+	var weightedOps []*Operation
+	for _, o := range sc.Operations {
+		if o.Weight > 0 {
+			weightedOps = append(weightedOps, o)
+		}
+	}
+	if (op == "" || op == mixedPhase) && len(weightedOps) > 0 {
+		phases = append(phases, phase{name: mixedPhase, pick: weighted(weightedOps)})
+	}
+	if len(phases) == 0 {
+		names := make([]string, 0, len(sc.Operations))
+		for _, o := range sc.Operations {
+			names = append(names, o.Name)
+		}
+		return nil, fmt.Errorf("-op %q: not in the scenario (%s, %s)", op, strings.Join(names, ", "), mixedPhase)
+	}
+	return phases, nil
+}
+
+func loadScenario(path string) (*Scenario, error) {
+	if path == "" {
+		return parseScenario(scenarioJSON)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return parseScenario(data)
+}
+
+// run is the whole benchmark: services up, seed, phases, ceilings, report.
+func run(ctx context.Context, o options, out io.Writer) error {
+	began := time.Now()
+	sc, err := loadScenario(o.Scenario)
+	if err != nil {
+		return err
+	}
+	phases, err := selectPhases(sc, o.Op)
+	if err != nil {
+		return err
+	}
+	pgbench := ""
+	if !o.SkipCeilings {
+		if pgbench, err = findPgbench(o.Pgbench); err != nil {
+			return err
+		}
+	}
+	rep := &Report{
+		Date: began.Format(time.RFC3339), Command: strings.Join(os.Args, " "), Host: describeHost(),
+		Settings: Settings{Concurrency: o.Concurrency, DurationS: o.Duration.Seconds(), WarmupS: o.Warmup.Seconds()},
+	}
+	env, err := startEnvironment(ctx, o, out)
+	if err != nil {
+		return err
+	}
+	defer env.close()
+	rep.ServerVersion = serverVersion(ctx, env.server.base)
+	if rep.Seed, err = seed(ctx, env.server.base, o.Users, o.Credentials, out); err != nil {
+		return err
+	}
+	drv := &driver{data: rep.Seed, concurrency: o.Concurrency, warmup: o.Warmup, duration: o.Duration}
+	if err := env.measure(ctx, drv, rep, phases); err != nil {
+		return err
+	}
+	if !o.SkipCeilings {
+		if err := env.ceilings(ctx, drv, rep, pgbench); err != nil {
+			return err
+		}
+	}
+	rep.TotalSeconds, rep.Host.LoadAvgEnd = time.Since(began).Seconds(), loadAverage()
+	rep.fillFractions()
+	fmt.Fprintln(out)
+	rep.printTable(out)
+	if err := rep.writeJSON(o.Out); err != nil {
+		return err
+	}
+	fmt.Fprintln(out, "results:", o.Out)
+	return ctx.Err()
+}
