@@ -1585,11 +1585,6 @@ export interface components {
             /** @constant */
             type: "apikey.created";
         };
-        APIKeyPage: {
-            hasMore: boolean;
-            items: components["schemas"]["APIKey"][] | null;
-            nextCursor?: string;
-        };
         /** @description Body of every apikey.revoked delivery: sent to the webhook destinations whose event filter selects the type or that a global notification rule names, signed per Standard Webhooks. */
         APIKeyRevokedEvent: {
             actor: components["schemas"]["EventActor"];
@@ -1603,11 +1598,6 @@ export interface components {
             timestamp: string;
             /** @constant */
             type: "apikey.revoked";
-        };
-        AuditPage: {
-            hasMore: boolean;
-            items: components["schemas"]["AuditRecord"][] | null;
-            nextCursor?: string;
         };
         AuditRecord: {
             action: string;
@@ -2086,11 +2076,6 @@ export interface components {
             /** @constant */
             type: "invite.created";
         };
-        InvitePage: {
-            hasMore: boolean;
-            items: components["schemas"]["Invite"][] | null;
-            nextCursor?: string;
-        };
         /** @description Body of every invite.revoked delivery: sent to the webhook destinations whose event filter selects the type or that a global notification rule names, signed per Standard Webhooks. */
         InviteRevokedEvent: {
             actor: components["schemas"]["EventActor"];
@@ -2256,6 +2241,24 @@ export interface components {
             roles?: string[];
             /** Format: int64 */
             version: number;
+        };
+        PageAPIKey: {
+            hasMore: boolean;
+            items: components["schemas"]["APIKey"][] | null;
+            /** @description Pass as cursor to get the next page; absent on the last page */
+            nextCursor?: string;
+        };
+        PageAuditRecord: {
+            hasMore: boolean;
+            items: components["schemas"]["AuditRecord"][] | null;
+            /** @description Pass as cursor to get the next page; absent on the last page */
+            nextCursor?: string;
+        };
+        PageInvite: {
+            hasMore: boolean;
+            items: components["schemas"]["Invite"][] | null;
+            /** @description Pass as cursor to get the next page; absent on the last page */
+            nextCursor?: string;
         };
         PageUser: {
             hasMore: boolean;
@@ -4170,8 +4173,9 @@ export interface operations {
     listInvites: {
         parameters: {
             query?: {
-                /** @description nextCursor of the previous page */
+                /** @description nextCursor of the previous page, with the same filters and sort */
                 cursor?: string;
+                /** @description Page size, 1–200 */
                 limit?: number;
             };
             header?: never;
@@ -4186,7 +4190,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["InvitePage"];
+                    "application/json": components["schemas"]["PageInvite"];
                 };
             };
             /** @description Bad Request */
@@ -5787,8 +5791,9 @@ export interface operations {
                 from?: string;
                 /** @description Only rows before this time (RFC 3339) */
                 to?: string;
-                /** @description nextCursor of the previous page */
+                /** @description nextCursor of the previous page, with the same filters and sort */
                 cursor?: string;
+                /** @description Page size, 1–200 */
                 limit?: number;
             };
             header?: never;
@@ -5803,7 +5808,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AuditPage"];
+                    "application/json": components["schemas"]["PageAuditRecord"];
                 };
             };
             /** @description Bad Request */
@@ -6620,8 +6625,9 @@ export interface operations {
     listMyAPIKeys: {
         parameters: {
             query?: {
-                /** @description nextCursor of the previous page */
+                /** @description nextCursor of the previous page, with the same filters and sort */
                 cursor?: string;
+                /** @description Page size, 1–200 */
                 limit?: number;
             };
             header?: never;
@@ -6636,7 +6642,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["APIKeyPage"];
+                    "application/json": components["schemas"]["PageAPIKey"];
                 };
             };
             /** @description Bad Request */
@@ -8649,7 +8655,9 @@ export interface operations {
     listUserAPIKeys: {
         parameters: {
             query?: {
+                /** @description nextCursor of the previous page, with the same filters and sort */
                 cursor?: string;
+                /** @description Page size, 1–200 */
                 limit?: number;
             };
             header?: never;
@@ -8666,7 +8674,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["APIKeyPage"];
+                    "application/json": components["schemas"]["PageAPIKey"];
                 };
             };
             /** @description Bad Request */

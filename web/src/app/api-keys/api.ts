@@ -5,7 +5,7 @@ import type { components } from '../../api/schema'
 export type ApiKey = components['schemas']['APIKey']
 
 /** ApiKeyPage is one page of API keys. */
-export type ApiKeyPage = components['schemas']['APIKeyPage']
+export type ApiKeyPage = components['schemas']['PageAPIKey']
 
 /** NewApiKey is what the create-key dialog submits. */
 export type NewApiKey = components['schemas']['NewAPIKey']

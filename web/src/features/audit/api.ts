@@ -6,7 +6,7 @@ import { auditQuery, type AuditFilters } from './filters'
 export type AuditRecord = components['schemas']['AuditRecord']
 
 /** AuditPage is one page of the audit log, newest first. */
-export type AuditPage = components['schemas']['AuditPage']
+export type AuditPage = components['schemas']['PageAuditRecord']
 
 /** listAudit reads the audit log matching the filters (GET /api/v1/audit). */
 export function listAudit(filters: AuditFilters, cursor?: string): Promise<AuditPage> {

@@ -5,7 +5,7 @@ import type { components } from '../../api/schema'
 export type Invite = components['schemas']['Invite']
 
 /** InvitePage is one page of invites, newest first. */
-export type InvitePage = components['schemas']['InvitePage']
+export type InvitePage = components['schemas']['PageInvite']
 
 /** NewInvite is what the create-invite dialog submits. */
 export type NewInvite = components['schemas']['NewInvite']
