@@ -631,7 +631,7 @@ export interface paths {
         };
         /**
          * Sign-in options
-         * @description What the sign-in page offers besides signing in: `passwordReset` is true while e-mail is switched on (SMTP_ENABLED or the stored setting, with a host), so the page can link to the forgotten-password form. Read it when showing the page; it follows the e-mail settings without a restart.
+         * @description What the sign-in page offers besides signing in: `passwordReset` is true while e-mail is switched on (SMTP_ENABLED or the stored setting, with a host), so the page can link to the forgotten-password form. `registrationMode` is REGISTRATION_MODE (configuration, changed only by a restart): the page offers registration only when it is `open` or `invite_only`. Read it when showing the page; it follows the e-mail settings without a restart.
          */
         get: operations["getAuthOptions"];
         put?: never;
@@ -1618,6 +1618,11 @@ export interface components {
         AuthOptions: {
             /** @description true when e-mail is switched on, so that a forgotten password can be reset by e-mail */
             passwordReset: boolean;
+            /**
+             * @description REGISTRATION_MODE: 'disabled' (nobody registers, so invites cannot be redeemed), 'invite_only' (only with an invite token) or 'open' (anyone)
+             * @enum {string}
+             */
+            registrationMode: "disabled" | "invite_only" | "open";
         };
         /** @description Body of every channel.chat.created delivery: sent to the webhook destinations whose event filter selects the type or that a global notification rule names, signed per Standard Webhooks. */
         ChannelChatCreatedEvent: {
