@@ -1603,6 +1603,8 @@ export interface components {
             action: string;
             /** @description User id, 'cli:<os user>', 'system' or 'anonymous' */
             actor: string;
+            /** @description Who acted, for people: the user's display name (or username), 'System', 'Command line' or 'Anonymous'; the id itself when the user no longer exists */
+            actorName: string;
             details: {
                 [key: string]: unknown;
             };
@@ -1613,6 +1615,8 @@ export interface components {
             occurredAt: string;
             requestId?: string;
             targetId?: string;
+            /** @description The display name (or username) of a user target, the name of a role target; absent for other targets and for deleted ones */
+            targetName?: string;
             targetType?: string;
         };
         AuthOptions: {
@@ -5789,6 +5793,7 @@ export interface operations {
             query?: {
                 /** @description Exact action, or a prefix ending in '.', e.g. 'auth.' */
                 action?: string;
+                /** @description Who acted: a user id or username (case-insensitive), 'system', 'cli:<os user>' or 'anonymous' */
                 actor?: string;
                 targetType?: string;
                 targetId?: string;
