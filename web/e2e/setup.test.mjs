@@ -15,6 +15,14 @@ journey('opening the home page of a fresh installation lands on the setup wizard
   }
   assert.ok(await page.getByRole('button', { name: 'Create administrator account' }).isVisible())
   assert.equal(await page.title(), 'Set up Assay · Assay')
+
+  // The tab shows the Assay mark: the icon the page names is an SVG the server has.
+  const icon = await page.locator('link[rel="icon"]').getAttribute('href')
+  assert.equal(icon, '/favicon.svg')
+  const response = await page.request.get(url(icon))
+  assert.equal(response.status(), 200)
+  assert.match(response.headers()['content-type'], /^image\/svg\+xml/)
+  assert.match(await response.text(), /^<svg /)
 })
 
 // An unknown UI path shows the not-found page even on a fresh installation; its
