@@ -26,7 +26,7 @@ journey('the API documentation renders offline from the server alone', async ({ 
 
 // isDark reports whether the page shows Swagger UI's dark theme.
 function isDark(page) {
-  return page.evaluate(() => document.documentElement.classList.contains('dark-mode'))
+  return page.locator('html').evaluate((html) => html.classList.contains('dark-mode'))
 }
 
 journey(
@@ -35,7 +35,9 @@ journey(
     await page.goto(url('/api/v1/docs'))
     await page.locator('.swagger-ui .info').waitFor()
     assert.equal(await isDark(page), true, 'dark like the system, as long as Assay has no stored choice')
-    const background = await page.evaluate(() => getComputedStyle(document.querySelector('.swagger-ui')).backgroundColor)
+    const background = await page
+      .locator('.swagger-ui')
+      .evaluate((element) => element.ownerDocument.defaultView.getComputedStyle(element).backgroundColor)
     assert.notEqual(background, 'rgb(255, 255, 255)')
 
     const back = page.getByRole('link', { name: 'Back to Assay' })
