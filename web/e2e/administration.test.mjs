@@ -9,6 +9,7 @@
 // (the wizard's setup is not one of them): one registration and one sign-in. The
 // journeys of notifications.journeys.mjs follow on the same installation.
 import assert from 'node:assert/strict'
+import { mobileJourneys } from './mobile.journeys.mjs'
 import { notificationJourneys } from './notifications.journeys.mjs'
 import { ADMIN_BASE_URL, adminUrl, journey, waitForPath } from './support.mjs'
 
@@ -134,6 +135,7 @@ journey(
   { timeout: 90_000, skip },
 )
 
-// The events and deliveries journeys continue on the installation set up above; test
-// files run in parallel, so they are declared here, after it.
+// The events and deliveries journeys and the phone journey continue on the installation
+// set up above; test files run in parallel, so they are declared here, after it.
 notificationJourneys({ admin: ADMIN, skip })
+mobileJourneys({ admin: ADMIN, skip })
