@@ -128,6 +128,19 @@ journey(
       await waitForPath(invitee, '/admin/audit')
       await invitee.getByRole('heading', { level: 1, name: 'Audit log' }).waitFor()
       await invitee.getByRole('cell', { name: 'user.registered' }).first().waitFor()
+
+      // At 1366 px every time shows whole, and people go by name: filtered by the
+      // administrator's username, the log shows only their rows, under their name.
+      await invitee.setViewportSize({ width: 1366, height: 768 })
+      const cutTimes = await invitee
+        .locator('.audit-time')
+        .evaluateAll((times) => times.map((time) => time.closest('.cell')).filter((cell) => cell.scrollWidth > cell.clientWidth).length)
+      assert.equal(cutTimes, 0, 'no time is cut off')
+      await invitee.getByRole('textbox', { name: 'Actor (username or ID)' }).fill(ADMIN.username)
+      const actors = invitee.locator('[data-test="audit-actor"]')
+      await actors.filter({ hasNotText: ADMIN.displayName }).first().waitFor({ state: 'detached' })
+      await actors.first().waitFor()
+      assert.deepEqual([...new Set(await actors.allInnerTexts())], [ADMIN.displayName])
     } finally {
       await elsewhere.close()
     }
