@@ -2,9 +2,11 @@
 # One image, three programs: assay-server (default), assay-worker, assay-ctl.
 # The build stages run the same steps as the Makefile (web-build, go-build).
 
-FROM node:20-bookworm-slim AS web
+# Node 22 (LTS); package.json `engines` also admits 20.19+, which CI runs (docs/architecture.md).
+FROM node:22-bookworm-slim AS web
 WORKDIR /src/web
-COPY web/package.json web/package-lock.json ./
+# .npmrc carries engine-strict: a package that does not support this Node.js fails the build.
+COPY web/package.json web/package-lock.json web/.npmrc ./
 RUN npm ci --no-audit --no-fund
 COPY web/ ./
 COPY pkg/httpapi/testdata/openapi.golden.json /src/pkg/httpapi/testdata/openapi.golden.json

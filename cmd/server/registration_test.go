@@ -74,6 +74,30 @@ func TestRegistrationModes(t *testing.T) {
 	})
 }
 
+// TestAuthOptionsTellTheRegistrationMode: the sign-in page offers registration, and the
+// invites page warns, from the mode the public options report; the default is disabled.
+func TestAuthOptionsTellTheRegistrationMode(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ env, want string }{
+		{"", "disabled"},
+		{"REGISTRATION_MODE=disabled", "disabled"},
+		{"REGISTRATION_MODE=invite_only", "invite_only"},
+		{"REGISTRATION_MODE=open", "open"},
+	} {
+		t.Run(tc.want+" "+tc.env, func(t *testing.T) {
+			t.Parallel()
+			var env []string
+			if tc.env != "" {
+				env = append(env, tc.env)
+			}
+			ts := startServer(t, env...)
+			ts.admin(t)
+			body := ts.browser(t).get(t, "/api/v1/auth/options", 200)
+			require.Equal(t, tc.want, body["registrationMode"])
+		})
+	}
+}
+
 func TestInvites(t *testing.T) {
 	t.Parallel()
 	ts := startServer(t, "REGISTRATION_MODE=invite_only")

@@ -71,9 +71,11 @@ type AuditRecord struct {
 	ID         string         `json:"id" doc:"Opaque, time-ordered"`
 	OccurredAt time.Time      `json:"occurredAt"`
 	Actor      string         `json:"actor" doc:"User id, 'cli:<os user>', 'system' or 'anonymous'"`
+	ActorName  string         `json:"actorName" doc:"Who acted, for people: the user's display name (or username), 'System', 'Command line' or 'Anonymous'; the id itself when the user no longer exists"`
 	Action     string         `json:"action"`
 	TargetType string         `json:"targetType,omitempty"`
 	TargetID   string         `json:"targetId,omitempty"`
+	TargetName string         `json:"targetName,omitempty" doc:"The display name (or username) of a user target, the name of a role target; absent for other targets and for deleted ones"`
 	Details    map[string]any `json:"details"`
 	RequestID  string         `json:"requestId,omitempty"`
 	IP         string         `json:"ip,omitempty"`
@@ -82,7 +84,7 @@ type AuditRecord struct {
 // AuditFilter selects audit rows; empty fields do not filter.
 type AuditFilter struct {
 	Action     string    `query:"action" maxLength:"100" doc:"Exact action, or a prefix ending in '.', e.g. 'auth.'"`
-	Actor      string    `query:"actor" maxLength:"100"`
+	Actor      string    `query:"actor" maxLength:"100" doc:"Who acted: a user id or username (case-insensitive), 'system', 'cli:<os user>' or 'anonymous'"`
 	TargetType string    `query:"targetType" maxLength:"100"`
 	TargetID   string    `query:"targetId" maxLength:"200"`
 	From       time.Time `query:"from" doc:"Only rows at or after this time (RFC 3339)"`

@@ -10,6 +10,9 @@ import (
 // AuthOptions tells the sign-in page which self-service features are available.
 type AuthOptions struct {
 	PasswordReset bool `json:"passwordReset" doc:"true when e-mail is switched on, so that a forgotten password can be reset by e-mail"`
+	// RegistrationMode lets the sign-in page offer registration only where it can work, and
+	// the invites page warn when invites cannot be redeemed.
+	RegistrationMode string `json:"registrationMode" enum:"disabled,invite_only,open" doc:"REGISTRATION_MODE: 'disabled' (nobody registers, so invites cannot be redeemed), 'invite_only' (only with an invite token) or 'open' (anyone)"`
 }
 
 // PasswordResetAccepted is the one answer to a password-reset request, whether or not
@@ -37,14 +40,25 @@ type authOptionsOutput struct {
 var docAuthOptions = huma.Operation{OperationID: "getAuthOptions", Summary: "Sign-in options", Tags: tagAuthentication,
 	Description: "What the sign-in page offers besides signing in: `passwordReset` is true while e-mail is switched " +
 		"on (SMTP_ENABLED or the stored setting, with a host), so the page can link to the forgotten-password " +
-		"form. Read it when showing the page; it follows the e-mail settings without a restart."}
+		"form. `registrationMode` is REGISTRATION_MODE (configuration, changed only by a restart): the page offers " +
+		"registration only when it is `open` or `invite_only`. Read it when showing the page; it follows the " +
+		"e-mail settings without a restart."}
 
 func (s *Server) handleAuthOptions(ctx context.Context, _ *struct{}) (*authOptionsOutput, error) {
 	st, err := s.dep.Email.ChannelStatus(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return &authOptionsOutput{CacheControl: "no-store", Body: AuthOptions{PasswordReset: st.Email}}, nil
+	return &authOptionsOutput{CacheControl: "no-store", Body: AuthOptions{PasswordReset: st.Email, RegistrationMode: s.registrationMode()}}, nil
+}
+
+// registrationMode is REGISTRATION_MODE as the API reports it; an unset mode (a server
+// assembled without configuration, as in tests) is the default, disabled.
+func (s *Server) registrationMode() string {
+	if s.cfg.RegistrationMode == "" {
+		return "disabled"
+	}
+	return s.cfg.RegistrationMode
 }
 
 var docPasswordResetRequest = huma.Operation{OperationID: "requestPasswordReset", Summary: "Ask for a password-reset e-mail",

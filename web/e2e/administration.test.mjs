@@ -9,6 +9,7 @@
 // (the wizard's setup is not one of them): one registration and one sign-in. The
 // journeys of notifications.journeys.mjs follow on the same installation.
 import assert from 'node:assert/strict'
+import { mobileJourneys } from './mobile.journeys.mjs'
 import { notificationJourneys } from './notifications.journeys.mjs'
 import { ADMIN_BASE_URL, adminUrl, journey, waitForPath } from './support.mjs'
 
@@ -127,6 +128,19 @@ journey(
       await waitForPath(invitee, '/admin/audit')
       await invitee.getByRole('heading', { level: 1, name: 'Audit log' }).waitFor()
       await invitee.getByRole('cell', { name: 'user.registered' }).first().waitFor()
+
+      // At 1366 px every time shows whole, and people go by name: filtered by the
+      // administrator's username, the log shows only their rows, under their name.
+      await invitee.setViewportSize({ width: 1366, height: 768 })
+      const cutTimes = await invitee
+        .locator('.audit-time')
+        .evaluateAll((times) => times.map((time) => time.closest('.cell')).filter((cell) => cell.scrollWidth > cell.clientWidth).length)
+      assert.equal(cutTimes, 0, 'no time is cut off')
+      await invitee.getByRole('textbox', { name: 'Actor (username or ID)' }).fill(ADMIN.username)
+      const actors = invitee.locator('[data-test="audit-actor"]')
+      await actors.filter({ hasNotText: ADMIN.displayName }).first().waitFor({ state: 'detached' })
+      await actors.first().waitFor()
+      assert.deepEqual([...new Set(await actors.allInnerTexts())], [ADMIN.displayName])
     } finally {
       await elsewhere.close()
     }
@@ -134,6 +148,7 @@ journey(
   { timeout: 90_000, skip },
 )
 
-// The events and deliveries journeys continue on the installation set up above; test
-// files run in parallel, so they are declared here, after it.
+// The events and deliveries journeys and the phone journey continue on the installation
+// set up above; test files run in parallel, so they are declared here, after it.
 notificationJourneys({ admin: ADMIN, skip })
+mobileJourneys({ admin: ADMIN, skip })

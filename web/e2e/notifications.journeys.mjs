@@ -14,7 +14,7 @@
 import assert from 'node:assert/strict'
 import { createHmac } from 'node:crypto'
 import { createServer } from 'node:http'
-import { ADMIN_BASE_URL, adminUrl, journey, waitForPath } from './support.mjs'
+import { ADMIN_BASE_URL, adminUrl, ensureSetUp as ensureSetUpAt, journey, signIn as signInAt, waitForPath } from './support.mjs'
 
 const USER = {
   username: 'nora',
@@ -62,27 +62,9 @@ async function waitFor(check, message, timeout = 20_000) {
   }
 }
 
-// ensureSetUp creates the administrator through the API unless setup is complete.
-async function ensureSetUp(admin) {
-  const status = await fetch(adminUrl('/api/v1/setup/status'), { signal: AbortSignal.timeout(10_000) })
-  if ((await status.json()).setupComplete) return
-  const created = await fetch(adminUrl('/api/v1/setup'), {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify(admin),
-    signal: AbortSignal.timeout(20_000),
-  })
-  assert.equal(created.status, 201, `setup answered ${created.status}`)
-}
-
-// signIn signs in through the sign-in page and waits for the dashboard.
-async function signIn(page, account) {
-  await page.goto(adminUrl('/login'))
-  await page.getByLabel('Username or e-mail address', { exact: true }).fill(account.username)
-  await page.getByLabel('Password', { exact: true }).fill(account.password)
-  await page.getByRole('button', { name: 'Sign in' }).click()
-  await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor()
-}
+// ensureSetUp and signIn are support.mjs' helpers on this server.
+const ensureSetUp = (admin) => ensureSetUpAt(ADMIN_BASE_URL, admin)
+const signIn = (page, account) => signInAt(page, ADMIN_BASE_URL, account)
 
 // openAdministration opens an entry of the Administration group of the main navigation.
 async function openAdministration(page, entry) {

@@ -15,6 +15,14 @@ journey('opening the home page of a fresh installation lands on the setup wizard
   }
   assert.ok(await page.getByRole('button', { name: 'Create administrator account' }).isVisible())
   assert.equal(await page.title(), 'Set up Assay · Assay')
+
+  // The tab shows the Assay mark: the icon the page names is an SVG the server has.
+  const icon = await page.locator('link[rel="icon"]').getAttribute('href')
+  assert.equal(icon, '/favicon.svg')
+  const response = await page.request.get(url(icon))
+  assert.equal(response.status(), 200)
+  assert.match(response.headers()['content-type'], /^image\/svg\+xml/)
+  assert.match(await response.text(), /^<svg /)
 })
 
 // An unknown UI path shows the not-found page even on a fresh installation; its
@@ -47,6 +55,44 @@ journey('the wizard refuses a too-short password and a mismatched confirmation',
   await page.getByText('The passwords do not match.').waitFor()
   assert.equal(pathOf(page), '/setup')
   assert.equal(submitted.length, 0, 'nothing was sent to the server')
+})
+
+// The username field has the focus, so clicking the button first blurs (and so validates)
+// it. The first click must still submit and show every problem at once.
+journey('the first submit of an empty wizard shows every missing field at once', async ({ page }) => {
+  await page.goto(url('/setup'))
+  const form = page.getByRole('form', { name: 'Administrator account' })
+  await form.getByLabel('Username', { exact: true }).focus()
+  await page.getByRole('button', { name: 'Create administrator account' }).click()
+  for (const message of [
+    'Enter a username.',
+    'Enter an e-mail address.',
+    'Enter a display name.',
+    'Enter a password.',
+    'Enter the password again.',
+  ]) {
+    await form.getByText(message, { exact: true }).waitFor()
+  }
+  assert.equal(pathOf(page), '/setup')
+})
+
+// The browser's own check of type="email" would stop the submit at the first bad
+// field with a tooltip of its own; the wizard explains every field in its words.
+journey('the wizard explains a bad e-mail address and the other fields together', async ({ page }) => {
+  await page.goto(url('/setup'))
+  const form = page.getByRole('form', { name: 'Administrator account' })
+  await form.getByLabel('Username', { exact: true }).fill('ab')
+  await form.getByLabel('E-mail address', { exact: true }).fill('admin.example.com')
+  await page.getByRole('button', { name: 'Create administrator account' }).click()
+  for (const message of [
+    'The username must be between 3 and 64 characters long.',
+    'Enter a valid e-mail address.',
+    'Enter a display name.',
+    'Enter a password.',
+    'Enter the password again.',
+  ]) {
+    await form.getByText(message, { exact: true }).waitFor()
+  }
 })
 
 // Before setup nobody can sign in, so a page that needs a session leads to the

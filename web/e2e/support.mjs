@@ -64,11 +64,12 @@ function slug(name) {
 /**
  * journey declares a browser test. `body` receives `{ page, context, problems }`;
  * `problems` collects CSP violations and uncaught page errors, and the journey
- * fails if any occurred. Options: `timeout` (ms, whole test), `colorScheme`, and
- * `skip` (a reason to skip the journey, as node:test takes it).
+ * fails if any occurred. Options: `timeout` (ms, whole test), `colorScheme`,
+ * `viewport` (default 1280×900; a phone is { width: 390, height: 844 }) and `skip`
+ * (a reason to skip the journey, as node:test takes it).
  */
 export function journey(name, body, options = {}) {
-  const { timeout = 60_000, colorScheme = 'light', skip = false } = options
+  const { timeout = 60_000, colorScheme = 'light', viewport = { width: 1280, height: 900 }, skip = false } = options
   test(name, { timeout, skip }, async () => {
     const browser = await chromium.launch({
       executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
@@ -80,7 +81,7 @@ export function journey(name, body, options = {}) {
       const context = await browser.newContext({
         locale: 'en-US',
         colorScheme,
-        viewport: { width: 1280, height: 900 },
+        viewport,
       })
       const page = await context.newPage()
       page.setDefaultTimeout(15_000)
@@ -111,4 +112,30 @@ export function journey(name, body, options = {}) {
 /** waitForPath waits until the page's path (after client-side redirects) is `path`. */
 export async function waitForPath(page, path) {
   await page.waitForURL((current) => current.pathname === path)
+}
+
+/**
+ * ensureSetUp creates the administrator `account` through the API on the server at
+ * `baseUrl` unless its setup is complete (the journey that sets it up through the
+ * wizard may have failed first).
+ */
+export async function ensureSetUp(baseUrl, account) {
+  const status = await fetch(`${baseUrl}/api/v1/setup/status`, { signal: AbortSignal.timeout(10_000) })
+  if ((await status.json()).setupComplete) return
+  const created = await fetch(`${baseUrl}/api/v1/setup`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(account),
+    signal: AbortSignal.timeout(20_000),
+  })
+  if (created.status !== 201) throw new Error(`setup answered ${created.status}`)
+}
+
+/** signIn signs in through the sign-in page of the server at `baseUrl` and waits for the dashboard. */
+export async function signIn(page, baseUrl, account) {
+  await page.goto(`${baseUrl}/login`)
+  await page.getByLabel('Username or e-mail address', { exact: true }).fill(account.username)
+  await page.getByLabel('Password', { exact: true }).fill(account.password)
+  await page.getByRole('button', { name: 'Sign in' }).click()
+  await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor()
 }

@@ -25,6 +25,8 @@ const copies = [
   [join(swaggerDir, 'swagger-ui-bundle.js.LICENSE.txt'), 'swagger-ui-bundle.js.LICENSE.txt'],
   [join(webDir, 'apidocs', 'index.html'), 'index.html'],
   [join(webDir, 'apidocs', 'init.js'), 'init.js'],
+  [join(webDir, 'apidocs', 'theme.js'), 'theme.js'],
+  [join(webDir, 'apidocs', 'docs.css'), 'docs.css'],
 ]
 
 // A <script> element with a body (no src) is inline code.

@@ -631,7 +631,7 @@ export interface paths {
         };
         /**
          * Sign-in options
-         * @description What the sign-in page offers besides signing in: `passwordReset` is true while e-mail is switched on (SMTP_ENABLED or the stored setting, with a host), so the page can link to the forgotten-password form. Read it when showing the page; it follows the e-mail settings without a restart.
+         * @description What the sign-in page offers besides signing in: `passwordReset` is true while e-mail is switched on (SMTP_ENABLED or the stored setting, with a host), so the page can link to the forgotten-password form. `registrationMode` is REGISTRATION_MODE (configuration, changed only by a restart): the page offers registration only when it is `open` or `invite_only`. Read it when showing the page; it follows the e-mail settings without a restart.
          */
         get: operations["getAuthOptions"];
         put?: never;
@@ -1603,6 +1603,8 @@ export interface components {
             action: string;
             /** @description User id, 'cli:<os user>', 'system' or 'anonymous' */
             actor: string;
+            /** @description Who acted, for people: the user's display name (or username), 'System', 'Command line' or 'Anonymous'; the id itself when the user no longer exists */
+            actorName: string;
             details: {
                 [key: string]: unknown;
             };
@@ -1613,11 +1615,18 @@ export interface components {
             occurredAt: string;
             requestId?: string;
             targetId?: string;
+            /** @description The display name (or username) of a user target, the name of a role target; absent for other targets and for deleted ones */
+            targetName?: string;
             targetType?: string;
         };
         AuthOptions: {
             /** @description true when e-mail is switched on, so that a forgotten password can be reset by e-mail */
             passwordReset: boolean;
+            /**
+             * @description REGISTRATION_MODE: 'disabled' (nobody registers, so invites cannot be redeemed), 'invite_only' (only with an invite token) or 'open' (anyone)
+             * @enum {string}
+             */
+            registrationMode: "disabled" | "invite_only" | "open";
         };
         /** @description Body of every channel.chat.created delivery: sent to the webhook destinations whose event filter selects the type or that a global notification rule names, signed per Standard Webhooks. */
         ChannelChatCreatedEvent: {
@@ -5795,6 +5804,7 @@ export interface operations {
             query?: {
                 /** @description Exact action, or a prefix ending in '.', e.g. 'auth.' */
                 action?: string;
+                /** @description Who acted: a user id or username (case-insensitive), 'system', 'cli:<os user>' or 'anonymous' */
                 actor?: string;
                 targetType?: string;
                 targetId?: string;

@@ -3,18 +3,24 @@ import { createPinia, setActivePinia } from 'pinia'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { createMemoryHistory, createRouter, type Router } from 'vue-router'
 import { ApiError } from '../../api/errors'
+import { fetchAuthOptions, type AuthOptions } from '../../app/auth-options/api'
 import { createAppI18n } from '../../app/i18n'
 import { fetchMe } from '../../app/session/api'
 import { signedInAdmin } from '../../app/session/fixtures'
 import { useSessionStore } from '../../app/session/store'
-import { fetchPasswordResetAvailable, signIn } from './api'
+import { signIn } from './api'
 import LoginPage from './LoginPage.vue'
 
-vi.mock('./api', () => ({ signIn: vi.fn(), fetchPasswordResetAvailable: vi.fn() }))
+vi.mock('./api', () => ({ signIn: vi.fn() }))
+vi.mock('../../app/auth-options/api', () => ({ fetchAuthOptions: vi.fn() }))
 vi.mock('../../app/session/api', () => ({ fetchMe: vi.fn(), signOut: vi.fn() }))
 
 const login = vi.mocked(signIn)
-const resetAvailable = vi.mocked(fetchPasswordResetAvailable)
+const authOptions = vi.mocked(fetchAuthOptions)
+
+function options(overrides: Partial<AuthOptions> = {}): AuthOptions {
+  return { passwordReset: false, registrationMode: 'disabled', ...overrides }
+}
 const me = vi.mocked(fetchMe)
 const page = { template: '<p>page</p>' }
 
@@ -52,7 +58,7 @@ async function signInWith(wrapper: VueWrapper, username: string, password: strin
 beforeEach(() => {
   login.mockReset()
   me.mockReset()
-  resetAvailable.mockReset().mockResolvedValue(false)
+  authOptions.mockReset().mockResolvedValue(options())
 })
 
 describe('signing in', () => {
@@ -131,7 +137,7 @@ describe('a forgotten password', () => {
     expect(without.find('[data-test="forgot-password"]').exists()).toBe(false)
     without.unmount()
 
-    resetAvailable.mockResolvedValue(true)
+    authOptions.mockResolvedValue(options({ passwordReset: true }))
     const wrapper = await mountPage()
     const link = wrapper.get('[data-test="forgot-password"]')
     expect(link.text()).toBe('Forgot password?')
@@ -139,8 +145,38 @@ describe('a forgotten password', () => {
   })
 
   it('is not offered when the server cannot say', async () => {
-    resetAvailable.mockRejectedValue(new ApiError(0, 'network_error', '', ''))
+    authOptions.mockRejectedValue(new ApiError(0, 'network_error', '', ''))
     const wrapper = await mountPage()
     expect(wrapper.find('[data-test="forgot-password"]').exists()).toBe(false)
+  })
+})
+
+describe('the way to register', () => {
+  it('is not offered while registration is disabled, where it could not work', async () => {
+    const wrapper = await mountPage()
+    expect(wrapper.find('[data-test="register-prompt"]').exists()).toBe(false)
+    expect(wrapper.text()).not.toContain('Register')
+  })
+
+  it('asks for an invitation when only the invited may register', async () => {
+    authOptions.mockResolvedValue(options({ registrationMode: 'invite_only' }))
+    const wrapper = await mountPage()
+    const prompt = wrapper.get('[data-test="register-prompt"]')
+    expect(prompt.text()).toBe('Have an invitation? Register')
+    expect(prompt.get('a').attributes('href')).toBe('/register')
+  })
+
+  it('invites anyone when registration is open', async () => {
+    authOptions.mockResolvedValue(options({ registrationMode: 'open' }))
+    const wrapper = await mountPage()
+    const prompt = wrapper.get('[data-test="register-prompt"]')
+    expect(prompt.text()).toBe('No account yet? Register')
+    expect(prompt.get('a').attributes('href')).toBe('/register')
+  })
+
+  it('is not offered when the server cannot say', async () => {
+    authOptions.mockRejectedValue(new ApiError(0, 'network_error', '', ''))
+    const wrapper = await mountPage()
+    expect(wrapper.find('[data-test="register-prompt"]').exists()).toBe(false)
   })
 })

@@ -1,4 +1,4 @@
-import { api, timeoutSignal, unwrap } from '../../api/client'
+import { api, unwrap } from '../../api/client'
 import type { components } from '../../api/schema'
 import type { Me } from '../../app/session/api'
 
@@ -12,15 +12,4 @@ export type Credentials = components['schemas']['LoginInputBody']
  */
 export function signIn(credentials: Credentials): Promise<Me> {
   return unwrap(api.POST('/api/v1/auth/login', { body: credentials }))
-}
-
-const OPTIONS_TIMEOUT_MS = 10_000
-
-/**
- * fetchPasswordResetAvailable asks whether a forgotten password can be reset by
- * e-mail on this installation (GET /api/v1/auth/options): true while e-mail is on.
- * The sign-in page offers its "Forgot password?" link only then.
- */
-export async function fetchPasswordResetAvailable(): Promise<boolean> {
-  return (await unwrap(api.GET('/api/v1/auth/options', { signal: timeoutSignal(OPTIONS_TIMEOUT_MS) }))).passwordReset
 }

@@ -3,6 +3,7 @@ import { createPinia, setActivePinia } from 'pinia'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { createMemoryHistory, createRouter } from 'vue-router'
 import { ApiError } from '../../api/errors'
+import { fetchAuthOptions } from '../../app/auth-options/api'
 import { createAppI18n } from '../../app/i18n'
 import { useSetupStore } from '../../app/setup/store'
 import { registerAccount } from './api'
@@ -10,6 +11,7 @@ import RegisterPage from './RegisterPage.vue'
 
 vi.mock('./api', () => ({ registerAccount: vi.fn() }))
 vi.mock('../../app/setup/api', () => ({ fetchSetupStatus: vi.fn() }))
+vi.mock('../../app/auth-options/api', () => ({ fetchAuthOptions: vi.fn() }))
 
 const send = vi.mocked(registerAccount)
 const accepted = 'If this account does not exist yet, it has been created: sign in with the credentials you chose.'
@@ -50,6 +52,25 @@ async function fillAndSubmit(wrapper: VueWrapper): Promise<void> {
 // A function returned from beforeEach would run as a clean-up, so return nothing.
 beforeEach(() => {
   send.mockReset()
+  vi.mocked(fetchAuthOptions).mockReset().mockResolvedValue({ passwordReset: false, registrationMode: 'invite_only' })
+})
+
+describe('while registration is disabled', () => {
+  it('says so and leads to sign-in instead of showing a form the server would refuse', async () => {
+    vi.mocked(fetchAuthOptions).mockResolvedValue({ passwordReset: false, registrationMode: 'disabled' })
+    const wrapper = await mountPage('/register?invite=tok1')
+    const closed = wrapper.get('[data-test="registration-closed"]')
+    expect(closed.text()).toContain('Registration is switched off')
+    expect(closed.get('a').attributes('href')).toBe('/login')
+    expect(wrapper.find('form').exists()).toBe(false)
+  })
+
+  it('shows the form when the server cannot say', async () => {
+    vi.mocked(fetchAuthOptions).mockRejectedValue(new ApiError(0, 'network_error', '', ''))
+    const wrapper = await mountPage('/register')
+    expect(wrapper.find('[data-test="registration-closed"]').exists()).toBe(false)
+    expect(wrapper.find('form').exists()).toBe(true)
+  })
 })
 
 
