@@ -128,7 +128,8 @@ func New(cfg Config, deps Deps) *Server {
 	deps = s.dep
 	r := chi.NewRouter()
 	r.Use(requestID, clientInfo(cfg.TrustProxyHops), observe(deps.Logger, deps.Observer),
-		securityHeaders, cors(cfg.CORSOrigins), limitBody(cfg.MaxBodyBytes, cfg.UploadMaxBytes), deadline(cfg.RequestTimeout), s.setupGate)
+		securityHeaders, cors(cfg.CORSOrigins), limitBody(cfg.MaxBodyBytes, cfg.UploadMaxBytes), deadline(cfg.RequestTimeout), s.setupGate,
+		s.checkInput)
 	r.NotFound(s.notFound)
 	r.MethodNotAllowed(s.methodNotAllowed)
 
