@@ -129,6 +129,7 @@ func serve(ctx context.Context, cfg *config.Config, opts options, log *slog.Logg
 	if err != nil {
 		return fmt.Errorf("listen on %s (PORT): %w", addr, err)
 	}
+	ln = httpapi.EnvelopeListener(ln, log)
 	srv := &http.Server{
 		Handler:           h,
 		ReadHeaderTimeout: 10 * time.Second,
