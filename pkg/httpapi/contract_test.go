@@ -15,6 +15,28 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+func TestMissingWebFilesAreNotFound(t *testing.T) {
+	h := newHarness(t, nil)
+	for _, c := range []struct {
+		path   string
+		status int
+		html   bool
+	}{
+		{"/assets/app-1.js", 200, false},
+		{"/assets/index-OLD.js", 404, false},
+		{"/assets/no-extension", 404, false},
+		{"/favicon.ico", 404, false},
+		{"/admin/users", 200, true},
+		{"/", 200, true},
+	} {
+		t.Run(c.path, func(t *testing.T) {
+			res, _ := h.do(t, "GET", c.path, "")
+			require.Equal(t, c.status, res.StatusCode)
+			require.Equal(t, c.html, strings.HasPrefix(res.Header.Get("Content-Type"), "text/html"), res.Header.Get("Content-Type"))
+		})
+	}
+}
+
 func TestHeadIsAnsweredLikeGet(t *testing.T) {
 	h := newHarness(t, permAuthorizer{granted: "things.read"})
 	res, _ := h.do(t, "HEAD", "/api/v1/things", "", "Authorization", "Bearer x")
@@ -42,8 +64,21 @@ func TestErrorHeaders(t *testing.T) {
 			res, body := h.do(t, c.method, c.path, c.body, c.hdr...)
 			require.Equal(t, c.status, res.StatusCode, body)
 			require.Equal(t, "no-store", res.Header.Get("Cache-Control"))
+			if c.status == http.StatusUnauthorized {
+				require.Equal(t, wwwAuthenticate, res.Header.Get("WWW-Authenticate"))
+			} else {
+				require.Empty(t, res.Header.Get("WWW-Authenticate"))
+			}
 			require.NotEqual(t, "Validation failed.", body["message"])
 		})
+	}
+}
+
+func TestBearerToken(t *testing.T) {
+	for in, want := range map[string]string{
+		"Bearer abc": "abc", "bearer abc": "abc", "BEARER  abc ": "abc", "Basic abc": "", "Bearer": "", "": "", "Bearerabc": "",
+	} {
+		require.Equal(t, want, bearerToken(in), in)
 	}
 }
 

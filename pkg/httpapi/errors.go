@@ -227,10 +227,17 @@ func writeEnvelope(w http.ResponseWriter, e *Error) {
 	_ = json.NewEncoder(w).Encode(e)
 }
 
+// wwwAuthenticate is the challenge of every 401: the API takes bearer credentials (API
+// keys) besides the session cookie.
+const wwwAuthenticate = `Bearer realm="assay"`
+
 // setErrorHeaders sets the headers every error answer carries, whoever writes it: errors
-// are never cached.
-func setErrorHeaders(set func(name, value string), _ *Error) {
+// are never cached, and a 401 names the scheme to authenticate with.
+func setErrorHeaders(set func(name, value string), e *Error) {
 	set("Cache-Control", "no-store")
+	if e.status == http.StatusUnauthorized {
+		set("WWW-Authenticate", wwwAuthenticate)
+	}
 }
 
 // errorHeadersTransformer gives the errors huma writes (validation, limits, handler
