@@ -45,6 +45,43 @@ func TestCredentialRules(t *testing.T) {
 	})
 }
 
+// TestAccountRules: creating a user takes roles optionally (assessee by default, as the
+// description says) and needs a display name, as the web application does.
+func TestAccountRules(t *testing.T) {
+	t.Parallel()
+	ts := startServer(t)
+	admin := ts.admin(t)
+	doc := ts.openAPIDocument(t)
+
+	t.Run("the description does not require roles", func(t *testing.T) {
+		schemas := doc["components"].(map[string]any)["schemas"].(map[string]any)
+		required, _ := schemas["NewUser"].(map[string]any)["required"].([]any)
+		require.NotContains(t, required, "roles")
+		require.Contains(t, required, "displayName")
+	})
+	t.Run("a user created without roles is an assessee", func(t *testing.T) {
+		body := admin.post(t, "/api/v1/users", map[string]any{
+			"username": "noroles", "email": "noroles@example.com", "displayName": "No Roles", "password": fixturePassword,
+		}, http.StatusCreated)
+		require.Equal(t, []any{"assessee"}, body["roles"])
+	})
+	for _, blank := range []string{"", "   "} {
+		t.Run("a blank display name is refused on creation: "+`"`+blank+`"`, func(t *testing.T) {
+			body := admin.fails(t, "POST", "/api/v1/users", map[string]any{
+				"username": "blankname", "email": "blank@example.com", "displayName": blank, "password": fixturePassword,
+			}, http.StatusBadRequest, "validation_failed")
+			require.Equal(t, "displayName", detailField(t, body))
+		})
+	}
+	t.Run("a blank display name is refused on update", func(t *testing.T) {
+		u, _ := ts.newUser(t)
+		current := admin.get(t, "/api/v1/users/"+u.ID, http.StatusOK)
+		body := admin.fails(t, "PATCH", "/api/v1/users/"+u.ID, map[string]any{"version": current["version"], "displayName": " "},
+			http.StatusBadRequest, "validation_failed")
+		require.Equal(t, "displayName", detailField(t, body))
+	})
+}
+
 // TestMissingFilesAreNotTheApplication: a file the web build lacks (an old hashed bundle,
 // a favicon) is 404, not the application's HTML with 200.
 func TestMissingFilesAreNotTheApplication(t *testing.T) {

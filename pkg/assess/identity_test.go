@@ -33,3 +33,30 @@ func TestPasswordChangeValidate(t *testing.T) {
 		t.Errorf("an acceptable new password: %v", err)
 	}
 }
+
+// TestEveryAccountHasADisplayName: the display name is required and not blank, on
+// creation and on update, as the web application requires it.
+func TestEveryAccountHasADisplayName(t *testing.T) {
+	for _, name := range []string{"", "   "} {
+		a := NewAccount{Username: "ann", Email: "ann@example.com", DisplayName: name, Password: "long enough password"}
+		if err := a.Validate(12); ErrorCode(err) != ECodeValidation || err.(*Error).Details[0].Field != "displayName" {
+			t.Errorf("new account with display name %q: want validation_failed on displayName, got %v", name, err)
+		}
+		u := NewUser{NewAccount: a}
+		if err := u.Validate(12); ErrorCode(err) != ECodeValidation {
+			t.Errorf("new user with display name %q: want validation_failed, got %v", name, err)
+		}
+		upd := UserUpdate{Version: 1, DisplayName: &name}
+		if err := upd.Validate(); ErrorCode(err) != ECodeValidation || err.(*Error).Details[0].Field != "displayName" {
+			t.Errorf("update to display name %q: want validation_failed on displayName, got %v", name, err)
+		}
+	}
+	a := NewAccount{Username: "ann", Email: "ann@example.com", DisplayName: " Ann ", Password: "long enough password"}
+	if err := a.Validate(12); err != nil || a.DisplayName != "Ann" {
+		t.Errorf("a named account: %q, %v", a.DisplayName, err)
+	}
+	u := NewUser{NewAccount: a}
+	if err := u.Validate(12); err != nil || len(u.Roles) != 1 || u.Roles[0] != RoleAssessee {
+		t.Errorf("a user without roles is an assessee: %v, %v", u.Roles, err)
+	}
+}
