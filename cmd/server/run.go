@@ -33,6 +33,9 @@ type options struct {
 	Stdout  io.Writer
 	Listen  string            // overrides ":PORT"
 	Ready   func(addr string) // called once the listener accepts connections
+	// Observer receives an observation of every request, besides the metrics (tests
+	// record the answers with it).
+	Observer httpapi.RequestObserver
 }
 
 // run boots the whole server and blocks until ctx is cancelled, then shuts down in order:
@@ -109,6 +112,9 @@ func run(ctx context.Context, opts options) error {
 	}
 	if m != nil {
 		deps.Metrics, deps.Observer = m.Handler(cfg.MetricsToken), m
+	}
+	if opts.Observer != nil {
+		deps.Observer = observers{deps.Observer, opts.Observer}
 	}
 	deps.RateLimit = limits(cfg, db.Pool, log)
 	api := httpapi.New(httpapi.Config{
@@ -198,6 +204,17 @@ func limits(cfg *config.Config, pool *pgxpool.Pool, log *slog.Logger) func(http.
 			h = chain[i](h)
 		}
 		return h
+	}
+}
+
+// observers passes each observation to every non-nil observer.
+type observers []httpapi.RequestObserver
+
+func (o observers) ObserveHTTP(route, method string, status int, elapsed time.Duration) {
+	for _, obs := range o {
+		if obs != nil {
+			obs.ObserveHTTP(route, method, status, elapsed)
+		}
 	}
 }
 

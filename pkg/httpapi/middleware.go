@@ -232,8 +232,8 @@ func finish(log *slog.Logger, obs RequestObserver, r *http.Request, rec *statusR
 	if status == 0 {
 		status = http.StatusOK
 	}
-	route := "unmatched"
-	if rc := chi.RouteContext(r.Context()); rc != nil && rc.RoutePattern() != "" && status != http.StatusNotFound {
+	route := "unmatched" // the route pattern when one matched, even if its handler answered 404
+	if rc := chi.RouteContext(r.Context()); rc != nil && rc.RoutePattern() != "" {
 		route = rc.RoutePattern()
 	}
 	if obs != nil {
