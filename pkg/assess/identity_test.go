@@ -1,6 +1,18 @@
 package assess
 
-import "testing"
+import (
+	"errors"
+	"testing"
+)
+
+// firstDetailField is the field of the first detail of a domain error, or "".
+func firstDetailField(err error) string {
+	var e *Error
+	if !errors.As(err, &e) || len(e.Details) == 0 {
+		return ""
+	}
+	return e.Details[0].Field
+}
 
 func TestProfileUpdateValidate(t *testing.T) {
 	blank, bad, named := "  ", "not-an-email", " Ann "
@@ -12,7 +24,7 @@ func TestProfileUpdateValidate(t *testing.T) {
 		{ProfileUpdate{Version: 1, Email: &bad}, "email"},
 	} {
 		err := c.upd.Validate()
-		if ErrorCode(err) != ECodeValidation || err.(*Error).Details[0].Field != c.field {
+		if ErrorCode(err) != ECodeValidation || firstDetailField(err) != c.field {
 			t.Errorf("%+v: want validation_failed on %s, got %v", c.upd, c.field, err)
 		}
 	}
@@ -39,7 +51,7 @@ func TestPasswordChangeValidate(t *testing.T) {
 func TestEveryAccountHasADisplayName(t *testing.T) {
 	for _, name := range []string{"", "   "} {
 		a := NewAccount{Username: "ann", Email: "ann@example.com", DisplayName: name, Password: "long enough password"}
-		if err := a.Validate(12); ErrorCode(err) != ECodeValidation || err.(*Error).Details[0].Field != "displayName" {
+		if err := a.Validate(12); ErrorCode(err) != ECodeValidation || firstDetailField(err) != "displayName" {
 			t.Errorf("new account with display name %q: want validation_failed on displayName, got %v", name, err)
 		}
 		u := NewUser{NewAccount: a}
@@ -47,7 +59,7 @@ func TestEveryAccountHasADisplayName(t *testing.T) {
 			t.Errorf("new user with display name %q: want validation_failed, got %v", name, err)
 		}
 		upd := UserUpdate{Version: 1, DisplayName: &name}
-		if err := upd.Validate(); ErrorCode(err) != ECodeValidation || err.(*Error).Details[0].Field != "displayName" {
+		if err := upd.Validate(); ErrorCode(err) != ECodeValidation || firstDetailField(err) != "displayName" {
 			t.Errorf("update to display name %q: want validation_failed on displayName, got %v", name, err)
 		}
 	}
