@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"mime"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -229,41 +229,66 @@ func jsonProblems(body []byte) []assess.Detail {
 	return out
 }
 
-// jsonWalk tracks the path of the current token while walking a JSON document.
+// jsonWalk tracks where the current token is while walking a JSON document. Paths are
+// built only for the fields reported, so a deeply nested document costs linear time.
 type jsonWalk struct {
 	stack []*jsonFrame
 }
 
 type jsonFrame struct {
 	object    bool
-	path      string
+	slot      string // the frame's own place in its parent: a key or "[i]"
 	key       string // the current key, in an object
 	expectKey bool   // the next string is a key
 	index     int    // the next index, in an array
 }
 
-// value consumes the slot of a value and returns its path ("body" at the top).
-func (w *jsonWalk) value() string {
+// path renders the path of the frames and, when not empty, one more step.
+func (w *jsonWalk) path(last string) string {
+	var b strings.Builder
+	for _, f := range w.stack {
+		appendStep(&b, f.slot)
+	}
+	appendStep(&b, last)
+	return b.String()
+}
+
+func appendStep(b *strings.Builder, step string) {
+	if step == "" {
+		return
+	}
+	if b.Len() > 0 && !strings.HasPrefix(step, "[") {
+		b.WriteByte('.')
+	}
+	b.WriteString(step)
+}
+
+// slot consumes the place of a value in the current container and returns its step.
+func (w *jsonWalk) slot() string {
 	if len(w.stack) == 0 {
-		return "body"
+		return ""
 	}
 	top := w.stack[len(w.stack)-1]
 	if top.object {
 		top.expectKey = true
-		return joinField(top.path, top.key)
+		return top.key
 	}
 	top.index++
-	return fmt.Sprintf("%s[%d]", top.path, top.index-1)
+	return "[" + strconv.Itoa(top.index-1) + "]"
+}
+
+// value consumes the place of a scalar and returns its path ("body" at the top).
+func (w *jsonWalk) value() string {
+	if len(w.stack) == 0 {
+		return "body"
+	}
+	return w.path(w.slot())
 }
 
 func (w *jsonWalk) delim(d json.Delim) {
 	switch d {
 	case '{', '[':
-		p := w.value()
-		if len(w.stack) == 0 {
-			p = ""
-		}
-		w.stack = append(w.stack, &jsonFrame{object: d == '{', path: p, expectKey: d == '{'})
+		w.stack = append(w.stack, &jsonFrame{object: d == '{', slot: w.slot(), expectKey: d == '{'})
 	default:
 		if len(w.stack) > 0 {
 			w.stack = w.stack[:len(w.stack)-1]
@@ -276,11 +301,12 @@ func (w *jsonWalk) str(s string) string {
 	if n := len(w.stack); n > 0 && w.stack[n-1].object && w.stack[n-1].expectKey {
 		top := w.stack[n-1]
 		top.key, top.expectKey = fieldName(s), false
-		return joinField(top.path, top.key)
+		return w.path(top.key)
 	}
 	return w.value()
 }
 
+// joinField joins an object path and a member name.
 func joinField(parent, key string) string {
 	if parent == "" {
 		return key

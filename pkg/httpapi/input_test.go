@@ -1,7 +1,9 @@
 package httpapi
 
 import (
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -58,4 +60,15 @@ func withoutMessages(details []assess.Detail) []assess.Detail {
 		details[i].Message = ""
 	}
 	return details
+}
+
+// TestJSONProblemsCostLinearTime: a document nested as deep as encoding/json allows is
+// walked in linear time (paths are built only for reported fields).
+func TestJSONProblemsCostLinearTime(t *testing.T) {
+	deep := strings.Repeat(`{"a":[`, 4000) + `"\u0000"` + strings.Repeat(`]}`, 4000)
+	start := time.Now()
+	got := jsonProblems([]byte(deep))
+	require.Less(t, time.Since(start), time.Second)
+	require.Len(t, got, 1)
+	require.True(t, strings.HasPrefix(got[0].Field, "a[0].a[0].a[0]"), got[0].Field[:40])
 }
