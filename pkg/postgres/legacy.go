@@ -51,16 +51,18 @@ func pageByID[T any](items []T, limit int, id func(T) string) ([]T, string) {
 	return items, base64.RawURLEncoding.EncodeToString([]byte(id(items[limit-1])))
 }
 
+// inTx runs fn in a transaction. Driver errors leave as domain errors (dbError), as from
+// db.change: a delivery inserted for a destination deleted meanwhile is 404, not 500.
 func (db *DB) inTx(ctx context.Context, fn func(pgx.Tx) error) error {
 	tx, err := db.pool.Begin(ctx)
 	if err != nil {
-		return err
+		return dbError(err)
 	}
 	defer func() { _ = tx.Rollback(ctx) }()
 	if err := fn(tx); err != nil {
-		return err
+		return dbError(err)
 	}
-	return tx.Commit(ctx)
+	return dbError(tx.Commit(ctx))
 }
 
 func (db *DB) emitUser(ctx context.Context, tx pgx.Tx, actor assess.Actor, typ assess.EventName, id string) error {
