@@ -216,40 +216,46 @@ func jsonProblems(body []byte) []assess.Detail {
 		case json.Delim:
 			w.delim(v)
 		case string:
-			field := w.str(v)
-			if code, msg := textProblem(v); code != "" {
-				out = append(out, assess.Detail{Field: field, Code: code, Message: msg})
-			} else if !utf8.Valid(raw) {
-				out = append(out, assess.Detail{Field: field, Code: codeInvalidUTF8, Message: "must be valid UTF-8 text"})
+			w.str(v)
+			code, msg := textProblem(v)
+			if code == "" && !utf8.Valid(raw) {
+				code, msg = codeInvalidUTF8, "must be valid UTF-8 text"
+			}
+			if code != "" {
+				out = append(out, assess.Detail{Field: w.field(), Code: code, Message: msg})
 			}
 		default:
-			w.value()
+			w.slot()
 		}
 	}
 	return out
 }
 
 // jsonWalk tracks where the current token is while walking a JSON document. Paths are
-// built only for the fields reported, so a deeply nested document costs linear time.
+// rendered only for the fields reported, so a deeply nested document costs linear time.
 type jsonWalk struct {
 	stack []*jsonFrame
+	last  string // the step of the last token placed: a key or "[i]"
 }
 
 type jsonFrame struct {
 	object    bool
-	slot      string // the frame's own place in its parent: a key or "[i]"
+	step      string // the frame's own place in its parent
 	key       string // the current key, in an object
 	expectKey bool   // the next string is a key
 	index     int    // the next index, in an array
 }
 
-// path renders the path of the frames and, when not empty, one more step.
-func (w *jsonWalk) path(last string) string {
+// field renders the path of the last token placed ("body" for a bare top-level value).
+func (w *jsonWalk) field() string {
+	if len(w.stack) == 0 {
+		return "body"
+	}
 	var b strings.Builder
 	for _, f := range w.stack {
-		appendStep(&b, f.slot)
+		appendStep(&b, f.step)
 	}
-	appendStep(&b, last)
+	appendStep(&b, w.last)
 	return b.String()
 }
 
@@ -263,32 +269,26 @@ func appendStep(b *strings.Builder, step string) {
 	b.WriteString(step)
 }
 
-// slot consumes the place of a value in the current container and returns its step.
+// slot places a value in the current container and returns its step.
 func (w *jsonWalk) slot() string {
-	if len(w.stack) == 0 {
-		return ""
+	w.last = ""
+	if n := len(w.stack); n > 0 {
+		top := w.stack[n-1]
+		if top.object {
+			top.expectKey = true
+			w.last = top.key
+		} else {
+			top.index++
+			w.last = "[" + strconv.Itoa(top.index-1) + "]"
+		}
 	}
-	top := w.stack[len(w.stack)-1]
-	if top.object {
-		top.expectKey = true
-		return top.key
-	}
-	top.index++
-	return "[" + strconv.Itoa(top.index-1) + "]"
-}
-
-// value consumes the place of a scalar and returns its path ("body" at the top).
-func (w *jsonWalk) value() string {
-	if len(w.stack) == 0 {
-		return "body"
-	}
-	return w.path(w.slot())
+	return w.last
 }
 
 func (w *jsonWalk) delim(d json.Delim) {
 	switch d {
 	case '{', '[':
-		w.stack = append(w.stack, &jsonFrame{object: d == '{', slot: w.slot(), expectKey: d == '{'})
+		w.stack = append(w.stack, &jsonFrame{object: d == '{', step: w.slot(), expectKey: d == '{'})
 	default:
 		if len(w.stack) > 0 {
 			w.stack = w.stack[:len(w.stack)-1]
@@ -296,14 +296,15 @@ func (w *jsonWalk) delim(d json.Delim) {
 	}
 }
 
-// str places a string token: an object key (its field is the key's own path) or a value.
-func (w *jsonWalk) str(s string) string {
+// str places a string token: an object key or a value.
+func (w *jsonWalk) str(s string) {
 	if n := len(w.stack); n > 0 && w.stack[n-1].object && w.stack[n-1].expectKey {
 		top := w.stack[n-1]
 		top.key, top.expectKey = fieldName(s), false
-		return w.path(top.key)
+		w.last = top.key
+		return
 	}
-	return w.value()
+	w.slot()
 }
 
 // joinField joins an object path and a member name.
