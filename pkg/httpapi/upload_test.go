@@ -82,7 +82,9 @@ func streamUpload(t testing.TB, url string, size int64) (*http.Response, map[str
 	pr, pw := io.Pipe()
 	mw := multipart.NewWriter(pw)
 	h := sha256.New()
+	written := make(chan struct{})
 	go func() {
+		defer close(written)
 		_ = mw.WriteField("note", "collected from CI")
 		fw, err := mw.CreateFormFile("file", "sbom.json")
 		if err == nil {
@@ -104,6 +106,7 @@ func streamUpload(t testing.TB, url string, size int64) (*http.Response, map[str
 	var out map[string]any
 	require.NoError(t, json.NewDecoder(res.Body).Decode(&out))
 	_ = pr.CloseWithError(io.ErrClosedPipe)
+	<-written // the writer stops at the closed pipe; only then is the hash complete
 	return res, out, body, hex.EncodeToString(h.Sum(nil))
 }
 
