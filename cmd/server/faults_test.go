@@ -223,7 +223,13 @@ func allInviteIDs(t *testing.T, c *apiClient) map[string]bool {
 	ids := map[string]bool{}
 	cursor := ""
 	for {
-		page := c.get(t, "/api/v1/admin/invites?limit=200&cursor="+cursor, http.StatusOK)
+		var page map[string]any
+		// Connections the storm cut may still sit idle in the pool: a client retries a 503.
+		require.Eventually(t, func() bool {
+			var res *http.Response
+			res, page = c.do(t, http.MethodGet, "/api/v1/admin/invites?limit=200&cursor="+cursor, nil)
+			return res.StatusCode == http.StatusOK
+		}, 10*time.Second, 100*time.Millisecond)
 		for _, it := range page["items"].([]any) {
 			ids[it.(map[string]any)["id"].(string)] = true
 		}

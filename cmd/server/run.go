@@ -36,6 +36,9 @@ type options struct {
 	Ready   func(addr string) // called once the listener accepts connections
 	// QueryTracer observes every database query of the server (tests).
 	QueryTracer pgx.QueryTracer
+	// Observer receives an observation of every request, besides the metrics (tests
+	// record the answers with it).
+	Observer httpapi.RequestObserver
 }
 
 // run boots the whole server and blocks until ctx is cancelled, then shuts down in order:
@@ -116,6 +119,9 @@ func run(ctx context.Context, opts options) error {
 	if m != nil {
 		deps.Metrics, deps.Observer = m.Handler(cfg.MetricsToken), m
 	}
+	if opts.Observer != nil {
+		deps.Observer = observers{deps.Observer, opts.Observer}
+	}
 	deps.RateLimit = limits(listenCtx, cfg, db.Pool, log)
 	api := httpapi.New(httpapi.Config{
 		Version: boot.Version, StartedAt: started, CORSOrigins: cfg.CORSOrigins, TrustProxyHops: cfg.TrustProxyHops,
@@ -135,6 +141,7 @@ func serve(ctx context.Context, cfg *config.Config, opts options, log *slog.Logg
 	if err != nil {
 		return fmt.Errorf("listen on %s (PORT): %w", addr, err)
 	}
+	ln = httpapi.EnvelopeListener(ln, log)
 	srv := &http.Server{
 		Handler:           h,
 		ReadHeaderTimeout: 10 * time.Second,
@@ -210,6 +217,17 @@ func limits(ctx context.Context, cfg *config.Config, pool *pgxpool.Pool, log *sl
 			h = chain[i](h)
 		}
 		return h
+	}
+}
+
+// observers passes each observation to every non-nil observer.
+type observers []httpapi.RequestObserver
+
+func (o observers) ObserveHTTP(route, method string, status int, elapsed time.Duration) {
+	for _, obs := range o {
+		if obs != nil {
+			obs.ObserveHTTP(route, method, status, elapsed)
+		}
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -19,7 +20,15 @@ import (
 	"github.com/assay-dev/assay/pkg/postgres/pgtest"
 )
 
-func TestMain(m *testing.M) { pgtest.Main(m) }
+// TestMain runs the tests against a real cluster, then checks the answers every test
+// server gave against the API description (live_answers_test.go).
+func TestMain(m *testing.M) {
+	code := pgtest.Run(m)
+	if checkLiveAnswers() != 0 {
+		code = 1
+	}
+	os.Exit(code)
+}
 
 // syncBuffer collects the server's log output safely across goroutines.
 type syncBuffer struct {
@@ -77,7 +86,7 @@ func startTracedServer(t *testing.T, dsn string, tracer pgx.QueryTracer, env ...
 	done := make(chan error, 1)
 	go func() {
 		done <- run(ctx, options{Environ: environ, Stdout: ts.logs, Listen: "127.0.0.1:0", Ready: func(a string) { ready <- a },
-			QueryTracer: tracer})
+			QueryTracer: tracer, Observer: liveAnswers})
 	}()
 	select {
 	case addr := <-ready:

@@ -69,7 +69,7 @@ func createUser(t testing.TB, db *postgres.DB) assess.User {
 	t.Helper()
 	n := userSeq.Add(1)
 	u, err := postgres.NewServices(db).Users.CreateUser(context.Background(), assess.NewUser{NewAccount: assess.NewAccount{
-		Username: fmt.Sprintf("user%d", n), Email: fmt.Sprintf("user%d@example.com", n), Password: "a long enough password",
+		Username: fmt.Sprintf("user%d", n), Email: fmt.Sprintf("user%d@example.com", n), DisplayName: fmt.Sprintf("User %d", n), Password: "a long enough password",
 	}}, assess.SystemActor)
 	require.NoError(t, err)
 	return u

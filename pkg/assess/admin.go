@@ -19,7 +19,7 @@ type UserFilter struct {
 // NewUser is an account an administrator creates.
 type NewUser struct {
 	NewAccount
-	Roles []string `json:"roles" minItems:"0" maxItems:"32" doc:"Role names to assign; defaults to assessee"`
+	Roles []string `json:"roles,omitempty" required:"false" maxItems:"32" doc:"Role names to assign; assessee when absent or empty"`
 }
 
 // Validate checks the account and completes the role set: assessee when none is given,
@@ -46,7 +46,7 @@ func sortedSet(values []string) []string {
 type UserUpdate struct {
 	Version     int64     `json:"version" minimum:"1" doc:"The version last read; a stale one is refused with 409 version_conflict"`
 	Email       *string   `json:"email,omitempty" format:"email" maxLength:"254"`
-	DisplayName *string   `json:"displayName,omitempty" maxLength:"128"`
+	DisplayName *string   `json:"displayName,omitempty" minLength:"1" maxLength:"128" doc:"Cannot be blank"`
 	Active      *bool     `json:"active,omitempty"`
 	Roles       *[]string `json:"roles,omitempty" maxItems:"32"`
 }
@@ -65,6 +65,9 @@ func (u *UserUpdate) Validate() error {
 	if u.DisplayName != nil {
 		d := strings.TrimSpace(*u.DisplayName)
 		u.DisplayName = &d
+		if d == "" {
+			return &Error{Code: ECodeValidation, Message: "The display name cannot be blank.", Details: []Detail{blankDisplayName}}
+		}
 	}
 	if u.Roles != nil {
 		r := sortedSet(*u.Roles)

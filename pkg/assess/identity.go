@@ -60,7 +60,7 @@ func PrincipalFrom(ctx context.Context) *Principal {
 type NewAccount struct {
 	Username    string `json:"username" minLength:"3" maxLength:"64" doc:"Letters, digits, dot, dash and underscore"`
 	Email       string `json:"email" format:"email" maxLength:"254"`
-	DisplayName string `json:"displayName" maxLength:"128"`
+	DisplayName string `json:"displayName" minLength:"1" maxLength:"128" doc:"The name shown for the account; required, as in the web application"`
 	Password    string `json:"password" minLength:"1" maxLength:"128"`
 }
 
@@ -80,7 +80,7 @@ func (a *NewAccount) Validate(passwordMinLength int) error {
 		details = append(details, Detail{Field: "email", Code: "invalid", Message: "A valid e-mail address is required."})
 	}
 	if a.DisplayName == "" {
-		a.DisplayName = a.Username
+		details = append(details, blankDisplayName)
 	}
 	if d := PasswordProblem(a.Password, passwordMinLength); d != nil {
 		details = append(details, *d)
@@ -90,6 +90,10 @@ func (a *NewAccount) Validate(passwordMinLength int) error {
 	}
 	return nil
 }
+
+// blankDisplayName refuses a display name that is empty or only spaces: every account
+// has one, as the web application requires.
+var blankDisplayName = Detail{Field: "displayName", Code: "required", Message: "The display name cannot be blank."}
 
 // PasswordProblem checks a new password against the policy; nil when it is acceptable.
 func PasswordProblem(password string, minLength int) *Detail {
@@ -133,7 +137,7 @@ func (u *ProfileUpdate) Validate() error {
 		d := strings.TrimSpace(*u.DisplayName)
 		u.DisplayName = &d
 		if d == "" {
-			details = append(details, Detail{Field: "displayName", Code: "required", Message: "The display name cannot be blank."})
+			details = append(details, blankDisplayName)
 		}
 	}
 	if len(details) > 0 {

@@ -39,15 +39,23 @@ func (a *credentialAuthorizer) Authorize(r *http.Request, permission assess.Perm
 	return assess.WithActor(assess.WithPrincipal(ctx, p), actor), nil
 }
 
-// apiKeyFrom returns an API key sent as `Authorization: Bearer <key>` or `X-Api-Key`.
+// apiKeyFrom returns an API key sent as `Authorization: Bearer <key>` (the scheme is
+// case-insensitive, RFC 9110 §11.1) or `X-Api-Key`.
 func apiKeyFrom(r *http.Request) string {
 	if k := r.Header.Get("X-Api-Key"); k != "" {
 		return k
 	}
-	if v, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok {
-		return strings.TrimSpace(v)
+	return bearerToken(r.Header.Get("Authorization"))
+}
+
+// bearerToken returns the token of an Authorization value with the Bearer scheme, in any
+// letter case, or "".
+func bearerToken(authorization string) string {
+	scheme, token, ok := strings.Cut(strings.TrimSpace(authorization), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return ""
 	}
-	return ""
+	return strings.TrimSpace(token)
 }
 
 // identified is the outcome of authenticating a request's credential, done once per

@@ -26,10 +26,8 @@ func presentedCredential(r *http.Request) string {
 	if c, err := r.Cookie(SessionCookieName); err == nil && c.Value != "" {
 		return c.Value
 	}
-	if scheme, token, ok := strings.Cut(r.Header.Get("Authorization"), " "); ok && strings.EqualFold(scheme, "Bearer") {
-		if token = strings.TrimSpace(token); token != "" {
-			return token
-		}
+	if token := bearerToken(r.Header.Get("Authorization")); token != "" {
+		return token
 	}
 	return strings.TrimSpace(r.Header.Get("X-Api-Key"))
 }

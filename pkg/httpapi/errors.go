@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"regexp"
 	"strings"
 
 	"github.com/danielgtaylor/huma/v2"
@@ -109,6 +110,19 @@ func humaError(ctx context.Context, log *slog.Logger, status int, msg string, er
 		}
 		return &Error{status: status, Code: assess.ECodeInternal, Message: "An internal error occurred.", RequestID: logging.RequestID(ctx)}
 	}
+	switch status {
+	case http.StatusRequestEntityTooLarge:
+		var limit int64
+		if _, err := fmt.Sscanf(msg, "request body is too large limit=%d bytes", &limit); err == nil {
+			e := errBodyTooLarge(limit)
+			e.RequestID = logging.RequestID(ctx)
+			return e
+		}
+	case http.StatusUnsupportedMediaType:
+		return &Error{status: status, Code: assess.ECodeUnsupportedMedia, Message: "Send the body as application/json.",
+			RequestID: logging.RequestID(ctx),
+			Details:   []assess.Detail{{Field: "Content-Type", Code: "unsupported", Message: "must be application/json"}}}
+	}
 	code, ok := codeByStatus[status]
 	if !ok {
 		code = assess.ECodeValidation
@@ -123,10 +137,56 @@ func humaError(ctx context.Context, log *slog.Logger, status int, msg string, er
 		}
 		var d *huma.ErrorDetail
 		if errors.As(e, &d) {
-			out.Details = append(out.Details, assess.Detail{Field: fieldOf(d.Location), Code: "invalid", Message: d.Message})
+			out.Details = append(out.Details, humanDetail(d))
 			continue
 		}
 		out.Details = append(out.Details, assess.Detail{Message: e.Error()})
+	}
+	return out
+}
+
+// detailRewrites replace the messages huma builds from Go's own errors (time layouts,
+// net/mail, encoding/json) with ones written for people, by message prefix.
+var detailRewrites = []struct{ prefix, message string }{
+	{"invalid date/time for format", "must be a date and time in RFC 3339 format, such as 2024-05-01T12:00:00Z"},
+	{"expected string to be RFC 3339 date-time", "must be a date and time in RFC 3339 format, such as 2024-05-01T12:00:00Z"},
+	{"expected string to be RFC 3339 date", "must be a date in RFC 3339 format, such as 2024-05-01"},
+	{"expected string to be RFC 5322 email", "must be an e-mail address, such as name@example.com"},
+	{"expected string to be RFC 3986 uri", "must be a URL, such as https://example.com/hook"},
+	{"expected string to be RFC 4122 uuid", "must be a UUID"},
+	{"expected string to be regex", "must be a regular expression"},
+	{"expected duration", "must be a duration, such as 90s or 5m"},
+	{"invalid integer", "must be a whole number"},
+	{"invalid float", "must be a number"},
+	{"invalid boolean", "must be true or false"},
+	{"json: cannot unmarshal", "has a value of the wrong type"},
+	{"unexpected end of JSON input", "is not valid JSON: it ends too early"},
+}
+
+// requiredProperty matches huma's message for a missing member, which it reports on the
+// enclosing object.
+var requiredProperty = regexp.MustCompile(`^expected required property (.+) to be present$`)
+
+// humanDetail turns one of huma's error details into ours: the field as the client names
+// it, and a message without Go internals.
+func humanDetail(d *huma.ErrorDetail) assess.Detail {
+	out := assess.Detail{Field: fieldOf(d.Location), Code: "invalid", Message: d.Message}
+	if m := requiredProperty.FindStringSubmatch(d.Message); m != nil {
+		if out.Field == "body" {
+			out.Field = ""
+		}
+		out.Field, out.Code, out.Message = joinField(out.Field, m[1]), "required", "is required"
+		return out
+	}
+	if strings.HasPrefix(d.Message, "invalid character") { // encoding/json's syntax error names the culprit
+		out.Message = "is not valid JSON: " + d.Message
+		return out
+	}
+	for _, r := range detailRewrites {
+		if strings.HasPrefix(d.Message, r.prefix) {
+			out.Message = r.message
+			break
+		}
 	}
 	return out
 }
@@ -142,8 +202,11 @@ func fieldOf(location string) string {
 }
 
 func humanise(msg string) string {
-	if msg == "" {
+	switch msg {
+	case "":
 		return "The request is invalid."
+	case "validation failed":
+		return "The request is invalid; the details name each problem."
 	}
 	return strings.ToUpper(msg[:1]) + msg[1:] + "."
 }
@@ -159,9 +222,31 @@ func writeEnvelope(w http.ResponseWriter, e *Error) {
 		w.Header().Set("Retry-After", retryAfterUnavailable)
 	}
 	w.Header().Set("Content-Type", contentTypeJSON)
-	w.Header().Set("Cache-Control", "no-store")
+	setErrorHeaders(w.Header().Set, e)
 	w.WriteHeader(e.status)
 	_ = json.NewEncoder(w).Encode(e)
+}
+
+// wwwAuthenticate is the challenge of every 401: the API takes bearer credentials (API
+// keys) besides the session cookie.
+const wwwAuthenticate = `Bearer realm="assay"`
+
+// setErrorHeaders sets the headers every error answer carries, whoever writes it: errors
+// are never cached, and a 401 names the scheme to authenticate with.
+func setErrorHeaders(set func(name, value string), e *Error) {
+	set("Cache-Control", "no-store")
+	if e.status == http.StatusUnauthorized {
+		set("WWW-Authenticate", wwwAuthenticate)
+	}
+}
+
+// errorHeadersTransformer gives the errors huma writes (validation, limits, handler
+// errors) the headers of writeEnvelope.
+func errorHeadersTransformer(hctx huma.Context, _ string, v any) (any, error) {
+	if e, ok := v.(*Error); ok {
+		setErrorHeaders(hctx.SetHeader, e)
+	}
+	return v, nil
 }
 
 // newError returns an envelope with an explicit status, for the few errors the platform

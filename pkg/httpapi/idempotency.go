@@ -132,8 +132,7 @@ func (m *idempotency) readBody(r *http.Request) ([]byte, error) {
 	body, err := io.ReadAll(io.LimitReader(r.Body, m.maxBody+1))
 	var tooLarge *http.MaxBytesError
 	if errors.As(err, &tooLarge) || int64(len(body)) > m.maxBody {
-		return nil, newError(http.StatusRequestEntityTooLarge, assess.ECodePayloadTooLarge,
-			"The body of a request with an Idempotency-Key may not exceed %d bytes.", m.maxBody)
+		return nil, errBodyTooLarge(m.maxBody)
 	}
 	if err != nil {
 		return nil, assess.Errorf(assess.ECodeValidation, "The request body could not be read.")

@@ -56,6 +56,7 @@ func requestActor(ctx context.Context) assess.Actor {
 }
 
 var docAuthLogin = huma.Operation{OperationID: "login", Summary: "Sign in", Tags: tagAuthentication,
+	Errors: []int{http.StatusUnauthorized},
 	Description: "Checks a username (or e-mail) and password and sets the session cookie. Every failure — unknown " +
 		"user, wrong password, locked or inactive account — is the same 401."}
 

@@ -232,8 +232,8 @@ func finish(log *slog.Logger, obs RequestObserver, r *http.Request, rec *statusR
 	if status == 0 {
 		status = http.StatusOK
 	}
-	route := "unmatched"
-	if rc := chi.RouteContext(r.Context()); rc != nil && rc.RoutePattern() != "" && status != http.StatusNotFound {
+	route := "unmatched" // the route pattern when one matched, even if its handler answered 404
+	if rc := chi.RouteContext(r.Context()); rc != nil && rc.RoutePattern() != "" {
 		route = rc.RoutePattern()
 	}
 	if obs != nil {
@@ -261,8 +261,9 @@ func limitBody(n, uploadLimit int64) func(http.Handler) http.Handler {
 				r = r.WithContext(context.WithValue(r.Context(), uploadLimitKey{}, uploadLimit))
 			}
 			if r.ContentLength > limit {
-				writeEnvelope(w, &Error{status: http.StatusRequestEntityTooLarge, Code: assess.ECodePayloadTooLarge,
-					Message: fmt.Sprintf("The request body exceeds the limit of %d bytes.", limit), RequestID: logging.RequestID(r.Context())})
+				e := errBodyTooLarge(limit)
+				e.RequestID = logging.RequestID(r.Context())
+				writeEnvelope(w, e)
 				return
 			}
 			r.Body = http.MaxBytesReader(w, r.Body, limit)

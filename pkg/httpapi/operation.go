@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"reflect"
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/adapters/humachi"
@@ -83,6 +84,9 @@ func register[I, O any](s *Server, op Op, handler func(context.Context, *I) (*O,
 		op.Errors = append(op.Errors, http.StatusUnauthorized, http.StatusForbidden)
 	}
 	op.Errors = append(op.Errors, http.StatusBadRequest, http.StatusTooManyRequests, http.StatusServiceUnavailable)
+	if _, hasBody := reflect.TypeFor[I]().FieldByName("Body"); hasBody {
+		op.Errors = append(op.Errors, http.StatusRequestEntityTooLarge, http.StatusUnsupportedMediaType)
+	}
 	huma.Register(s.API, op.Operation, func(ctx context.Context, in *I) (*O, error) {
 		out, err := handler(ctx, in)
 		return out, withRetryAfter(err)

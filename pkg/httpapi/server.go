@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -14,6 +15,7 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/adapters/humachi"
 	"github.com/go-chi/chi/v5"
+	"github.com/go-chi/chi/v5/middleware"
 
 	"github.com/assay-dev/assay/pkg/assess"
 )
@@ -82,7 +84,8 @@ type Deps struct {
 	// Authorizer checks the credential of every operation that is not public. Nil denies
 	// them all with 401 until the identity layer provides one.
 	Authorizer Authorizer
-	// RateLimit wraps the API (not health, docs or metrics) when set.
+	// RateLimit wraps every API request (not health, the API description, docs or
+	// metrics), known route or not, when set.
 	RateLimit func(http.Handler) http.Handler
 	// Metrics serves /metrics when set; Observer receives request observations.
 	Metrics  http.Handler
@@ -123,7 +126,8 @@ func New(cfg Config, deps Deps) *Server {
 	deps = s.dep
 	r := chi.NewRouter()
 	r.Use(requestID, clientInfo(cfg.TrustProxyHops), observe(deps.Logger, deps.Observer),
-		securityHeaders, cors(cfg.CORSOrigins), compressJSON, limitBody(cfg.MaxBodyBytes, cfg.UploadMaxBytes), deadline(cfg.RequestTimeout), s.setupGate)
+		securityHeaders, cors(cfg.CORSOrigins), compressJSON, limitBody(cfg.MaxBodyBytes, cfg.UploadMaxBytes), deadline(cfg.RequestTimeout), s.setupGate,
+		s.checkInput, middleware.GetHead, s.identify, s.limitRate)
 	r.NotFound(s.notFound)
 	r.MethodNotAllowed(s.methodNotAllowed)
 
@@ -136,16 +140,8 @@ func New(cfg Config, deps Deps) *Server {
 	r.Get("/api/v1/docs", s.handleDocs)
 	r.Get("/api/v1/docs/{file}", s.handleDocs)
 
-	r.Group(func(r chi.Router) {
-		if ca, ok := deps.Authorizer.(*credentialAuthorizer); ok {
-			r.Use(ca.identify)
-		}
-		if deps.RateLimit != nil {
-			r.Use(deps.RateLimit)
-		}
-		s.API = newAPI(r, cfg, deps)
-		s.registerOperations()
-	})
+	s.API = newAPI(r, cfg, deps)
+	s.registerOperations()
 	s.Handler = r
 	return s
 }
@@ -172,6 +168,7 @@ func newAPI(r chi.Router, cfg Config, deps Deps) huma.API {
 	hc.DocsPath = ""    // our own offline page, see handleDocs
 	hc.SchemasPath = ""
 	hc.CreateHooks = nil
+	hc.Transformers = append(hc.Transformers, errorHeadersTransformer)
 	hc.Info.Description = "JSON API of Assay, a self-hosted service for conformance assessments and signed " +
 		"CycloneDX attestations. Every operation names the permission it requires in `x-required-permission`; " +
 		"`public` means no credential is needed. Errors share one envelope: `{error, message, requestId, details}`."
@@ -223,6 +220,37 @@ func (s *Server) setupGate(next http.Handler) http.Handler {
 	})
 }
 
+// limitRate passes API requests through deps.RateLimit: operations, and unknown routes
+// and wrong methods too, so every API answer carries the rate-limit headers. Health, the
+// API description, the docs and metrics are exempt.
+// identify authenticates a presented credential once, before the rate limiter (see
+// credentialAuthorizer.identify); other authorizers authenticate in the operation.
+func (s *Server) identify(next http.Handler) http.Handler {
+	if ca, ok := s.dep.Authorizer.(*credentialAuthorizer); ok {
+		return ca.identify(next)
+	}
+	return next
+}
+
+func (s *Server) limitRate(next http.Handler) http.Handler {
+	if s.dep.RateLimit == nil {
+		return next
+	}
+	limited := s.dep.RateLimit(next)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if rateLimited(r.URL.Path) {
+			limited.ServeHTTP(w, r)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+func rateLimited(p string) bool {
+	return isAPIPath(p) && p != "/metrics" && p != "/api/health" && p != "/api/v1/openapi.json" &&
+		p != "/api/v1/docs" && !strings.HasPrefix(p, "/api/v1/docs/")
+}
+
 func isAPIPath(p string) bool {
 	return p == "/api" || strings.HasPrefix(p, "/api/") || p == "/metrics"
 }
@@ -251,6 +279,9 @@ func (s *Server) methodNotAllowed(w http.ResponseWriter, r *http.Request) {
 				allowed = append(allowed, m)
 			}
 		}
+	}
+	if slices.Contains(allowed, http.MethodGet) && !slices.Contains(allowed, http.MethodHead) {
+		allowed = slices.Insert(allowed, slices.Index(allowed, http.MethodGet)+1, http.MethodHead) // see middleware.GetHead
 	}
 	w.Header().Set("Allow", strings.Join(allowed, ", "))
 	writeError(w, r, s.dep.Logger, newError(http.StatusMethodNotAllowed, assess.ECodeMethodNotAllowed,

@@ -83,7 +83,13 @@ func (u *Upload) open(hctx huma.Context) error {
 		if err != nil {
 			return uploadFormError(err)
 		}
+		if code, msg := textProblem(part.FormName()); code != "" {
+			return malformedUploadText(fieldName(part.FormName()), "The name of a form field", code, msg)
+		}
 		if part.FormName() == "file" && part.FileName() != "" {
+			if code, msg := textProblem(part.FileName()); code != "" {
+				return malformedUploadText("file", "The file name", code, msg)
+			}
 			u.Filename, u.ContentType = part.FileName(), part.Header.Get("Content-Type")
 			u.File = &limitedFile{r: part, left: limit}
 			return nil
@@ -98,6 +104,9 @@ func (u *Upload) open(hctx huma.Context) error {
 		if len(v) > 64<<10 {
 			return badUpload("The form field " + part.FormName() + " is longer than 64 KiB.")
 		}
+		if code, msg := textProblem(string(v)); code != "" {
+			return malformedUploadText(part.FormName(), "The form field "+part.FormName(), code, msg)
+		}
 		u.Fields[part.FormName()] = string(v)
 	}
 }
@@ -105,6 +114,12 @@ func (u *Upload) open(hctx huma.Context) error {
 func badUpload(msg string) error {
 	return &assess.Error{Code: assess.ECodeValidation, Message: msg,
 		Details: []assess.Detail{{Field: "file", Code: "invalid", Message: msg}}}
+}
+
+// malformedUploadText refuses form text the input boundary would refuse in a JSON body.
+func malformedUploadText(field, what, code, msg string) error {
+	return &assess.Error{Code: assess.ECodeValidation, Message: what + " " + msg + ".",
+		Details: []assess.Detail{{Field: field, Code: code, Message: msg}}}
 }
 
 func uploadFormError(err error) error {

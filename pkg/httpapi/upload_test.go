@@ -106,7 +106,7 @@ func streamUpload(t testing.TB, url string, size int64) (*http.Response, map[str
 	var out map[string]any
 	require.NoError(t, json.NewDecoder(res.Body).Decode(&out))
 	_ = pr.CloseWithError(io.ErrClosedPipe)
-	<-written // the writer has stopped: its hash may be read
+	<-written // the writer stops at the closed pipe; only then is the hash complete
 	return res, out, body, hex.EncodeToString(h.Sum(nil))
 }
 
@@ -169,6 +169,37 @@ func TestUploadRefusesOtherBodies(t *testing.T) {
 			require.NoError(t, json.NewDecoder(res.Body).Decode(&out))
 			require.Equal(t, c.status, res.StatusCode, out)
 			require.NotEmpty(t, out["requestId"])
+		})
+	}
+}
+
+// TestUploadRefusesMalformedText: the text of an upload form (field names and values, the
+// file name) is held to the input boundary's rule: no NUL, valid UTF-8.
+func TestUploadRefusesMalformedText(t *testing.T) {
+	srv := uploadServer(t, 1<<20)
+	part := func(disposition, value string) string {
+		return "--b\r\nContent-Disposition: form-data; " + disposition + "\r\n\r\n" + value + "\r\n"
+	}
+	file := part(`name="file"; filename="sbom.json"`, "{}") + "--b--\r\n"
+	for name, c := range map[string]struct{ body, field string }{
+		"a NUL in a field value":         {part(`name="note"`, "a\x00b") + file, "note"},
+		"invalid UTF-8 in a field value": {part(`name="note"`, "caf\xe9") + file, "note"},
+		"invalid UTF-8 in a field name":  {part("name=\"n\xffte\"", "x") + file, "n\uFFFDte"},
+		"invalid UTF-8 in the file name": {part("name=\"file\"; filename=\"sb\xffm.json\"", "{}") + "--b--\r\n", "file"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			req, err := http.NewRequest(http.MethodPost, srv.URL+"/api/v1/things/t1/files", strings.NewReader(c.body))
+			require.NoError(t, err)
+			req.Header.Set("Content-Type", "multipart/form-data; boundary=b")
+			req.Header.Set("Authorization", "Bearer test")
+			res, err := http.DefaultClient.Do(req)
+			require.NoError(t, err)
+			defer res.Body.Close()
+			var out map[string]any
+			require.NoError(t, json.NewDecoder(res.Body).Decode(&out))
+			require.Equal(t, http.StatusBadRequest, res.StatusCode, out)
+			require.Equal(t, assess.ECodeValidation, out["error"])
+			require.Equal(t, c.field, out["details"].([]any)[0].(map[string]any)["field"], out)
 		})
 	}
 }

@@ -13,11 +13,19 @@ import (
 	"github.com/assay-dev/assay/pkg/assess"
 )
 
-// serveSPA serves a file of the built web application, or index.html for any path that
-// is not a file, so the client-side router can take over (deep links, the not-found page).
+// serveSPA serves a file of the built web application, or index.html for any other path
+// that names a page, so the client-side router can take over (deep links, the not-found
+// page). A path that names a file the build lacks (anything under /assets/, or a name
+// with an extension such as /favicon.ico or an old bundle) is 404: answering it with the
+// page would hand a browser HTML where it expects a script or an image.
 func (s *Server) serveSPA(w http.ResponseWriter, r *http.Request) {
 	name := strings.TrimPrefix(path.Clean("/"+r.URL.Path), "/")
 	if name != "" && s.serveFile(w, r, name) {
+		return
+	}
+	if isFilePath(name) {
+		w.Header().Set("Cache-Control", "no-cache")
+		http.Error(w, "Not found: no such file in this build of the web application.", http.StatusNotFound)
 		return
 	}
 	if !s.serveFile(w, r, "index.html") {
@@ -25,6 +33,12 @@ func (s *Server) serveSPA(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusServiceUnavailable)
 		_, _ = io.WriteString(w, "The web application has not been built. Run `make build` (or `npm --prefix web run build`) and restart.\n")
 	}
+}
+
+// isFilePath reports a path that names a file rather than a page of the application:
+// below assets/, or a last segment with an extension. No page route has a dot in it.
+func isFilePath(name string) bool {
+	return strings.HasPrefix(name, "assets/") || path.Ext(name) != ""
 }
 
 // serveFile writes one file of the web FS with its cache policy; false when absent.

@@ -80,7 +80,7 @@ func (f *eventsFixture) actor() assess.Actor { return assess.Actor{ID: f.admin.I
 func (f *eventsFixture) user(name string, roles ...string) assess.User {
 	f.t.Helper()
 	u, err := postgres.NewServices(f.db).Users.CreateUser(f.ctx, assess.NewUser{NewAccount: assess.NewAccount{Username: name, Email: name + "@example.com",
-		Password: "a long enough password"}, Roles: roles}, f.actor())
+		DisplayName: name, Password: "a long enough password"}, Roles: roles}, f.actor())
 	require.NoError(f.t, err)
 	return u
 }

@@ -3,6 +3,8 @@ package postgres
 import (
 	"context"
 	"errors"
+
+	"github.com/jackc/pgx/v5"
 	"time"
 
 	"github.com/assay-dev/assay/pkg/assess"
@@ -45,4 +47,9 @@ func (db *DB) CachePrincipalForTest(key string, p *assess.Principal) {
 func (db *DB) CachedForTest(key string) bool {
 	_, _, _, ok := db.creds.get(key)
 	return ok
+}
+
+// ChangeForTest runs fn in a transaction of the kit, as the system.
+func (db *DB) ChangeForTest(ctx context.Context, fn func(pgx.Tx) error) error {
+	return db.change(ctx, assess.SystemActor, func(tx *Tx) error { return fn(tx) })
 }

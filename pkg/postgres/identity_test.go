@@ -42,7 +42,7 @@ func TestLockoutClearsByTime(t *testing.T) {
 	ctx := context.Background()
 	clock := &fakeClock{now: time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)}
 	_, id := newIdentityDB(t, clock)
-	_, err := id.CreateFirstAdmin(ctx, assess.NewAccount{Username: "admin", Email: "a@example.com", Password: "the right password"}, assess.Actor{})
+	_, err := id.CreateFirstAdmin(ctx, assess.NewAccount{Username: "admin", Email: "a@example.com", DisplayName: "Admin", Password: "the right password"}, assess.Actor{})
 	require.NoError(t, err)
 
 	for range 3 {
@@ -77,7 +77,7 @@ func TestLockoutDisabledWithZero(t *testing.T) {
 	db, id := newIdentityDB(t, clock)
 	db.ConfigureIdentity(postgres.IdentityConfig{PasswordMinLength: 12, MaxFailedLogins: 0, LockoutDuration: time.Hour},
 		secret.NewHasher(secret.Argon2Params{MemoryKiB: 64, Time: 1, Threads: 1}, 2))
-	_, err := id.CreateFirstAdmin(ctx, assess.NewAccount{Username: "admin", Email: "a@example.com", Password: "the right password"}, assess.Actor{})
+	_, err := id.CreateFirstAdmin(ctx, assess.NewAccount{Username: "admin", Email: "a@example.com", DisplayName: "Admin", Password: "the right password"}, assess.Actor{})
 	require.NoError(t, err)
 	for range 10 {
 		_, err := id.Authenticate(ctx, "admin", "a wrong password", assess.Actor{})

@@ -165,7 +165,7 @@ func TestInviteEventsAndEmail(t *testing.T) {
 		"token": token, "role": assess.RoleAssessor, "inviter": "carol", "expiresAt": inv.ExpiresAt.Format("2006-01-02T15:04:05Z07:00")}}, task.Email)
 
 	require.NoError(t, postgres.NewServices(f.db).Invites.Register(f.ctx, assess.RegistrationInviteOnly, assess.Registration{NewAccount: assess.NewAccount{
-		Username: "dave", Email: "dave@example.com", Password: "dave's long password"}, InviteToken: token}, assess.Actor{}))
+		Username: "dave", Email: "dave@example.com", DisplayName: "Dave", Password: "dave's long password"}, InviteToken: token}, assess.Actor{}))
 	consumed := f.lastEvent(assess.EventInviteConsumed)
 	require.Equal(t, []string{"carol"}, f.notified(consumed), "the inviter is told")
 	require.Equal(t, []string{"admin", "carol"}, f.notified(f.lastEvent(assess.EventUserCreated)))

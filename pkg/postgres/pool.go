@@ -46,27 +46,29 @@ func (p *pool) Exec(ctx context.Context, sql string, args ...any) (pgconn.Comman
 }
 
 // Query runs a query; the connection returns to the pool when the rows are closed or read
-// to the end.
+// to the end. A query that meets a connection the server dropped while it was idle in the
+// pool is run once more on another (reads are safe to repeat).
 func (p *pool) Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error) {
-	c, err := p.acquire(ctx)
-	if err != nil {
-		return nil, err
-	}
-	rows, err := c.Query(ctx, sql, args...)
-	if err != nil {
+	for attempt := 0; ; attempt++ {
+		c, err := p.acquire(ctx)
+		if err != nil {
+			return nil, err
+		}
+		rows, err := c.Query(ctx, sql, args...)
+		if err == nil {
+			return &pooledRows{Rows: rows, conn: c}, nil
+		}
 		c.Release()
-		return nil, unavailable(err)
+		if err = unavailable(err); attempt > 0 || err != errDatabaseUnavailable || ctx.Err() != nil {
+			return nil, err
+		}
 	}
-	return &pooledRows{Rows: rows, conn: c}, nil
 }
 
-// QueryRow runs a query for one row; the connection returns to the pool after Scan.
+// QueryRow runs a query for one row; the connection returns to the pool after Scan. Like
+// Query, it is run once more when its connection turns out to have been dropped.
 func (p *pool) QueryRow(ctx context.Context, sql string, args ...any) pgx.Row {
-	c, err := p.acquire(ctx)
-	if err != nil {
-		return errRow{err}
-	}
-	return &pooledRow{row: c.QueryRow(ctx, sql, args...), conn: c}
+	return &pooledRow{pool: p, ctx: ctx, sql: sql, args: args}
 }
 
 // Begin starts a transaction on a pooled connection, released at commit or rollback.
@@ -112,18 +114,25 @@ func (r *pooledRows) Close() {
 func (r *pooledRows) Err() error { return unavailable(r.Rows.Err()) }
 
 type pooledRow struct {
-	row  pgx.Row
-	conn *pgxpool.Conn
+	pool *pool
+	ctx  context.Context
+	sql  string
+	args []any
 }
 
 func (r *pooledRow) Scan(dest ...any) error {
-	defer r.conn.Release()
-	return unavailable(r.row.Scan(dest...))
+	for attempt := 0; ; attempt++ {
+		c, err := r.pool.acquire(r.ctx)
+		if err != nil {
+			return err
+		}
+		err = unavailable(c.QueryRow(r.ctx, r.sql, r.args...).Scan(dest...))
+		c.Release()
+		if attempt > 0 || err != errDatabaseUnavailable || r.ctx.Err() != nil {
+			return err
+		}
+	}
 }
-
-type errRow struct{ err error }
-
-func (r errRow) Scan(...any) error { return r.err }
 
 type pooledTx struct {
 	pgx.Tx

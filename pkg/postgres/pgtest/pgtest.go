@@ -38,10 +38,12 @@ var (
 
 // Main runs the tests of a package against a real cluster. Call it from TestMain.
 func Main(m *testing.M) {
-	os.Exit(run(m))
+	os.Exit(Run(m))
 }
 
-func run(m *testing.M) int {
+// Run is Main without the exit: it returns the exit code, for a TestMain that checks
+// something once every test has run.
+func Run(m *testing.M) int {
 	ctx := context.Background()
 	if url := os.Getenv(EnvURL); url != "" {
 		adminDSN = url

@@ -1,0 +1,36 @@
+package postgres_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/stretchr/testify/require"
+
+	"github.com/assay-dev/assay/pkg/assess"
+	"github.com/assay-dev/assay/pkg/postgres"
+	"github.com/assay-dev/assay/pkg/postgres/pgtest"
+)
+
+// TestChangesMapDriverErrors: a change that breaks a constraint answers the domain's
+// error, not an internal one: a row referring to one deleted meanwhile (a test delivery
+// for a destination a concurrent request deleted) is not_found; a duplicate is
+// already_exists naming the field.
+func TestChangesMapDriverErrors(t *testing.T) {
+	t.Parallel()
+	db := postgres.New(openPool(t, pgtest.NewDatabase(t)), nil)
+	err := db.ChangeForTest(context.Background(), func(tx pgx.Tx) error {
+		_, err := tx.Exec(context.Background(), `INSERT INTO user_roles (user_id, role_id) VALUES ('u_gone', 'r_gone')`)
+		return err
+	})
+	require.Equal(t, assess.ECodeNotFound, assess.ErrorCode(err), "%v", err)
+
+	err = db.ChangeForTest(context.Background(), func(tx pgx.Tx) error {
+		_, err := tx.Exec(context.Background(), `INSERT INTO roles (id, name, description) VALUES ('ro_1', 'twin', ''), ('ro_2', 'twin', '')`)
+		return err
+	})
+	require.Equal(t, assess.ECodeAlreadyExists, assess.ErrorCode(err), "%v", err)
+	var e *assess.Error
+	require.ErrorAs(t, err, &e)
+	require.Equal(t, "name", e.Details[0].Field)
+}
