@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/stretchr/testify/require"
 )
@@ -67,4 +68,41 @@ func TestCompressJSON(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestPrecompressedAssets: a file of the web build with a gzip twin is sent compressed to
+// clients that accept gzip, with the original's type and cache policy; others get it plain.
+func TestPrecompressedAssets(t *testing.T) {
+	var gz strings.Builder
+	zw := gzip.NewWriter(&gz)
+	_, _ = zw.Write([]byte("console.log('hello')"))
+	_ = zw.Close()
+	srv := New(Config{Version: "test"}, Deps{Setup: &fakeSetup{}, Database: &fakeCheck{}, Web: fstest.MapFS{
+		"index.html":         {Data: []byte("<html>app</html>")},
+		"assets/app-1.js":    {Data: []byte("console.log('hello')")},
+		"assets/app-1.js.gz": {Data: []byte(gz.String())},
+	}})
+	get := func(accept string) *http.Response {
+		req := httptest.NewRequest(http.MethodGet, "/assets/app-1.js", nil)
+		if accept != "" {
+			req.Header.Set("Accept-Encoding", accept)
+		}
+		rec := httptest.NewRecorder()
+		srv.ServeHTTP(rec, req)
+		return rec.Result()
+	}
+	res := get("gzip, deflate")
+	require.Equal(t, http.StatusOK, res.StatusCode)
+	require.Equal(t, "gzip", res.Header.Get("Content-Encoding"))
+	require.Contains(t, res.Header.Get("Content-Type"), "javascript")
+	require.Equal(t, "public, max-age=31536000, immutable", res.Header.Get("Cache-Control"))
+	zr, err := gzip.NewReader(res.Body)
+	require.NoError(t, err)
+	plain, _ := io.ReadAll(zr)
+	require.Equal(t, "console.log('hello')", string(plain))
+
+	res = get("")
+	require.Empty(t, res.Header.Get("Content-Encoding"))
+	body, _ := io.ReadAll(res.Body)
+	require.Equal(t, "console.log('hello')", string(body))
 }

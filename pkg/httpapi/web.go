@@ -3,6 +3,7 @@ package httpapi
 import (
 	"io"
 	"io/fs"
+	"mime"
 	"net/http"
 	"path"
 	"strings"
@@ -53,6 +54,9 @@ func (s *Server) serveFile(w http.ResponseWriter, r *http.Request, name string) 
 		return false
 	}
 	defer f.Close()
+	if s.serveGzipTwin(w, r, name) {
+		return true
+	}
 	st, err := f.Stat()
 	if err != nil || st.IsDir() {
 		return false
@@ -61,13 +65,44 @@ func (s *Server) serveFile(w http.ResponseWriter, r *http.Request, name string) 
 	if !ok {
 		return false
 	}
+	setFileCache(w, name)
+	http.ServeContent(w, r, st.Name(), time.Time{}, rs)
+	return true
+}
+
+// serveGzipTwin sends the precompressed twin (name.gz, written by the web build) of a file
+// to a client that accepts gzip; false when there is none or the client does not.
+func (s *Server) serveGzipTwin(w http.ResponseWriter, r *http.Request, name string) bool {
+	w.Header().Add("Vary", "Accept-Encoding")
+	if !acceptsGzip(r) {
+		return false
+	}
+	f, err := s.dep.Web.Open(name + ".gz")
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	rs, ok := f.(io.ReadSeeker)
+	if err != nil || st.IsDir() || !ok {
+		return false
+	}
+	if ct := mime.TypeByExtension(path.Ext(name)); ct != "" {
+		w.Header().Set("Content-Type", ct)
+	}
+	w.Header().Set("Content-Encoding", "gzip")
+	setFileCache(w, name)
+	http.ServeContent(w, r, st.Name(), time.Time{}, rs)
+	return true
+}
+
+// setFileCache sets the cache policy of a file of the web build.
+func setFileCache(w http.ResponseWriter, name string) {
 	if strings.HasPrefix(name, "assets/") {
 		w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
 	} else {
 		w.Header().Set("Cache-Control", "no-cache")
 	}
-	http.ServeContent(w, r, st.Name(), time.Time{}, rs)
-	return true
 }
 
 // handleDocs serves the interactive API documentation (Swagger UI, bundled into the web
