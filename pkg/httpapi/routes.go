@@ -3,6 +3,7 @@ package httpapi
 import (
 	"context"
 	"net/http"
+	"slices"
 
 	"github.com/danielgtaylor/huma/v2"
 
@@ -27,116 +28,116 @@ func on[I, O any](method, path string, perm assess.Perm, handler func(context.Co
 		register: func(s *Server, op Op) { register(s, op, handler) }}
 }
 
+// HTTP methods, short for the table.
+const (
+	httpGet    = http.MethodGet
+	httpPost   = http.MethodPost
+	httpPatch  = http.MethodPatch
+	httpDelete = http.MethodDelete
+)
+
 // The route table: every operation of the API, so that a URL leads to its handler in one
 // hop. Handlers are named handle<Resource><Action>; their descriptions (doc…) stand beside
 // them in the resource's file. A test checks that this table and the OpenAPI document
-// list the same operations.
+// list the same operations. The table is split by area, in this file only.
 func (s *Server) routes() []route {
-	const (
-		get    = http.MethodGet
-		post   = http.MethodPost
-		patch  = http.MethodPatch
-		put    = http.MethodPut
-		delete = http.MethodDelete
-	)
-	_ = put
+	return slices.Concat(s.accountRoutes(), s.identityRoutes(), s.deliveryRoutes(), s.platformRoutes())
+}
+
+// accountRoutes lists users and roles (users.go, roles.go).
+func (s *Server) accountRoutes() []route {
 	return []route{
-		// Users and roles (users.go, roles.go)
-		on(get, "/api/v1/users", assess.PermAdminUsers, s.handleUserList, docUserList),
-		on(post, "/api/v1/users", assess.PermAdminUsers, s.handleUserCreate, docUserCreate),
-		on(get, "/api/v1/users/{id}", assess.PermAdminUsers, s.handleUserGet, docUserGet),
-		on(patch, "/api/v1/users/{id}", assess.PermAdminUsers, s.handleUserUpdate, docUserUpdate),
-		on(post, "/api/v1/users/{id}/password", assess.PermAdminUsers, s.handleUserPasswordReset, docUserPasswordReset),
-		on(get, "/api/v1/permissions", assess.PermAuthenticated, s.handlePermissionList, docPermissionList),
-		on(get, "/api/v1/roles", assess.PermAuthenticated, s.handleRoleList, docRoleList),
-		on(post, "/api/v1/roles", assess.PermAdminRoles, s.handleRoleCreate, docRoleCreate),
-		on(patch, "/api/v1/roles/{id}", assess.PermAdminRoles, s.handleRoleUpdate, docRoleUpdate),
-		on(delete, "/api/v1/roles/{id}", assess.PermAdminRoles, s.handleRoleDelete, docRoleDelete),
+		on(httpGet, "/api/v1/users", assess.PermAdminUsers, s.handleUserList, docUserList),
+		on(httpPost, "/api/v1/users", assess.PermAdminUsers, s.handleUserCreate, docUserCreate),
+		on(httpGet, "/api/v1/users/{id}", assess.PermAdminUsers, s.handleUserGet, docUserGet),
+		on(httpPatch, "/api/v1/users/{id}", assess.PermAdminUsers, s.handleUserUpdate, docUserUpdate),
+		on(httpPost, "/api/v1/users/{id}/password", assess.PermAdminUsers, s.handleUserPasswordReset, docUserPasswordReset),
+		on(httpGet, "/api/v1/permissions", assess.PermAuthenticated, s.handlePermissionList, docPermissionList),
+		on(httpGet, "/api/v1/roles", assess.PermAuthenticated, s.handleRoleList, docRoleList),
+		on(httpPost, "/api/v1/roles", assess.PermAdminRoles, s.handleRoleCreate, docRoleCreate),
+		on(httpPatch, "/api/v1/roles/{id}", assess.PermAdminRoles, s.handleRoleUpdate, docRoleUpdate),
+		on(httpDelete, "/api/v1/roles/{id}", assess.PermAdminRoles, s.handleRoleDelete, docRoleDelete),
+	}
+}
 
-		// ---- identity: setup, sign-in and sessions, profile, API keys, invites and
-		// registration, password reset, audit log (identity.go, apikeys.go, invites.go,
-		// passwordreset.go, profile.go, audit.go, setup.go)
-		on(get, "/api/v1/setup/status", assess.PermPublic, s.handleSetupStatus, docSetupStatus),
-		on(post, "/api/v1/setup", assess.PermPublic, s.handleSetupComplete, docSetupComplete),
-		on(post, "/api/v1/auth/login", assess.PermPublic, s.handleAuthLogin, docAuthLogin),
-		on(post, "/api/v1/auth/logout", assess.PermAuthenticated, s.handleAuthLogout, docAuthLogout),
-		on(get, "/api/v1/auth/options", assess.PermPublic, s.handleAuthOptions, docAuthOptions),
-		on(post, "/api/v1/auth/register", assess.PermPublic, s.handleRegistrationCreate, docRegistrationCreate),
-		on(post, "/api/v1/auth/password-reset", assess.PermPublic, s.handlePasswordResetRequest, docPasswordResetRequest),
-		on(post, "/api/v1/auth/password-reset/confirm", assess.PermPublic, s.handlePasswordResetConfirm, docPasswordResetConfirm),
-		on(get, "/api/v1/auth/me", assess.PermAuthenticated, s.handleMeGet, docMeGet),
-		on(patch, "/api/v1/auth/me", assess.PermAuthenticated, s.handleMeUpdate, docMeUpdate),
-		on(post, "/api/v1/auth/password", assess.PermAuthenticated, s.handleMePasswordChange, docMePasswordChange),
-		on(get, "/api/v1/me/api-keys", assess.PermAuthenticated, s.handleMyAPIKeyList, docMyAPIKeyList),
-		on(post, "/api/v1/me/api-keys", assess.PermAuthenticated, s.handleMyAPIKeyCreate, docMyAPIKeyCreate),
-		on(delete, "/api/v1/me/api-keys/{id}", assess.PermAuthenticated, s.handleMyAPIKeyRevoke, docMyAPIKeyRevoke),
-		on(get, "/api/v1/users/{id}/api-keys", assess.PermAdminSettings, s.handleUserAPIKeyList, docUserAPIKeyList),
-		on(post, "/api/v1/users/{id}/api-keys", assess.PermAdminSettings, s.handleUserAPIKeyCreate, docUserAPIKeyCreate),
-		on(delete, "/api/v1/users/{id}/api-keys/{keyId}", assess.PermAdminSettings, s.handleUserAPIKeyRevoke, docUserAPIKeyRevoke),
-		on(get, "/api/v1/admin/invites", assess.PermAdminUsers, s.handleInviteList, docInviteList),
-		on(post, "/api/v1/admin/invites", assess.PermAdminUsers, s.handleInviteCreate, docInviteCreate),
-		on(delete, "/api/v1/admin/invites/{id}", assess.PermAdminUsers, s.handleInviteRevoke, docInviteRevoke),
-		on(get, "/api/v1/audit", assess.PermAdminAudit, s.handleAuditList, docAuditList),
+// identityRoutes lists setup, sign-in and sessions, profile, API keys, invites and registration, password reset and the audit log (identity.go, apikeys.go, invites.go, passwordreset.go, profile.go, audit.go, setup.go).
+func (s *Server) identityRoutes() []route {
+	return []route{
+		on(httpGet, "/api/v1/setup/status", assess.PermPublic, s.handleSetupStatus, docSetupStatus),
+		on(httpPost, "/api/v1/setup", assess.PermPublic, s.handleSetupComplete, docSetupComplete),
+		on(httpPost, "/api/v1/auth/login", assess.PermPublic, s.handleAuthLogin, docAuthLogin),
+		on(httpPost, "/api/v1/auth/logout", assess.PermAuthenticated, s.handleAuthLogout, docAuthLogout),
+		on(httpGet, "/api/v1/auth/options", assess.PermPublic, s.handleAuthOptions, docAuthOptions),
+		on(httpPost, "/api/v1/auth/register", assess.PermPublic, s.handleRegistrationCreate, docRegistrationCreate),
+		on(httpPost, "/api/v1/auth/password-reset", assess.PermPublic, s.handlePasswordResetRequest, docPasswordResetRequest),
+		on(httpPost, "/api/v1/auth/password-reset/confirm", assess.PermPublic, s.handlePasswordResetConfirm, docPasswordResetConfirm),
+		on(httpGet, "/api/v1/auth/me", assess.PermAuthenticated, s.handleMeGet, docMeGet),
+		on(httpPatch, "/api/v1/auth/me", assess.PermAuthenticated, s.handleMeUpdate, docMeUpdate),
+		on(httpPost, "/api/v1/auth/password", assess.PermAuthenticated, s.handleMePasswordChange, docMePasswordChange),
+		on(httpGet, "/api/v1/me/api-keys", assess.PermAuthenticated, s.handleMyAPIKeyList, docMyAPIKeyList),
+		on(httpPost, "/api/v1/me/api-keys", assess.PermAuthenticated, s.handleMyAPIKeyCreate, docMyAPIKeyCreate),
+		on(httpDelete, "/api/v1/me/api-keys/{id}", assess.PermAuthenticated, s.handleMyAPIKeyRevoke, docMyAPIKeyRevoke),
+		on(httpGet, "/api/v1/users/{id}/api-keys", assess.PermAdminSettings, s.handleUserAPIKeyList, docUserAPIKeyList),
+		on(httpPost, "/api/v1/users/{id}/api-keys", assess.PermAdminSettings, s.handleUserAPIKeyCreate, docUserAPIKeyCreate),
+		on(httpDelete, "/api/v1/users/{id}/api-keys/{keyId}", assess.PermAdminSettings, s.handleUserAPIKeyRevoke, docUserAPIKeyRevoke),
+		on(httpGet, "/api/v1/admin/invites", assess.PermAdminUsers, s.handleInviteList, docInviteList),
+		on(httpPost, "/api/v1/admin/invites", assess.PermAdminUsers, s.handleInviteCreate, docInviteCreate),
+		on(httpDelete, "/api/v1/admin/invites/{id}", assess.PermAdminUsers, s.handleInviteRevoke, docInviteRevoke),
+		on(httpGet, "/api/v1/audit", assess.PermAdminAudit, s.handleAuditList, docAuditList),
+	}
+}
 
-		// ---- end of identity
+// deliveryRoutes lists notifications, the event catalogue, rules, webhooks, chat, delivery logs and e-mail (notifications.go, events.go, rules.go, webhooks.go, chat.go, deliveries.go, email.go).
+func (s *Server) deliveryRoutes() []route {
+	return []route{
+		on(httpGet, "/api/v1/notifications", assess.PermAuthenticated, s.handleNotificationList, docNotificationList),
+		on(httpGet, "/api/v1/notifications/unread-count", assess.PermAuthenticated, s.handleNotificationUnreadCount, docNotificationUnreadCount),
+		on(httpPost, "/api/v1/notifications/{id}/read", assess.PermAuthenticated, s.handleNotificationMarkRead, docNotificationMarkRead),
+		on(httpPost, "/api/v1/notifications/read-all", assess.PermAuthenticated, s.handleNotificationMarkAllRead, docNotificationMarkAllRead),
+		on(httpGet, "/api/v1/notification-channels", assess.PermAuthenticated, s.handleNotificationChannelsGet, docNotificationChannelsGet),
+		on(httpGet, "/api/v1/events/types", assess.PermAuthenticated, s.handleEventTypeList, docEventTypeList),
+		on(httpGet, "/api/v1/notification-rules", assess.PermAuthenticated, s.handleMyNotificationRuleList, docMyNotificationRuleList),
+		on(httpPost, "/api/v1/notification-rules", assess.PermAuthenticated, s.handleMyNotificationRuleCreate, docMyNotificationRuleCreate),
+		on(httpPatch, "/api/v1/notification-rules/{id}", assess.PermAuthenticated, s.handleMyNotificationRuleUpdate, docMyNotificationRuleUpdate),
+		on(httpDelete, "/api/v1/notification-rules/{id}", assess.PermAuthenticated, s.handleMyNotificationRuleDelete, docMyNotificationRuleDelete),
+		on(httpGet, "/api/v1/admin/notification-rules", assess.PermAdminNotificationRule, s.handleGlobalNotificationRuleList, docGlobalNotificationRuleList),
+		on(httpPost, "/api/v1/admin/notification-rules", assess.PermAdminNotificationRule, s.handleGlobalNotificationRuleCreate, docGlobalNotificationRuleCreate),
+		on(httpPatch, "/api/v1/admin/notification-rules/{id}", assess.PermAdminNotificationRule, s.handleGlobalNotificationRuleUpdate, docGlobalNotificationRuleUpdate),
+		on(httpDelete, "/api/v1/admin/notification-rules/{id}", assess.PermAdminNotificationRule, s.handleGlobalNotificationRuleDelete, docGlobalNotificationRuleDelete),
+		on(httpGet, "/api/v1/admin/webhooks", assess.PermAdminWebhooks, s.handleWebhookList, docWebhookList),
+		on(httpPost, "/api/v1/admin/webhooks", assess.PermAdminWebhooks, s.handleWebhookCreate, docWebhookCreate),
+		on(httpGet, "/api/v1/admin/webhooks/{id}", assess.PermAdminWebhooks, s.handleWebhookGet, docWebhookGet),
+		on(httpPatch, "/api/v1/admin/webhooks/{id}", assess.PermAdminWebhooks, s.handleWebhookUpdate, docWebhookUpdate),
+		on(httpDelete, "/api/v1/admin/webhooks/{id}", assess.PermAdminWebhooks, s.handleWebhookDelete, docWebhookDelete),
+		on(httpPost, "/api/v1/admin/webhooks/{id}/rotate-secret", assess.PermAdminWebhooks, s.handleWebhookSecretRotate, docWebhookSecretRotate),
+		on(httpPost, "/api/v1/admin/webhooks/{id}/test", assess.PermAdminWebhooks, s.handleWebhookTest, docWebhookTest),
+		on(httpGet, "/api/v1/admin/webhooks/{id}/deliveries", assess.PermAdminWebhooks, s.handleWebhookDeliveryList, docWebhookDeliveryList),
+		on(httpGet, "/api/v1/admin/webhooks/{id}/deliveries/{deliveryId}", assess.PermAdminWebhooks, s.handleWebhookDeliveryGet, docWebhookDeliveryGet),
+		on(httpPost, "/api/v1/admin/webhooks/{id}/deliveries/{deliveryId}/redeliver", assess.PermAdminWebhooks, s.handleWebhookDeliveryRedeliver, docWebhookDeliveryRedeliver),
+		on(httpGet, "/api/v1/admin/chat-destinations", assess.PermAdminIntegrations, s.handleChatDestinationList, docChatDestinationList),
+		on(httpPost, "/api/v1/admin/chat-destinations", assess.PermAdminIntegrations, s.handleChatDestinationCreate, docChatDestinationCreate),
+		on(httpGet, "/api/v1/admin/chat-destinations/{id}", assess.PermAdminIntegrations, s.handleChatDestinationGet, docChatDestinationGet),
+		on(httpPatch, "/api/v1/admin/chat-destinations/{id}", assess.PermAdminIntegrations, s.handleChatDestinationUpdate, docChatDestinationUpdate),
+		on(httpDelete, "/api/v1/admin/chat-destinations/{id}", assess.PermAdminIntegrations, s.handleChatDestinationDelete, docChatDestinationDelete),
+		on(httpPost, "/api/v1/admin/chat-destinations/{id}/test", assess.PermAdminIntegrations, s.handleChatDestinationTest, docChatDestinationTest),
+		on(httpGet, "/api/v1/admin/chat-destinations/{id}/deliveries", assess.PermAdminIntegrations, s.handleChatDeliveryList, docChatDeliveryList),
+		on(httpGet, "/api/v1/admin/chat-destinations/{id}/deliveries/{deliveryId}", assess.PermAdminIntegrations, s.handleChatDeliveryGet, docChatDeliveryGet),
+		on(httpPost, "/api/v1/admin/chat-destinations/{id}/deliveries/{deliveryId}/redeliver", assess.PermAdminIntegrations, s.handleChatDeliveryRedeliver, docChatDeliveryRedeliver),
+		on(httpGet, "/api/v1/admin/email/settings", assess.PermAdminIntegrations, s.handleEmailSettingsGet, docEmailSettingsGet),
+		on(httpPatch, "/api/v1/admin/email/settings", assess.PermAdminIntegrations, s.handleEmailSettingsUpdate, docEmailSettingsUpdate),
+		on(httpPost, "/api/v1/admin/email/test", assess.PermAdminIntegrations, s.handleEmailTestSend, docEmailTestSend),
+		on(httpGet, "/api/v1/admin/email/deliveries", assess.PermAdminIntegrations, s.handleEmailDeliveryList, docEmailDeliveryList),
+		on(httpGet, "/api/v1/admin/email/deliveries/{deliveryId}", assess.PermAdminIntegrations, s.handleEmailDeliveryGet, docEmailDeliveryGet),
+		on(httpPost, "/api/v1/admin/email/deliveries/{deliveryId}/redeliver", assess.PermAdminIntegrations, s.handleEmailDeliveryRedeliver, docEmailDeliveryRedeliver),
+	}
+}
 
-		// ---- deliveries: notifications, event catalogue, rules, webhooks, chat, delivery
-		// logs, e-mail (notifications.go, events.go, rules.go, webhooks.go, chat.go,
-		// deliveries.go, email.go)
-
-		on(get, "/api/v1/notifications", assess.PermAuthenticated, s.handleNotificationList, docNotificationList),
-		on(get, "/api/v1/notifications/unread-count", assess.PermAuthenticated, s.handleNotificationUnreadCount, docNotificationUnreadCount),
-		on(post, "/api/v1/notifications/{id}/read", assess.PermAuthenticated, s.handleNotificationMarkRead, docNotificationMarkRead),
-		on(post, "/api/v1/notifications/read-all", assess.PermAuthenticated, s.handleNotificationMarkAllRead, docNotificationMarkAllRead),
-		on(get, "/api/v1/notification-channels", assess.PermAuthenticated, s.handleNotificationChannelsGet, docNotificationChannelsGet),
-		on(get, "/api/v1/events/types", assess.PermAuthenticated, s.handleEventTypeList, docEventTypeList),
-
-		on(get, "/api/v1/notification-rules", assess.PermAuthenticated, s.handleMyNotificationRuleList, docMyNotificationRuleList),
-		on(post, "/api/v1/notification-rules", assess.PermAuthenticated, s.handleMyNotificationRuleCreate, docMyNotificationRuleCreate),
-		on(patch, "/api/v1/notification-rules/{id}", assess.PermAuthenticated, s.handleMyNotificationRuleUpdate, docMyNotificationRuleUpdate),
-		on(delete, "/api/v1/notification-rules/{id}", assess.PermAuthenticated, s.handleMyNotificationRuleDelete, docMyNotificationRuleDelete),
-		on(get, "/api/v1/admin/notification-rules", assess.PermAdminNotificationRule, s.handleGlobalNotificationRuleList, docGlobalNotificationRuleList),
-		on(post, "/api/v1/admin/notification-rules", assess.PermAdminNotificationRule, s.handleGlobalNotificationRuleCreate, docGlobalNotificationRuleCreate),
-		on(patch, "/api/v1/admin/notification-rules/{id}", assess.PermAdminNotificationRule, s.handleGlobalNotificationRuleUpdate, docGlobalNotificationRuleUpdate),
-		on(delete, "/api/v1/admin/notification-rules/{id}", assess.PermAdminNotificationRule, s.handleGlobalNotificationRuleDelete, docGlobalNotificationRuleDelete),
-
-		on(get, "/api/v1/admin/webhooks", assess.PermAdminWebhooks, s.handleWebhookList, docWebhookList),
-		on(post, "/api/v1/admin/webhooks", assess.PermAdminWebhooks, s.handleWebhookCreate, docWebhookCreate),
-		on(get, "/api/v1/admin/webhooks/{id}", assess.PermAdminWebhooks, s.handleWebhookGet, docWebhookGet),
-		on(patch, "/api/v1/admin/webhooks/{id}", assess.PermAdminWebhooks, s.handleWebhookUpdate, docWebhookUpdate),
-		on(delete, "/api/v1/admin/webhooks/{id}", assess.PermAdminWebhooks, s.handleWebhookDelete, docWebhookDelete),
-		on(post, "/api/v1/admin/webhooks/{id}/rotate-secret", assess.PermAdminWebhooks, s.handleWebhookSecretRotate, docWebhookSecretRotate),
-		on(post, "/api/v1/admin/webhooks/{id}/test", assess.PermAdminWebhooks, s.handleWebhookTest, docWebhookTest),
-		on(get, "/api/v1/admin/webhooks/{id}/deliveries", assess.PermAdminWebhooks, s.handleWebhookDeliveryList, docWebhookDeliveryList),
-		on(get, "/api/v1/admin/webhooks/{id}/deliveries/{deliveryId}", assess.PermAdminWebhooks, s.handleWebhookDeliveryGet, docWebhookDeliveryGet),
-		on(post, "/api/v1/admin/webhooks/{id}/deliveries/{deliveryId}/redeliver", assess.PermAdminWebhooks, s.handleWebhookDeliveryRedeliver, docWebhookDeliveryRedeliver),
-
-		on(get, "/api/v1/admin/chat-destinations", assess.PermAdminIntegrations, s.handleChatDestinationList, docChatDestinationList),
-		on(post, "/api/v1/admin/chat-destinations", assess.PermAdminIntegrations, s.handleChatDestinationCreate, docChatDestinationCreate),
-		on(get, "/api/v1/admin/chat-destinations/{id}", assess.PermAdminIntegrations, s.handleChatDestinationGet, docChatDestinationGet),
-		on(patch, "/api/v1/admin/chat-destinations/{id}", assess.PermAdminIntegrations, s.handleChatDestinationUpdate, docChatDestinationUpdate),
-		on(delete, "/api/v1/admin/chat-destinations/{id}", assess.PermAdminIntegrations, s.handleChatDestinationDelete, docChatDestinationDelete),
-		on(post, "/api/v1/admin/chat-destinations/{id}/test", assess.PermAdminIntegrations, s.handleChatDestinationTest, docChatDestinationTest),
-		on(get, "/api/v1/admin/chat-destinations/{id}/deliveries", assess.PermAdminIntegrations, s.handleChatDeliveryList, docChatDeliveryList),
-		on(get, "/api/v1/admin/chat-destinations/{id}/deliveries/{deliveryId}", assess.PermAdminIntegrations, s.handleChatDeliveryGet, docChatDeliveryGet),
-		on(post, "/api/v1/admin/chat-destinations/{id}/deliveries/{deliveryId}/redeliver", assess.PermAdminIntegrations, s.handleChatDeliveryRedeliver, docChatDeliveryRedeliver),
-
-		on(get, "/api/v1/admin/email/settings", assess.PermAdminIntegrations, s.handleEmailSettingsGet, docEmailSettingsGet),
-		on(patch, "/api/v1/admin/email/settings", assess.PermAdminIntegrations, s.handleEmailSettingsUpdate, docEmailSettingsUpdate),
-		on(post, "/api/v1/admin/email/test", assess.PermAdminIntegrations, s.handleEmailTestSend, docEmailTestSend),
-		on(get, "/api/v1/admin/email/deliveries", assess.PermAdminIntegrations, s.handleEmailDeliveryList, docEmailDeliveryList),
-		on(get, "/api/v1/admin/email/deliveries/{deliveryId}", assess.PermAdminIntegrations, s.handleEmailDeliveryGet, docEmailDeliveryGet),
-		on(post, "/api/v1/admin/email/deliveries/{deliveryId}/redeliver", assess.PermAdminIntegrations, s.handleEmailDeliveryRedeliver, docEmailDeliveryRedeliver),
-
-		// ---- end of deliveries
-
-		// ---- platform: health (health.go; a plain handler mounted before the setup gate
-		// and the rate limiter, described here), encryption (encryption.go)
-		onHealth(get, "/api/health", assess.PermPublic, s.handleHealth, docHealth),
-		on(get, "/api/v1/admin/encryption/status", assess.PermAdminEncryption, s.handleEncryptionStatus, docEncryptionStatus),
-		on(post, "/api/v1/admin/encryption/rotate", assess.PermAdminEncryption, s.handleEncryptionRotate, docEncryptionRotate),
-
-		// ---- end of platform
+// platformRoutes lists health (a plain handler mounted before the setup gate and the rate limiter, described here) and encryption (health.go, encryption.go).
+func (s *Server) platformRoutes() []route {
+	return []route{
+		onHealth(httpGet, "/api/health", assess.PermPublic, s.handleHealth, docHealth),
+		on(httpGet, "/api/v1/admin/encryption/status", assess.PermAdminEncryption, s.handleEncryptionStatus, docEncryptionStatus),
+		on(httpPost, "/api/v1/admin/encryption/rotate", assess.PermAdminEncryption, s.handleEncryptionRotate, docEncryptionRotate),
 	}
 }
 
