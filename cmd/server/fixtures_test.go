@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/cookiejar"
 	"strings"
@@ -95,16 +94,7 @@ func (c *apiClient) do(t testing.TB, method, path string, body any, hdr ...strin
 	for i := 0; i+1 < len(hdr); i += 2 {
 		req.Header.Set(hdr[i], hdr[i+1])
 	}
-	res, err := c.http.Do(req)
-	require.NoError(t, err)
-	defer res.Body.Close()
-	raw, err := io.ReadAll(res.Body)
-	require.NoError(t, err)
-	var m map[string]any
-	if len(raw) > 0 && strings.HasPrefix(res.Header.Get("Content-Type"), "application/json") {
-		require.NoError(t, json.Unmarshal(raw, &m), string(raw))
-	}
-	return res, m
+	return c.send(t, req)
 }
 
 // expect sends a request, requires the status want and returns the decoded body.
