@@ -7,7 +7,6 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/assay-dev/assay/pkg/assess"
-	"github.com/assay-dev/assay/pkg/logging"
 )
 
 var tagAdministration = []string{"Administration"}
@@ -37,18 +36,6 @@ var docEncryptionRotate = huma.Operation{OperationID: "rotateEncryptionKey", Sum
 		"Answers 422 in passthrough mode (no master key) and 503 when the master key does not open the current version."}
 
 func (s *Server) handleEncryptionRotate(ctx context.Context, _ *struct{}) (*body[assess.RotationResult], error) {
-	res, err := s.dep.Encryption.RotateEncryptionKey(ctx, actorOf(ctx))
+	res, err := s.dep.Encryption.RotateEncryptionKey(ctx, requestActor(ctx))
 	return reply(res), err
-}
-
-// actorOf is the caller as the audit log records it: the identity the authorizer put in
-// the context, with the request id and client address of this request.
-func actorOf(ctx context.Context) assess.Actor {
-	a := assess.ActorFrom(ctx)
-	if a.ID == "" {
-		a.ID = "unknown"
-	}
-	a.IP = ClientFrom(ctx).IP
-	a.RequestID = logging.RequestID(ctx)
-	return a
 }

@@ -218,9 +218,6 @@ func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err er
 }
 
 func writeEnvelope(w http.ResponseWriter, e *Error) {
-	if e.status == http.StatusServiceUnavailable && w.Header().Get("Retry-After") == "" {
-		w.Header().Set("Retry-After", retryAfterUnavailable)
-	}
 	w.Header().Set("Content-Type", contentTypeJSON)
 	setErrorHeaders(w.Header().Set, e)
 	w.WriteHeader(e.status)
@@ -231,12 +228,20 @@ func writeEnvelope(w http.ResponseWriter, e *Error) {
 // keys) besides the session cookie.
 const wwwAuthenticate = `Bearer realm="assay"`
 
+// retryAfterUnavailable is the Retry-After of a 503: the database or a dependency is down
+// or overloaded, or the service is not set up yet, usually for moments.
+const retryAfterUnavailable = "5"
+
 // setErrorHeaders sets the headers every error answer carries, whoever writes it: errors
-// are never cached, and a 401 names the scheme to authenticate with.
+// are never cached, a 401 names the scheme to authenticate with, and a 503 says when to
+// try again.
 func setErrorHeaders(set func(name, value string), e *Error) {
 	set("Cache-Control", "no-store")
-	if e.status == http.StatusUnauthorized {
+	switch e.status {
+	case http.StatusUnauthorized:
 		set("WWW-Authenticate", wwwAuthenticate)
+	case http.StatusServiceUnavailable:
+		set("Retry-After", retryAfterUnavailable)
 	}
 }
 

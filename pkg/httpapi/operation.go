@@ -43,9 +43,6 @@ func authorize(api huma.API, a Authorizer) func(huma.Context, func(huma.Context)
 		r, _ := humachi.Unwrap(hctx)
 		ctx, err := a.Authorize(r, perm)
 		if err != nil {
-			if assess.ErrorCode(err) == assess.ECodeUnavailable {
-				hctx.SetHeader("Retry-After", retryAfterUnavailable)
-			}
 			_ = huma.WriteErr(api, hctx, http.StatusInternalServerError, "", err)
 			return
 		}
@@ -87,10 +84,7 @@ func register[I, O any](s *Server, op Op, handler func(context.Context, *I) (*O,
 	if _, hasBody := reflect.TypeFor[I]().FieldByName("Body"); hasBody {
 		op.Errors = append(op.Errors, http.StatusRequestEntityTooLarge, http.StatusUnsupportedMediaType)
 	}
-	huma.Register(s.API, op.Operation, func(ctx context.Context, in *I) (*O, error) {
-		out, err := handler(ctx, in)
-		return out, withRetryAfter(err)
-	})
+	huma.Register(s.API, op.Operation, handler)
 }
 
 // init makes huma produce our envelope for every error it raises or receives. huma keeps
@@ -107,16 +101,4 @@ func init() {
 		}
 		return humaError(ctx, slog.Default(), status, msg, errs...)
 	}
-}
-
-// retryAfterUnavailable is the Retry-After of a 503: the database or a dependency is down
-// or overloaded, usually for moments.
-const retryAfterUnavailable = "5"
-
-// withRetryAfter adds Retry-After to errors that tell the service is unavailable.
-func withRetryAfter(err error) error {
-	if err == nil || assess.ErrorCode(err) != assess.ECodeUnavailable {
-		return err
-	}
-	return huma.ErrorWithHeaders(err, http.Header{"Retry-After": {retryAfterUnavailable}})
 }

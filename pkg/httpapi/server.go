@@ -212,7 +212,6 @@ func (s *Server) setupGate(next http.Handler) http.Handler {
 				Message: "The service has not been set up yet: open /setup to create the first administrator.",
 				Details: []assess.Detail{{Field: "setupUrl", Code: "setup_url", Message: "/setup"}}})
 			w.Header().Set("Link", `</setup>; rel="setup"`)
-			w.Header().Set("Retry-After", "5")
 			writeEnvelope(w, e)
 			return
 		}

@@ -49,8 +49,7 @@ func (db *DB) change(ctx context.Context, actor assess.Actor, fn func(tx *Tx) er
 			return dbError(err)
 		}
 		if attempt == changeAttempts {
-			return &assess.Error{Code: assess.ECodeUnavailable,
-				Message: "The database is too busy to complete the change; try again in a moment."}
+			return errBusy
 		}
 		backoff := time.Duration(attempt*attempt) * 5 * time.Millisecond
 		select {
