@@ -112,7 +112,8 @@ func run(ctx context.Context, opts options) error {
 	deps := httpapi.Deps{Logger: log, Database: store, Setup: store, Encryption: svc.Encryption, Identity: svc.Identity,
 		APIKeys: svc.APIKeys, Audit: svc.Audit, Users: svc.Users, Roles: svc.Roles, Invites: svc.Invites,
 		Notifications: svc.Notifications, Rules: svc.Rules, Webhooks: svc.Webhooks, Chat: svc.Chat,
-		Deliveries: svc.Deliveries, Email: svc.Email, PasswordReset: svc.PasswordReset}
+		Deliveries: svc.Deliveries, Email: svc.Email, PasswordReset: svc.PasswordReset,
+		Standards: svc.Standards, Transfer: svc.Transfer, Entities: svc.Entities, Projects: svc.Projects, Tags: svc.Tags}
 	if deps.Web, err = fs.Sub(web.Dist, "dist"); err != nil {
 		return err
 	}

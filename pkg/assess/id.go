@@ -14,6 +14,15 @@ const (
 	PrefixSession = "se_"
 	PrefixAPIKey  = "ak_"
 	PrefixInvite  = "inv_"
+
+	PrefixStandard     = "st_"
+	PrefixRequirement  = "rq_"
+	PrefixLevel        = "lv_"
+	PrefixEntity       = "en_"
+	PrefixRelationship = "er_"
+	PrefixPolicy       = "cp_"
+	PrefixProject      = "pr_"
+	PrefixTag          = "tg_"
 )
 
 const crockford = "0123456789abcdefghjkmnpqrstvwxyz"

@@ -81,6 +81,16 @@ type Deps struct {
 	Email assess.EmailService
 	// PasswordReset runs the e-mailed password reset.
 	PasswordReset assess.PasswordResetService
+	// Standards manages standards, requirement trees, levels and their lifecycle.
+	Standards assess.StandardService
+	// Transfer imports and exports standards (CycloneDX, CSV) and reads the standards feed.
+	Transfer assess.StandardTransferService
+	// Entities manages entities, relationships and compliance policies.
+	Entities assess.EntityService
+	// Projects manages projects.
+	Projects assess.ProjectService
+	// Tags manages tags.
+	Tags assess.TagService
 	// Authorizer checks the credential of every operation that is not public. Nil denies
 	// them all with 401 until the identity layer provides one.
 	Authorizer Authorizer

@@ -51,6 +51,21 @@ type DeliveryStore struct{ *DB }
 // EncryptionService implements assess.EncryptionService.
 type EncryptionService struct{ *DB }
 
+// StandardService implements assess.StandardService.
+type StandardService struct{ *DB }
+
+// StandardTransferService implements assess.StandardTransferService.
+type StandardTransferService struct{ *DB }
+
+// EntityService implements assess.EntityService.
+type EntityService struct{ *DB }
+
+// ProjectService implements assess.ProjectService.
+type ProjectService struct{ *DB }
+
+// TagService implements assess.TagService.
+type TagService struct{ *DB }
+
 // Services are the store's services, one per aggregate, on one DB.
 type Services struct {
 	Users         *UserService
@@ -68,6 +83,11 @@ type Services struct {
 	Email         *EmailService
 	DeliveryStore *DeliveryStore
 	Encryption    *EncryptionService
+	Standards     *StandardService
+	Transfer      *StandardTransferService
+	Entities      *EntityService
+	Projects      *ProjectService
+	Tags          *TagService
 }
 
 // NewServices returns every service of the store on db.
@@ -78,5 +98,7 @@ func NewServices(db *DB) *Services {
 		Notifications: &NotificationService{db}, Rules: &RuleService{db}, Webhooks: &WebhookService{db},
 		Chat: &ChatService{db}, Deliveries: &DeliveryLogService{db}, Email: &EmailService{db},
 		DeliveryStore: &DeliveryStore{db}, Encryption: &EncryptionService{db},
+		Standards: &StandardService{db}, Transfer: &StandardTransferService{db}, Entities: &EntityService{db},
+		Projects: &ProjectService{db}, Tags: &TagService{db},
 	}
 }

@@ -3,16 +3,20 @@ import { auditRoutes } from '../features/audit/routes'
 import { chatRoutes } from '../features/chat/routes'
 import { dashboardRoutes } from '../features/dashboard/routes'
 import { emailRoutes } from '../features/email/routes'
+import { entitiesRoutes } from '../features/entities/routes'
 import { invitesRoutes } from '../features/invites/routes'
 import { loginRoutes } from '../features/login/routes'
 import { notFoundRoutes } from '../features/not-found/routes'
 import { notificationsRoutes } from '../features/notifications/routes'
 import { passwordResetRoutes } from '../features/password-reset/routes'
 import { profileRoutes } from '../features/profile/routes'
+import { projectsRoutes } from '../features/projects/routes'
 import { registerRoutes } from '../features/register/routes'
 import { rolesRoutes } from '../features/roles/routes'
 import { rulesRoutes } from '../features/rules/routes'
 import { setupRoutes } from '../features/setup/routes'
+import { standardsRoutes } from '../features/standards/routes'
+import { tagsRoutes } from '../features/tags/routes'
 import { usersRoutes } from '../features/users/routes'
 import { webhooksRoutes } from '../features/webhooks/routes'
 import { installAccessGuard } from './guard'
@@ -36,6 +40,10 @@ export const routes: RouteRecordRaw[] = [
   ...chatRoutes,
   ...emailRoutes,
   ...rulesRoutes,
+  ...standardsRoutes,
+  ...entitiesRoutes,
+  ...projectsRoutes,
+  ...tagsRoutes,
   ...notFoundRoutes,
 ]
 

@@ -1,0 +1,4 @@
+import type { RouteRecordRaw } from 'vue-router'
+
+/** entitiesRoutes holds the entities pages. */
+export const entitiesRoutes: RouteRecordRaw[] = []

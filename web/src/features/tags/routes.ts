@@ -1,0 +1,4 @@
+import type { RouteRecordRaw } from 'vue-router'
+
+/** tagsRoutes holds the tags pages. */
+export const tagsRoutes: RouteRecordRaw[] = []
