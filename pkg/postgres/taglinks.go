@@ -1,0 +1,81 @@
+package postgres
+
+import (
+	"context"
+	"slices"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/assay-dev/assay/pkg/assess"
+)
+
+// tagLink names the join table that attaches tags to one kind of record.
+type tagLink struct {
+	table  string // standard_tags, entity_tags, project_tags
+	column string // the record's id column in it
+}
+
+// The records that carry tags.
+var (
+	standardTags = tagLink{"standard_tags", "standard_id"}
+	entityTags   = tagLink{"entity_tags", "entity_id"}
+	projectTags  = tagLink{"project_tags", "project_id"}
+)
+
+// errUnknownTag refuses a tag id that does not exist.
+var errUnknownTag = &assess.Error{Code: assess.ECodeValidation, Message: "A tag does not exist.",
+	Details: []assess.Detail{{Field: "tagIds", Code: "unknown", Message: "Use ids from GET /api/v1/tags."}}}
+
+// replaceTags makes tagIDs the tag set of record id (duplicates ignored); an unknown tag
+// id is a 400 naming tagIds. A nil slice leaves the set as it is.
+func replaceTags(ctx context.Context, tx *Tx, link tagLink, id string, tagIDs []string) error {
+	if tagIDs == nil {
+		return nil
+	}
+	ids := slices.Compact(slices.Sorted(slices.Values(tagIDs)))
+	var known int
+	if err := tx.QueryRow(ctx, `SELECT count(*) FROM tags WHERE id = ANY($1)`, ids).Scan(&known); err != nil {
+		return err
+	}
+	if known != len(ids) {
+		return errUnknownTag
+	}
+	if _, err := tx.Exec(ctx, `DELETE FROM `+link.table+` WHERE `+link.column+` = $1 AND NOT (tag_id = ANY($2))`, id, ids); err != nil {
+		return err
+	}
+	_, err := tx.Exec(ctx, `INSERT INTO `+link.table+` (`+link.column+`, tag_id) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING`, id, ids)
+	return err
+}
+
+// loadTags returns the tags of each record in ids (by name), in one query for a whole page;
+// a record without tags maps to an empty slice.
+func loadTags(ctx context.Context, q querier, link tagLink, ids []string) (map[string][]assess.TagRef, error) {
+	out := make(map[string][]assess.TagRef, len(ids))
+	for _, id := range ids {
+		out[id] = []assess.TagRef{}
+	}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	rows, err := q.Query(ctx, `SELECT l.`+link.column+`, t.id, t.name, t.color FROM `+link.table+` l
+		JOIN tags t ON t.id = l.tag_id WHERE l.`+link.column+` = ANY($1) ORDER BY lower(t.name)`, ids)
+	if err != nil {
+		return nil, err
+	}
+	var owner string
+	var t assess.TagRef
+	_, err = pgx.ForEachRow(rows, []any{&owner, &t.ID, &t.Name, &t.Color}, func() error {
+		out[owner] = append(out[owner], t)
+		return nil
+	})
+	return out, err
+}
+
+// Tagged filters a list to records carrying tag tagID (a blank tagID does not filter);
+// idColumn is the record's id in the list's query, e.g. "s.id".
+func (l *list) Tagged(link tagLink, idColumn, tagID string) {
+	if tagID == "" {
+		return
+	}
+	l.Where(`EXISTS (SELECT 1 FROM ` + link.table + ` tl WHERE tl.` + link.column + ` = ` + idColumn + ` AND tl.tag_id = ` + l.arg(tagID) + `)`)
+}
