@@ -1,6 +1,7 @@
 package assess
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -45,8 +46,8 @@ func TestRelationshipTypes(t *testing.T) {
 }
 
 func firstDetail(err error) (string, string) {
-	e, ok := err.(*Error)
-	if !ok || len(e.Details) == 0 {
+	var e *Error
+	if !errors.As(err, &e) || len(e.Details) == 0 {
 		return "", ""
 	}
 	return e.Details[0].Field, e.Details[0].Code
@@ -74,7 +75,7 @@ func TestNewEntityValidate(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			err := c.in.Validate()
-			if ErrorCode(err) != c.code && !(c.code == "" && err == nil) {
+			if (c.code == "") != (err == nil) || ErrorCode(err) != c.code && err != nil {
 				t.Fatalf("got %v, want %q", err, c.code)
 			}
 			if field, _ := firstDetail(err); field != c.field {
