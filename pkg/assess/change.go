@@ -60,3 +60,15 @@ var (
 	ChangeMasterRekeyed             = Change{AuditMasterRekeyed, ""}
 	ChangeSecretsMigrated           = Change{AuditSecretsMigrated, ""}
 )
+
+// The change catalogue of entities, their relationships and compliance policies.
+var (
+	ChangeEntityCreated             = Change{"entity.created", EventEntityCreated}
+	ChangeEntityUpdated             = Change{"entity.updated", EventEntityUpdated}
+	ChangeEntityDeleted             = Change{"entity.deleted", EventEntityDeleted}
+	ChangeEntityRelationshipAdded   = Change{"entity.relationship_added", EventEntityRelationshipAdded}
+	ChangeEntityRelationshipRemoved = Change{"entity.relationship_removed", EventEntityRelationshipRemoved}
+	ChangeEntityPolicyAdded         = Change{"entity.policy_added", EventEntityPolicyAdded}
+	ChangeEntityPolicyUpdated       = Change{"entity.policy_updated", EventEntityPolicyUpdated}
+	ChangeEntityPolicyRemoved       = Change{"entity.policy_removed", EventEntityPolicyRemoved}
+)

@@ -108,6 +108,18 @@ const (
 	EventChannelTest     EventName = "channel.test"
 )
 
+// Event types of entities, their relationships and compliance policies.
+const (
+	EventEntityCreated             EventName = "entity.created"
+	EventEntityUpdated             EventName = "entity.updated"
+	EventEntityDeleted             EventName = "entity.deleted"
+	EventEntityRelationshipAdded   EventName = "entity.relationship_added"
+	EventEntityRelationshipRemoved EventName = "entity.relationship_removed"
+	EventEntityPolicyAdded         EventName = "entity.policy_added"
+	EventEntityPolicyUpdated       EventName = "entity.policy_updated"
+	EventEntityPolicyRemoved       EventName = "entity.policy_removed"
+)
+
 // ChannelTestMessage is the data of channel.test.
 type ChannelTestMessage struct {
 	DestinationID string `json:"destinationId" doc:"The webhook or chat destination the test was sent to"`
@@ -160,6 +172,22 @@ var EventTypes = []EventType{
 		Permission: PermAdminIntegrations, NotifyHolders: true, EmailDefault: true, Payload: ChatDestination{}},
 	{Type: EventChannelTest, Title: "Test message", Description: "A test sent to one destination from the admin UI or API; delivered only there.",
 		Permission: PermAdminWebhooks, Payload: ChannelTestMessage{}},
+	{Type: EventEntityCreated, Title: "Entity created", Description: "An entity (organisation, product, service, vendor …) was created.",
+		Permission: PermEntitiesView, Payload: Entity{}},
+	{Type: EventEntityUpdated, Title: "Entity changed", Description: "An entity's details, tags or state (archived, restored) changed.",
+		Permission: PermEntitiesView, Payload: Entity{}},
+	{Type: EventEntityDeleted, Title: "Entity deleted", Description: "An entity was deleted with its relationships and policies.",
+		Permission: PermEntitiesView, Payload: Entity{}},
+	{Type: EventEntityRelationshipAdded, Title: "Relationship added", Description: "A relationship between two entities was added.",
+		Permission: PermEntitiesView, Payload: Relationship{}},
+	{Type: EventEntityRelationshipRemoved, Title: "Relationship removed", Description: "A relationship between two entities was removed.",
+		Permission: PermEntitiesView, Payload: Relationship{}},
+	{Type: EventEntityPolicyAdded, Title: "Compliance policy added", Description: "A standard now applies to an entity (and to what it owns, contains or governs).",
+		Permission: PermEntitiesView, Payload: Policy{}},
+	{Type: EventEntityPolicyUpdated, Title: "Compliance policy changed", Description: "A compliance policy's level or description changed.",
+		Permission: PermEntitiesView, Payload: Policy{}},
+	{Type: EventEntityPolicyRemoved, Title: "Compliance policy removed", Description: "A standard no longer applies to an entity directly.",
+		Permission: PermEntitiesView, Payload: Policy{}},
 }
 
 func init() {

@@ -154,7 +154,22 @@ func (s *Server) transferRoutes() []route {
 
 // entityRoutes lists entities, their relationship graph and compliance policies (entities.go).
 func (s *Server) entityRoutes() []route {
-	return []route{}
+	return []route{
+		on(httpGet, "/api/v1/entities", assess.PermEntitiesView, s.handleEntityList, docEntityList),
+		on(httpPost, "/api/v1/entities", assess.PermEntitiesCreate, s.handleEntityCreate, docEntityCreate),
+		on(httpGet, "/api/v1/entities/graph", assess.PermEntitiesView, s.handleEntityWholeGraph, docEntityWholeGraph),
+		on(httpGet, "/api/v1/entities/{id}", assess.PermEntitiesView, s.handleEntityGet, docEntityGet),
+		on(httpPatch, "/api/v1/entities/{id}", assess.PermEntitiesEdit, s.handleEntityUpdate, docEntityUpdate),
+		on(httpDelete, "/api/v1/entities/{id}", assess.PermEntitiesDelete, s.handleEntityDelete, docEntityDelete),
+		on(httpGet, "/api/v1/entities/{id}/relationships", assess.PermEntitiesView, s.handleEntityRelationshipList, docEntityRelationshipList),
+		on(httpPost, "/api/v1/entities/{id}/relationships", assess.PermEntitiesEdit, s.handleEntityRelationshipAdd, docEntityRelationshipAdd),
+		on(httpDelete, "/api/v1/entities/{id}/relationships/{relationshipId}", assess.PermEntitiesEdit, s.handleEntityRelationshipRemove, docEntityRelationshipRemove),
+		on(httpGet, "/api/v1/entities/{id}/graph", assess.PermEntitiesView, s.handleEntityGraph, docEntityGraph),
+		on(httpGet, "/api/v1/entities/{id}/policies", assess.PermEntitiesView, s.handleEntityPolicyList, docEntityPolicyList),
+		on(httpPost, "/api/v1/entities/{id}/policies", assess.PermEntitiesEdit, s.handleEntityPolicyAdd, docEntityPolicyAdd),
+		on(httpPatch, "/api/v1/entities/{id}/policies/{policyId}", assess.PermEntitiesEdit, s.handleEntityPolicyUpdate, docEntityPolicyUpdate),
+		on(httpDelete, "/api/v1/entities/{id}/policies/{policyId}", assess.PermEntitiesEdit, s.handleEntityPolicyRemove, docEntityPolicyRemove),
+	}
 }
 
 // projectRoutes lists projects and their figures (projects.go).

@@ -21,6 +21,8 @@ var uniqueFields = map[string]struct{ field, noun string }{
 	"roles_name_key":                 {"name", "role name"},
 	"invites_token_hash_key":         {"token", "invite token"},
 	"password_resets_token_hash_key": {"token", "reset token"},
+	"entity_relationships_key":       {"targetId", "relationship of this type to this entity"},
+	"compliance_policies_key":        {"standardId", "standard for this entity"},
 }
 
 // dbError maps what the driver reports to what the caller should see; domain errors and

@@ -27,6 +27,7 @@ type options struct {
 	Duration     time.Duration
 	Warmup       time.Duration
 	Users        int
+	Entities     int
 	Credentials  int
 	Op           string // one operation by name, or "mixed"; empty for all
 	Out          string
@@ -48,6 +49,8 @@ func (o *options) Validate() error {
 		return errors.New("-warmup must not be negative")
 	case o.Users < 1:
 		return errors.New("-users must be at least 1")
+	case o.Entities < 0:
+		return errors.New("-entities must not be negative")
 	case o.Credentials < 1:
 		return errors.New("-credentials must be at least 1")
 	case o.Out == "":
@@ -65,6 +68,7 @@ func main() {
 	flag.DurationVar(&o.Duration, "duration", 10*time.Second, "measured time per operation")
 	flag.DurationVar(&o.Warmup, "warmup", 2*time.Second, "unmeasured load before each measurement")
 	flag.IntVar(&o.Users, "users", 1000, "users to seed")
+	flag.IntVar(&o.Entities, "entities", 100000, "entities to seed (inserted in SQL) for the entity list operations")
 	flag.IntVar(&o.Credentials, "credentials", 0, "API keys, and sessions, the workers share round-robin (default: one each per worker)")
 	flag.StringVar(&o.Op, "op", "", "run only this operation (a name from the scenario, or mixed)")
 	flag.StringVar(&o.Out, "out", filepath.Join(os.TempDir(), "assay-bench", "bench-results.json"), "JSON results file")
@@ -163,7 +167,7 @@ func run(ctx context.Context, o options, out io.Writer) error {
 	}
 	defer env.close()
 	rep.ServerVersion = serverVersion(ctx, env.server.base)
-	if rep.Seed, err = seed(ctx, env.server.base, o.Users, o.Credentials, out); err != nil {
+	if rep.Seed, err = seed(ctx, env.server.base, env.cluster.ConnString(), o, out); err != nil {
 		return err
 	}
 	drv := &driver{data: rep.Seed, concurrency: o.Concurrency, warmup: o.Warmup, duration: o.Duration}

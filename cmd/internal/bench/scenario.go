@@ -28,6 +28,8 @@ const (
 // value from the seeded dataset; a new kind of seeded record adds its entry here.
 var placeholders = map[string]func(d *Dataset, r *rand.Rand) string{
 	"userId": func(d *Dataset, r *rand.Rand) string { return d.UserIDs[r.IntN(len(d.UserIDs))] },
+	// entityDeepCursor is the cursor of the last page of the entity list by name (URL-safe).
+	"entityDeepCursor": func(d *Dataset, _ *rand.Rand) string { return d.EntityDeepCursor },
 }
 
 // Scenario is the list of operations the load generator drives.

@@ -38,9 +38,13 @@ type Dataset struct {
 	Roles    []string `json:"-"`
 	APIKeys  []string `json:"-"` // tokens of adminName
 	Sessions []string `json:"-"` // assay_session cookie values of adminName
+	// EntityDeepCursor is the cursor of the last page of the entity list by name (page size
+	// 200), found by walking the list: a page near the end.
+	EntityDeepCursor string `json:"-"`
 
 	Users               int     `json:"users"`
 	CustomRoles         int     `json:"customRoles"`
+	Entities            int     `json:"entities"`
 	Credentials         int     `json:"credentials"`         // API keys, and sessions, shared by the workers
 	UnreadNotifications int     `json:"unreadNotifications"` // of adminName
 	Seconds             float64 `json:"seconds"`
@@ -50,7 +54,9 @@ type Dataset struct {
 type seeder struct {
 	api         *apiClient
 	users       int
-	credentials int // API keys, and sessions, of adminName
+	entities    int
+	dsn         string // the database, for seeding in bulk what the API would take long to create
+	credentials int    // API keys, and sessions, of adminName
 	data        *Dataset
 	cookie      string // a session of adminName
 }
@@ -66,12 +72,15 @@ var seedSteps = []struct {
 	{"users", (*seeder).userAccounts},
 	{"API keys and sessions", (*seeder).keysAndSessions},
 	{"notifications", (*seeder).notifications},
+	{"entities", (*seeder).entityRecords},
+	{"entity list walk", (*seeder).entityDeepCursor},
 }
 
-// seed runs every step against the server at base: users accounts, and credentials API
-// keys and as many sessions of the measured administrator.
-func seed(ctx context.Context, base string, users, credentials int, out io.Writer) (*Dataset, error) {
-	s := &seeder{api: newAPIClient(base), users: users, credentials: credentials, data: &Dataset{}}
+// seed runs every step against the server at base (and its database dsn): o.Users
+// accounts, o.Credentials API keys and as many sessions of the measured administrator, and
+// o.Entities entities.
+func seed(ctx context.Context, base, dsn string, o options, out io.Writer) (*Dataset, error) {
+	s := &seeder{api: newAPIClient(base), users: o.Users, entities: o.Entities, dsn: dsn, credentials: o.Credentials, data: &Dataset{}}
 	began := time.Now()
 	for _, step := range seedSteps {
 		t0 := time.Now()

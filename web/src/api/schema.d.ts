@@ -722,6 +722,187 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/entities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List entities
+         * @description Filter by type, state, tag (a tag id), owner (a user id) and q (name or description), ordered by name or newest first, cursor-paginated. Archived entities are listed only with state=archived.
+         */
+        get: operations["listEntities"];
+        put?: never;
+        /**
+         * Create an entity
+         * @description An organisation, business unit, team, product, product version, component, service, project, vendor or supplier; active unless created inactive. Unknown tagIds or ownerId are 400 on that field.
+         */
+        post: operations["createEntity"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/entities/graph": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The whole entity graph
+         * @description Every relationship between entities that are not archived, and the entities they join (entities without relationships are not nodes). At most 2000 relationships, the oldest first; `truncated` says there were more.
+         */
+        get: operations["getEntitiesGraph"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/entities/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an entity */
+        get: operations["getEntity"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an entity
+         * @description Deletes the entity with its relationships and compliance policies. While a project names it the answer is 409 conflict (detail in_use); archive it instead (PATCH state archived).
+         */
+        delete: operations["deleteEntity"];
+        options?: never;
+        head?: never;
+        /**
+         * Update an entity
+         * @description Absent fields stay; tagIds replaces the tag set; an empty ownerId removes the owner. Send the version last read; a stale one gets 409 version_conflict. The state moves active ↔ inactive, either → archived (archive) and archived → active (restore); another move is 409 invalid_state_transition.
+         */
+        patch: operations["updateEntity"];
+        trace?: never;
+    };
+    "/api/v1/entities/{id}/graph": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The graph around an entity
+         * @description The entities within `depth` edges (1–10, default 3) of the entity, following edges out of it, into it or both, each with its distance, and every relationship between them. Cycles are walked once; archived entities are left out (except this one). At most 500 entities, the nearest first; `truncated` says there were more.
+         */
+        get: operations["getEntityGraph"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/entities/{id}/policies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The standards that apply to an entity
+         * @description The effective compliance policies, in one page: the entity's own, then those it inherits from ancestors that own, contain or govern it (transitively; archived ancestors are skipped and not looked through), each naming its ancestor in `inheritedFrom`. Per standard, the entity's own policy wins, then the nearest ancestor's.
+         */
+        get: operations["listEntityPolicies"];
+        put?: never;
+        /**
+         * Apply a standard to an entity
+         * @description The standard (optionally one of its levels) applies to the entity and to what it owns, contains or governs. An unknown standard is 404 naming standardId; a retired one is 422 standard_retired; a level of another standard is 422 level_not_in_standard; an archived entity is 422 entity_archived; a second policy of the same standard is 409 already_exists.
+         */
+        post: operations["addEntityPolicy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/entities/{id}/policies/{policyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a compliance policy
+         * @description Removes one of the entity's own policies; what was inherited from it goes with it.
+         */
+        delete: operations["removeEntityPolicy"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a compliance policy
+         * @description Changes the level (empty for the whole standard) or the description of one of the entity's own policies. Send the version last read; a stale one gets 409 version_conflict.
+         */
+        patch: operations["updateEntityPolicy"];
+        trace?: never;
+    };
+    "/api/v1/entities/{id}/relationships": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an entity's relationships
+         * @description Relationships the entity is the source (outgoing) or the target (incoming) of, newest first, cursor-paginated; `direction` and `type` narrow them.
+         */
+        get: operations["listEntityRelationships"];
+        put?: never;
+        /**
+         * Relate an entity to another
+         * @description Adds the edge entity → targetId of the type given. owns, contains and governs carry compliance policies from the entity to the target. An unknown target is 404 naming targetId; the entity itself is 422 self_relationship; an archived end is 422 entity_archived; the same edge twice is 409 already_exists. Cycles are allowed.
+         */
+        post: operations["addEntityRelationship"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/entities/{id}/relationships/{relationshipId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a relationship
+         * @description Removes a relationship the entity is either end of.
+         */
+        delete: operations["removeEntityRelationship"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/events/types": {
         parameters: {
             query?: never;
@@ -1355,6 +1536,166 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "entity.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Entity created
+         * @description An entity (organisation, product, service, vendor …) was created.
+         */
+        post: operations["event-entity-created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "entity.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Entity deleted
+         * @description An entity was deleted with its relationships and policies.
+         */
+        post: operations["event-entity-deleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "entity.policy_added": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Compliance policy added
+         * @description A standard now applies to an entity (and to what it owns, contains or governs).
+         */
+        post: operations["event-entity-policy_added"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "entity.policy_removed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Compliance policy removed
+         * @description A standard no longer applies to an entity directly.
+         */
+        post: operations["event-entity-policy_removed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "entity.policy_updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Compliance policy changed
+         * @description A compliance policy's level or description changed.
+         */
+        post: operations["event-entity-policy_updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "entity.relationship_added": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Relationship added
+         * @description A relationship between two entities was added.
+         */
+        post: operations["event-entity-relationship_added"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "entity.relationship_removed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Relationship removed
+         * @description A relationship between two entities was removed.
+         */
+        post: operations["event-entity-relationship_removed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "entity.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Entity changed
+         * @description An entity's details, tags or state (archived, restored) changed.
+         */
+        post: operations["event-entity-updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "invite.consumed": {
         parameters: {
             query?: never;
@@ -1962,6 +2303,165 @@ export interface components {
             /** @description Every key version, oldest first */
             versions: components["schemas"]["EncryptionKeyVersion"][] | null;
         };
+        Entity: {
+            /** @description CycloneDX bom-ref of the entity in exported documents */
+            bomRef: string;
+            /** Format: date-time */
+            createdAt: string;
+            description: string;
+            /** @example en_01hx8n6q7k3m2v9c4t5r6s7p8a */
+            id: string;
+            name: string;
+            /** @description The user responsible for the entity */
+            ownerId?: string;
+            /** @description The owner's display name */
+            ownerName?: string;
+            /** @enum {string} */
+            state: "active" | "inactive" | "archived";
+            tags: components["schemas"]["TagRef"][] | null;
+            /** @enum {string} */
+            type: "organization" | "business_unit" | "team" | "product" | "product_version" | "component" | "service" | "project" | "vendor" | "supplier";
+            /** Format: date-time */
+            updatedAt: string;
+            /**
+             * Format: int64
+             * @description Optimistic-concurrency version; send it back on update
+             */
+            version: number;
+        };
+        /** @description Body of every entity.created delivery: sent to the webhook destinations whose event filter selects the type or that a global notification rule names, signed per Standard Webhooks. */
+        EntityCreatedEvent: {
+            actor: components["schemas"]["EventActor"];
+            data: components["schemas"]["Entity"];
+            /** @description Stable identifier of the event (evt_…); the same in every delivery of it */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the change happened
+             */
+            timestamp: string;
+            /** @constant */
+            type: "entity.created";
+        };
+        /** @description Body of every entity.deleted delivery: sent to the webhook destinations whose event filter selects the type or that a global notification rule names, signed per Standard Webhooks. */
+        EntityDeletedEvent: {
+            actor: components["schemas"]["EventActor"];
+            data: components["schemas"]["Entity"];
+            /** @description Stable identifier of the event (evt_…); the same in every delivery of it */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the change happened
+             */
+            timestamp: string;
+            /** @constant */
+            type: "entity.deleted";
+        };
+        /** @description Body of every entity.policy_added delivery: sent to the webhook destinations whose event filter selects the type or that a global notification rule names, signed per Standard Webhooks. */
+        EntityPolicyAddedEvent: {
+            actor: components["schemas"]["EventActor"];
+            data: components["schemas"]["Policy"];
+            /** @description Stable identifier of the event (evt_…); the same in every delivery of it */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the change happened
+             */
+            timestamp: string;
+            /** @constant */
+            type: "entity.policy_added";
+        };
+        /** @description Body of every entity.policy_removed delivery: sent to the webhook destinations whose event filter selects the type or that a global notification rule names, signed per Standard Webhooks. */
+        EntityPolicyRemovedEvent: {
+            actor: components["schemas"]["EventActor"];
+            data: components["schemas"]["Policy"];
+            /** @description Stable identifier of the event (evt_…); the same in every delivery of it */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the change happened
+             */
+            timestamp: string;
+            /** @constant */
+            type: "entity.policy_removed";
+        };
+        /** @description Body of every entity.policy_updated delivery: sent to the webhook destinations whose event filter selects the type or that a global notification rule names, signed per Standard Webhooks. */
+        EntityPolicyUpdatedEvent: {
+            actor: components["schemas"]["EventActor"];
+            data: components["schemas"]["Policy"];
+            /** @description Stable identifier of the event (evt_…); the same in every delivery of it */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the change happened
+             */
+            timestamp: string;
+            /** @constant */
+            type: "entity.policy_updated";
+        };
+        /** @description Body of every entity.relationship_added delivery: sent to the webhook destinations whose event filter selects the type or that a global notification rule names, signed per Standard Webhooks. */
+        EntityRelationshipAddedEvent: {
+            actor: components["schemas"]["EventActor"];
+            data: components["schemas"]["Relationship"];
+            /** @description Stable identifier of the event (evt_…); the same in every delivery of it */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the change happened
+             */
+            timestamp: string;
+            /** @constant */
+            type: "entity.relationship_added";
+        };
+        /** @description Body of every entity.relationship_removed delivery: sent to the webhook destinations whose event filter selects the type or that a global notification rule names, signed per Standard Webhooks. */
+        EntityRelationshipRemovedEvent: {
+            actor: components["schemas"]["EventActor"];
+            data: components["schemas"]["Relationship"];
+            /** @description Stable identifier of the event (evt_…); the same in every delivery of it */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the change happened
+             */
+            timestamp: string;
+            /** @constant */
+            type: "entity.relationship_removed";
+        };
+        EntityUpdate: {
+            bomRef?: string;
+            description?: string;
+            name?: string;
+            /** @description A user id; empty removes the owner */
+            ownerId?: string;
+            /**
+             * @description Moves through the lifecycle: active ↔ inactive, either → archived, archived → active
+             * @enum {string}
+             */
+            state?: "active" | "inactive" | "archived";
+            /** @description The whole tag set */
+            tagIds?: string[];
+            /** @enum {string} */
+            type?: "organization" | "business_unit" | "team" | "product" | "product_version" | "component" | "service" | "project" | "vendor" | "supplier";
+            /**
+             * Format: int64
+             * @description The version last read; a stale one is refused with 409 version_conflict
+             */
+            version: number;
+        };
+        /** @description Body of every entity.updated delivery: sent to the webhook destinations whose event filter selects the type or that a global notification rule names, signed per Standard Webhooks. */
+        EntityUpdatedEvent: {
+            actor: components["schemas"]["EventActor"];
+            data: components["schemas"]["Entity"];
+            /** @description Stable identifier of the event (evt_…); the same in every delivery of it */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the change happened
+             */
+            timestamp: string;
+            /** @constant */
+            type: "entity.updated";
+        };
         Error: {
             /** @description Error-specific details, e.g. one entry per invalid field */
             details?: components["schemas"]["Detail"][] | null;
@@ -1997,6 +2497,29 @@ export interface components {
         };
         EventTypeList: {
             items: components["schemas"]["EventType"][] | null;
+        };
+        Graph: {
+            edges: components["schemas"]["GraphEdge"][] | null;
+            nodes: components["schemas"]["GraphNode"][] | null;
+            /** @description More entities or relationships exist than the answer holds */
+            truncated: boolean;
+        };
+        GraphEdge: {
+            id: string;
+            sourceId: string;
+            targetId: string;
+            /** @enum {string} */
+            type: "owns" | "contains" | "governs" | "supplies" | "depends_on" | "consumes" | "assesses" | "produces";
+        };
+        GraphNode: {
+            /** Format: int64 */
+            depth?: number;
+            id: string;
+            name: string;
+            /** @enum {string} */
+            state: "active" | "inactive" | "archived";
+            /** @enum {string} */
+            type: "organization" | "business_unit" | "team" | "product" | "product_version" | "component" | "service" | "project" | "vendor" | "supplier";
         };
         Health: {
             /**
@@ -2134,6 +2657,23 @@ export interface components {
             /** @description The platform's incoming-webhook URL; write-only */
             url: string;
         };
+        NewEntity: {
+            /** @description Default: the entity's id */
+            bomRef?: string;
+            description?: string;
+            name: string;
+            /** @description A user id */
+            ownerId?: string;
+            /**
+             * @description active (default) or inactive
+             * @enum {string}
+             */
+            state?: "active" | "inactive";
+            /** @description Ids from GET /api/v1/tags */
+            tagIds?: string[] | null;
+            /** @enum {string} */
+            type: "organization" | "business_unit" | "team" | "product" | "product_version" | "component" | "service" | "project" | "vendor" | "supplier";
+        };
         NewInvite: {
             /** @description Optional; restricts redemption to this address */
             email?: string;
@@ -2155,6 +2695,17 @@ export interface components {
             eventTypes: string[] | null;
             name: string;
             roles?: string[] | null;
+        };
+        NewPolicy: {
+            description?: string;
+            /** @description A level of the standard; the whole standard when absent */
+            levelId?: string;
+            standardId: string;
+        };
+        NewRelationship: {
+            targetId: string;
+            /** @enum {string} */
+            type: "owns" | "contains" | "governs" | "supplies" | "depends_on" | "consumes" | "assesses" | "produces";
         };
         NewRole: {
             description?: string;
@@ -2257,6 +2808,12 @@ export interface components {
             /** @description Pass as cursor to get the next page; absent on the last page */
             nextCursor?: string;
         };
+        PageEntity: {
+            hasMore: boolean;
+            items: components["schemas"]["Entity"][] | null;
+            /** @description Pass as cursor to get the next page; absent on the last page */
+            nextCursor?: string;
+        };
         PageInvite: {
             hasMore: boolean;
             items: components["schemas"]["Invite"][] | null;
@@ -2272,6 +2829,18 @@ export interface components {
         PageNotificationRule: {
             hasMore: boolean;
             items: components["schemas"]["NotificationRule"][] | null;
+            /** @description Pass as cursor to get the next page; absent on the last page */
+            nextCursor?: string;
+        };
+        PagePolicy: {
+            hasMore: boolean;
+            items: components["schemas"]["Policy"][] | null;
+            /** @description Pass as cursor to get the next page; absent on the last page */
+            nextCursor?: string;
+        };
+        PageRelationship: {
+            hasMore: boolean;
+            items: components["schemas"]["Relationship"][] | null;
             /** @description Pass as cursor to get the next page; absent on the last page */
             nextCursor?: string;
         };
@@ -2312,6 +2881,43 @@ export interface components {
         PermissionList: {
             items: components["schemas"]["Permission"][] | null;
         };
+        Policy: {
+            /** Format: date-time */
+            createdAt: string;
+            description: string;
+            /** @description The entity the policy is set on (the ancestor, for an inherited one) */
+            entityId: string;
+            /** @example cp_01hx8n6q7k3m2v9c4t5r6s7p8a */
+            id: string;
+            /** @description Set when the policy applies through an ancestor that owns, contains or governs the entity */
+            inheritedFrom?: components["schemas"]["PolicySource"];
+            levelId?: string;
+            levelName?: string;
+            standardId: string;
+            standardName: string;
+            standardVersion: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /**
+             * Format: int64
+             * @description Optimistic-concurrency version; send it back on update
+             */
+            version: number;
+        };
+        PolicySource: {
+            id: string;
+            name: string;
+        };
+        PolicyUpdate: {
+            description?: string;
+            /** @description A level of the policy's standard; empty for the whole standard */
+            levelId?: string;
+            /**
+             * Format: int64
+             * @description The version last read; a stale one is refused with 409 version_conflict
+             */
+            version: number;
+        };
         ProfileUpdate: {
             displayName?: string;
             /** Format: email */
@@ -2335,6 +2941,23 @@ export interface components {
         };
         RegistrationAccepted: {
             message: string;
+        };
+        Relationship: {
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * @description In an entity's list: outgoing when the entity is the source
+             * @enum {string}
+             */
+            direction?: "outgoing" | "incoming";
+            /** @example er_01hx8n6q7k3m2v9c4t5r6s7p8a */
+            id: string;
+            sourceId: string;
+            sourceName: string;
+            targetId: string;
+            targetName: string;
+            /** @enum {string} */
+            type: "owns" | "contains" | "governs" | "supplies" | "depends_on" | "consumes" | "assesses" | "produces";
         };
         ResetUserPasswordRequest: {
             password: string;
@@ -2437,6 +3060,11 @@ export interface components {
             setupComplete: boolean;
             /** @description Where the setup wizard lives in the web application */
             setupUrl: string;
+        };
+        TagRef: {
+            color: string;
+            id: string;
+            name: string;
         };
         UnreadCount: {
             /** Format: int64 */
@@ -6852,6 +7480,1463 @@ export interface operations {
             };
         };
     };
+    listEntities: {
+        parameters: {
+            query?: {
+                /** @description Only entities of this type */
+                type?: "organization" | "business_unit" | "team" | "product" | "product_version" | "component" | "service" | "project" | "vendor" | "supplier" | "";
+                /** @description Only entities in this state; archived ones are listed only when asked for */
+                state?: "active" | "inactive" | "archived" | "";
+                /** @description Only entities carrying this tag (a tag id) */
+                tag?: string;
+                /** @description Only entities owned by this user (a user id) */
+                owner?: string;
+                /** @description Matches name or description (case-insensitive substring) */
+                q?: string;
+                /** @description name (default) or -createdAt (newest first) */
+                sort?: "name" | "-createdAt" | "";
+                /** @description nextCursor of the previous page, with the same filters and sort */
+                cursor?: string;
+                /** @description Page size, 1–200 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PageEntity"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createEntity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewEntity"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Entity"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Entity Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getEntitiesGraph: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Graph"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getEntity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Entity"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteEntity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateEntity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EntityUpdate"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Entity"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Entity Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getEntityGraph: {
+        parameters: {
+            query?: {
+                /** @description How many edges away from the entity, 1–10 */
+                depth?: number;
+                /** @description Follow edges out of the entity (outgoing), into it (incoming) or both (default) */
+                direction?: "outgoing" | "incoming" | "both" | "";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Graph"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listEntityPolicies: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PagePolicy"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    addEntityPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewPolicy"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Policy"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Entity Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    removeEntityPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                policyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateEntityPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                policyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PolicyUpdate"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Policy"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Entity Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listEntityRelationships: {
+        parameters: {
+            query?: {
+                /** @description outgoing (the entity is the source), incoming, or both (default) */
+                direction?: "outgoing" | "incoming" | "both" | "";
+                /** @description Only relationships of this type */
+                type?: "owns" | "contains" | "governs" | "supplies" | "depends_on" | "consumes" | "assesses" | "produces" | "";
+                /** @description nextCursor of the previous page, with the same filters and sort */
+                cursor?: string;
+                /** @description Page size, 1–200 */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PageRelationship"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    addEntityRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewRelationship"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Relationship"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Entity Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    removeEntityRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                relationshipId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listEventTypes: {
         parameters: {
             query?: never;
@@ -9833,6 +11918,238 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["ChannelWebhookUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; anything else is retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event-entity-created": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id (dl_…): stable per event and destination, also on retries and redeliveries; use it to drop duplicates */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse messages too far from your clock */
+                "webhook-timestamp": string;
+                /** @description `v1,` followed by base64(HMAC-SHA256(key, webhook-id + "." + webhook-timestamp + "." + body)), where key is the base64-decoded part of the destination's secret after `whsec_` */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EntityCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; anything else is retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event-entity-deleted": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id (dl_…): stable per event and destination, also on retries and redeliveries; use it to drop duplicates */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse messages too far from your clock */
+                "webhook-timestamp": string;
+                /** @description `v1,` followed by base64(HMAC-SHA256(key, webhook-id + "." + webhook-timestamp + "." + body)), where key is the base64-decoded part of the destination's secret after `whsec_` */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EntityDeletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; anything else is retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event-entity-policy_added": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id (dl_…): stable per event and destination, also on retries and redeliveries; use it to drop duplicates */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse messages too far from your clock */
+                "webhook-timestamp": string;
+                /** @description `v1,` followed by base64(HMAC-SHA256(key, webhook-id + "." + webhook-timestamp + "." + body)), where key is the base64-decoded part of the destination's secret after `whsec_` */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EntityPolicyAddedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; anything else is retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event-entity-policy_removed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id (dl_…): stable per event and destination, also on retries and redeliveries; use it to drop duplicates */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse messages too far from your clock */
+                "webhook-timestamp": string;
+                /** @description `v1,` followed by base64(HMAC-SHA256(key, webhook-id + "." + webhook-timestamp + "." + body)), where key is the base64-decoded part of the destination's secret after `whsec_` */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EntityPolicyRemovedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; anything else is retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event-entity-policy_updated": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id (dl_…): stable per event and destination, also on retries and redeliveries; use it to drop duplicates */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse messages too far from your clock */
+                "webhook-timestamp": string;
+                /** @description `v1,` followed by base64(HMAC-SHA256(key, webhook-id + "." + webhook-timestamp + "." + body)), where key is the base64-decoded part of the destination's secret after `whsec_` */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EntityPolicyUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; anything else is retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event-entity-relationship_added": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id (dl_…): stable per event and destination, also on retries and redeliveries; use it to drop duplicates */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse messages too far from your clock */
+                "webhook-timestamp": string;
+                /** @description `v1,` followed by base64(HMAC-SHA256(key, webhook-id + "." + webhook-timestamp + "." + body)), where key is the base64-decoded part of the destination's secret after `whsec_` */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EntityRelationshipAddedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; anything else is retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event-entity-relationship_removed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id (dl_…): stable per event and destination, also on retries and redeliveries; use it to drop duplicates */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse messages too far from your clock */
+                "webhook-timestamp": string;
+                /** @description `v1,` followed by base64(HMAC-SHA256(key, webhook-id + "." + webhook-timestamp + "." + body)), where key is the base64-decoded part of the destination's secret after `whsec_` */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EntityRelationshipRemovedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; anything else is retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event-entity-updated": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id (dl_…): stable per event and destination, also on retries and redeliveries; use it to drop duplicates */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse messages too far from your clock */
+                "webhook-timestamp": string;
+                /** @description `v1,` followed by base64(HMAC-SHA256(key, webhook-id + "." + webhook-timestamp + "." + body)), where key is the base64-decoded part of the destination's secret after `whsec_` */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EntityUpdatedEvent"];
             };
         };
         responses: {
