@@ -108,6 +108,20 @@ const (
 	EventChannelTest     EventName = "channel.test"
 )
 
+// Event category and types of the standards catalogue. Every content change of a draft
+// (metadata, requirements, levels) is one standard.updated per request; a duplicate is a
+// standard.created whose source is "duplicate".
+const (
+	CategoryStandard                 = "standard"
+	EventStandardCreated   EventName = "standard.created"
+	EventStandardUpdated   EventName = "standard.updated"
+	EventStandardSubmitted EventName = "standard.submitted"
+	EventStandardApproved  EventName = "standard.approved"
+	EventStandardRejected  EventName = "standard.rejected"
+	EventStandardRetired   EventName = "standard.retired"
+	EventStandardDeleted   EventName = "standard.deleted"
+)
+
 // ChannelTestMessage is the data of channel.test.
 type ChannelTestMessage struct {
 	DestinationID string `json:"destinationId" doc:"The webhook or chat destination the test was sent to"`
@@ -160,6 +174,20 @@ var EventTypes = []EventType{
 		Permission: PermAdminIntegrations, NotifyHolders: true, EmailDefault: true, Payload: ChatDestination{}},
 	{Type: EventChannelTest, Title: "Test message", Description: "A test sent to one destination from the admin UI or API; delivered only there.",
 		Permission: PermAdminWebhooks, Payload: ChannelTestMessage{}},
+	{Type: EventStandardCreated, Title: "Standard created", Description: "A standard was authored, or duplicated into a new draft version (source duplicate).",
+		Permission: PermStandardsView, Payload: Standard{}},
+	{Type: EventStandardUpdated, Title: "Standard changed", Description: "A draft's metadata, requirements or levels changed (one event per request), or a standard's tags.",
+		Permission: PermStandardsView, Payload: Standard{}},
+	{Type: EventStandardSubmitted, Title: "Standard submitted for review", Description: "A draft was submitted; someone other than the submitter must approve or reject it.",
+		Permission: PermStandardsApprove, NotifyHolders: true, Payload: Standard{}},
+	{Type: EventStandardApproved, Title: "Standard published", Description: "A standard under review was approved and published.",
+		Permission: PermStandardsView, NotifySubject: true, Payload: Standard{}},
+	{Type: EventStandardRejected, Title: "Standard rejected", Description: "A standard under review was sent back to draft with a reason (rejectionReason).",
+		Permission: PermStandardsView, NotifySubject: true, Payload: Standard{}},
+	{Type: EventStandardRetired, Title: "Standard retired", Description: "A published standard was retired.",
+		Permission: PermStandardsView, Payload: Standard{}},
+	{Type: EventStandardDeleted, Title: "Standard deleted", Description: "A draft, or a retired standard nothing used, was deleted.",
+		Permission: PermStandardsView, Payload: Standard{}},
 }
 
 func init() {

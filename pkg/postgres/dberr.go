@@ -21,6 +21,10 @@ var uniqueFields = map[string]struct{ field, noun string }{
 	"roles_name_key":                 {"name", "role name"},
 	"invites_token_hash_key":         {"token", "invite token"},
 	"password_resets_token_hash_key": {"token", "reset token"},
+	// standards (slice "standards")
+	"standards_identifier_version_key": {"standardVersion", "identifier and version"},
+	"requirements_identifier_key":      {"identifier", "requirement identifier"},
+	"levels_identifier_key":            {"identifier", "level identifier"},
 }
 
 // dbError maps what the driver reports to what the caller should see; domain errors and

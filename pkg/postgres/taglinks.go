@@ -32,7 +32,7 @@ func replaceTags(ctx context.Context, tx *Tx, link tagLink, id string, tagIDs []
 	if tagIDs == nil {
 		return nil
 	}
-	ids := slices.Compact(slices.Sorted(slices.Values(tagIDs)))
+	ids := append([]string{}, slices.Compact(slices.Sorted(slices.Values(tagIDs)))...) // never nil: NULL would match nothing below
 	var known int
 	if err := tx.QueryRow(ctx, `SELECT count(*) FROM tags WHERE id = ANY($1)`, ids).Scan(&known); err != nil {
 		return err
