@@ -142,7 +142,7 @@ type BulkRequirement struct {
 	ParentIdentifier   string              `json:"parentIdentifier,omitempty" maxLength:"200" doc:"In this request or already in the standard; top level when absent"`
 	Name               string              `json:"name,omitempty" maxLength:"1000"`
 	Description        string              `json:"description,omitempty" maxLength:"100000"`
-	Position           *int                `json:"position,omitempty" minimum:"0" maximum:"100000" doc:"Among its siblings; kept (or last, for a new one) when absent"`
+	Position           *int                `json:"position,omitempty" minimum:"0" maximum:"100000" doc:"Among its siblings; when absent kept, or for a new one after the existing siblings (new ones in natural order)"`
 	OpenCRE            []string            `json:"openCre,omitempty" maxItems:"50"`
 	ExternalReferences []ExternalReference `json:"externalReferences,omitempty" maxItems:"100"`
 	Properties         []Property          `json:"properties,omitempty" maxItems:"200"`

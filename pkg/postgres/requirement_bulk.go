@@ -30,7 +30,7 @@ func (s *StandardService) WriteRequirements(ctx context.Context, standardID stri
 }
 
 // bulkPositionOffset places new requirements without a position after every existing
-// sibling, in the order given, until the siblings are renumbered.
+// sibling, in natural order among themselves, until the siblings are renumbered.
 const bulkPositionOffset = assess.MaxPosition + 1
 
 // writeRequirements upserts validated items into standard standardID (which the caller
@@ -52,13 +52,13 @@ func writeRequirements(ctx context.Context, tx *Tx, standardID string, items []a
 			open_cre, external_references, properties, position, created_at, updated_at)
 		SELECT u.id, $1, u.identifier, u.natural_key, u.name, u.description, u.bom_ref,
 			ARRAY(SELECT jsonb_array_elements_text(u.open_cre::jsonb)), u.refs::jsonb, u.props::jsonb,
-			coalesce(u.pos, $13 + u.ord::int), $2, $2
+			coalesce(u.pos, $13), $2, $2
 		FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::int[])
 			WITH ORDINALITY AS u(id, identifier, natural_key, name, description, bom_ref, open_cre, refs, props, pos, ord)
 		ON CONFLICT (standard_id, identifier) DO UPDATE SET natural_key = excluded.natural_key, name = excluded.name,
 			description = excluded.description, bom_ref = CASE WHEN excluded.bom_ref <> '' THEN excluded.bom_ref ELSE r.bom_ref END,
 			open_cre = excluded.open_cre, external_references = excluded.external_references, properties = excluded.properties,
-			position = CASE WHEN excluded.position < $13 THEN excluded.position ELSE r.position END,
+			position = CASE WHEN excluded.position <> $13 THEN excluded.position ELSE r.position END,
 			version = r.version + 1, updated_at = excluded.updated_at
 		RETURNING (xmax = 0)`, standardID, tx.Now, ids, idents, keys, names, descs, refs, cres, exts, props, positions, bulkPositionOffset)
 	if err != nil {
