@@ -102,26 +102,23 @@ func (s *StandardService) FindRequirements(ctx context.Context, f assess.Require
 	})
 }
 
-// treeQuery walks a standard's tree depth-first in one statement: siblings are ranked
-// by position then natural key, each node's path is the ranks from the root, and the
-// rows come in path order with their depth and number of children.
+// treeQuery walks a standard's tree depth-first in one statement: siblings are ranked by
+// position then natural key, each node carries the ranks from the root as its path, and
+// the rows come in path order. Depth and child counts follow from that order (withShape).
 var treeQuery = `WITH RECURSIVE ranked AS (
-		SELECT id, parent_id, row_number() OVER (PARTITION BY parent_id ORDER BY position, natural_key, id) AS rk
-		FROM requirements WHERE standard_id = $1
+		SELECT r.*, row_number() OVER (PARTITION BY r.parent_id ORDER BY r.position, r.natural_key, r.id) AS rk
+		FROM requirements r WHERE r.standard_id = $1
 	), walk AS (
-		SELECT id, ARRAY[rk] AS path FROM ranked WHERE parent_id IS NULL
+		SELECT ranked.*, ARRAY[rk] AS path FROM ranked WHERE parent_id IS NULL
 		UNION ALL
-		SELECT c.id, w.path || c.rk FROM ranked c JOIN walk w ON c.parent_id = w.id
-	), kids AS (
-		SELECT parent_id, count(*) AS n FROM requirements WHERE standard_id = $1 AND parent_id IS NOT NULL GROUP BY parent_id
+		SELECT c.*, w.path || c.rk FROM ranked c JOIN walk w ON c.parent_id = w.id
 	), lv AS (
 		SELECT lr.requirement_id, array_agg(lr.level_id ORDER BY lr.level_id) AS ids
 		FROM level_requirements lr JOIN levels l ON l.id = lr.level_id WHERE l.standard_id = $1 GROUP BY lr.requirement_id
 	)
-	SELECT ` + requirementColumns("coalesce(lv.ids, '{}')") + `, cardinality(w.path) - 1, coalesce(k.n, 0)
-	FROM walk w JOIN requirements r ON r.id = w.id LEFT JOIN kids k ON k.parent_id = r.id
-	LEFT JOIN lv ON lv.requirement_id = r.id
-	ORDER BY w.path`
+	SELECT ` + requirementColumns("coalesce(lv.ids, '{}')") + `
+	FROM walk r LEFT JOIN lv ON lv.requirement_id = r.id
+	ORDER BY r.path`
 
 // FindStandardTree implements assess.StandardService.
 func (s *StandardService) FindStandardTree(ctx context.Context, id string) (assess.StandardTree, error) {
@@ -136,18 +133,30 @@ func (s *StandardService) FindStandardTree(ctx context.Context, id string) (asse
 	}
 	tree.Requirements, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (assess.TreeRequirement, error) {
 		var t assess.TreeRequirement
-		err := r.Scan(append(requirementScan(&t.Requirement), &t.Depth, &t.ChildCount)...)
+		err := r.Scan(requirementScan(&t.Requirement)...)
 		normalizeRequirement(&t.Requirement)
 		return t, err
 	})
 	if err != nil {
 		return tree, dbError(err)
 	}
-	if tree.Requirements == nil {
-		tree.Requirements = []assess.TreeRequirement{}
-	}
+	tree.Requirements = orEmpty(tree.Requirements)
+	withShape(tree.Requirements)
 	tree.Levels, err = findLevels(ctx, s.pool, id)
 	return tree, err
+}
+
+// withShape sets depth and child count of a depth-first list, where every parent comes
+// before its children.
+func withShape(list []assess.TreeRequirement) {
+	at := make(map[string]int, len(list))
+	for i := range list {
+		at[list[i].ID] = i
+		if p, ok := at[list[i].ParentID]; ok && list[i].ParentID != "" {
+			list[i].Depth = list[p].Depth + 1
+			list[p].ChildCount++
+		}
+	}
 }
 
 // requirementTarget names a requirement in the audit log.
