@@ -179,6 +179,11 @@ func testStandardLists(t *testing.T, ts *testServer, manager, approver *apiClien
 		newest := items(t, approver.get(t, standardsPath+"?sort=-createdAt&limit=1", 200))
 		require.Equal(t, "2.0", newest[0]["standardVersion"])
 	})
+	t.Run("an empty tag set clears the tags", func(t *testing.T) {
+		cleared := manager.patch(t, standardsPath+"/"+st["id"].(string), map[string]any{"version": st["version"], "tagIds": []string{}}, 200)
+		require.Equal(t, []any{}, cleared["tags"])
+		require.Empty(t, items(t, approver.get(t, standardsPath+"?tag="+tagID, 200)))
+	})
 	t.Run("a cursor of another filter is refused", func(t *testing.T) {
 		body := approver.get(t, standardsPath+"?limit=1", 200)
 		approver.fails(t, "GET", standardsPath+"?limit=1&state=draft&cursor="+body["nextCursor"].(string), nil, 400, "validation_failed")

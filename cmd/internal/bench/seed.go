@@ -38,6 +38,8 @@ type Dataset struct {
 	Roles    []string `json:"-"`
 	APIKeys  []string `json:"-"` // tokens of adminName
 	Sessions []string `json:"-"` // assay_session cookie values of adminName
+	// StandardID is a standard the size of OWASP ASVS (benchRequirements requirements).
+	StandardID string `json:"-"`
 
 	Users               int     `json:"users"`
 	CustomRoles         int     `json:"customRoles"`
@@ -66,6 +68,7 @@ var seedSteps = []struct {
 	{"users", (*seeder).userAccounts},
 	{"API keys and sessions", (*seeder).keysAndSessions},
 	{"notifications", (*seeder).notifications},
+	{"standard", (*seeder).standard},
 }
 
 // seed runs every step against the server at base: users accounts, and credentials API
@@ -191,6 +194,42 @@ func (s *seeder) notifications(ctx context.Context) error {
 	_, err := s.api.call(ctx, http.MethodGet, "/api/v1/notifications/unread-count", s.cookie, nil, http.StatusOK, &count)
 	s.data.UnreadNotifications = count.Count
 	return err
+}
+
+// benchRequirements is the size of the seeded standard: 14 chapters of 4 sections of 7
+// requirements, plus the chapters and sections (about OWASP ASVS).
+const benchRequirements = 14 * (1 + 4*(1+7))
+
+// standard seeds one standard with an ASVS-sized requirement tree, in one bulk write.
+func (s *seeder) standard(ctx context.Context) error {
+	var created struct{ ID string }
+	if _, err := s.api.call(ctx, http.MethodPost, "/api/v1/standards", s.cookie, map[string]any{
+		"identifier": "bench-asvs", "standardVersion": "5.0.0", "name": "Bench ASVS", "owner": "Bench",
+	}, http.StatusCreated, &created); err != nil {
+		return err
+	}
+	reqs := make([]map[string]any, 0, benchRequirements)
+	add := func(id, parent string) {
+		reqs = append(reqs, map[string]any{"identifier": id, "parentIdentifier": parent, "name": "Requirement " + id,
+			"description": "Verify that the application handles " + id + " as the standard requires, in every component."})
+	}
+	for ch := 1; ch <= 14; ch++ {
+		chapter := fmt.Sprintf("V%d", ch)
+		add(chapter, "")
+		for sec := 1; sec <= 4; sec++ {
+			section := fmt.Sprintf("%s.%d", chapter, sec)
+			add(section, chapter)
+			for r := 1; r <= 7; r++ {
+				add(fmt.Sprintf("%s.%d", section, r), section)
+			}
+		}
+	}
+	path := "/api/v1/standards/" + created.ID + "/requirements/bulk"
+	if _, err := s.api.call(ctx, http.MethodPost, path, s.cookie, map[string]any{"requirements": reqs}, http.StatusOK, nil); err != nil {
+		return err
+	}
+	s.data.StandardID = created.ID
+	return nil
 }
 
 // apiClient makes the seed's requests, each with the session cookie given, if any.
