@@ -63,7 +63,7 @@ CREATE TABLE requirements (
     standard_id         text NOT NULL REFERENCES standards (id) ON DELETE CASCADE,
     parent_id           text REFERENCES requirements (id) ON DELETE CASCADE,
     identifier          text NOT NULL CHECK (length(identifier) BETWEEN 1 AND 200),
-    natural_key         text NOT NULL,
+    natural_key         text COLLATE "C" NOT NULL,
     name                text NOT NULL DEFAULT '',
     description         text NOT NULL DEFAULT '',
     bom_ref             text NOT NULL DEFAULT '',

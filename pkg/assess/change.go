@@ -72,3 +72,24 @@ var (
 	ChangeEntityPolicyUpdated       = Change{"entity.policy_updated", EventEntityPolicyUpdated}
 	ChangeEntityPolicyRemoved       = Change{"entity.policy_removed", EventEntityPolicyRemoved}
 )
+
+// The change catalogue of standards, requirements and levels: every content change of a
+// draft announces standard.updated, once per request.
+var (
+	ChangeStandardCreated    = Change{"standard.created", EventStandardCreated}
+	ChangeStandardDuplicated = Change{"standard.duplicated", EventStandardCreated}
+	ChangeStandardUpdated    = Change{"standard.updated", EventStandardUpdated}
+	ChangeStandardSubmitted  = Change{"standard.submitted", EventStandardSubmitted}
+	ChangeStandardApproved   = Change{"standard.approved", EventStandardApproved}
+	ChangeStandardRejected   = Change{"standard.rejected", EventStandardRejected}
+	ChangeStandardRetired    = Change{"standard.retired", EventStandardRetired}
+	ChangeStandardDeleted    = Change{"standard.deleted", EventStandardDeleted}
+	ChangeRequirementCreated = Change{"requirement.created", EventStandardUpdated}
+	ChangeRequirementUpdated = Change{"requirement.updated", EventStandardUpdated}
+	ChangeRequirementMoved   = Change{"requirement.moved", EventStandardUpdated}
+	ChangeRequirementDeleted = Change{"requirement.deleted", EventStandardUpdated}
+	ChangeRequirementsBulk   = Change{"requirement.bulk_written", EventStandardUpdated}
+	ChangeLevelCreated       = Change{"level.created", EventStandardUpdated}
+	ChangeLevelUpdated       = Change{"level.updated", EventStandardUpdated}
+	ChangeLevelDeleted       = Change{"level.deleted", EventStandardUpdated}
+)

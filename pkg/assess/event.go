@@ -120,6 +120,20 @@ const (
 	EventEntityPolicyRemoved       EventName = "entity.policy_removed"
 )
 
+// Event category and types of the standards catalogue. Every content change of a draft
+// (metadata, requirements, levels) is one standard.updated per request; a duplicate is a
+// standard.created whose source is "duplicate".
+const (
+	CategoryStandard                 = "standard"
+	EventStandardCreated   EventName = "standard.created"
+	EventStandardUpdated   EventName = "standard.updated"
+	EventStandardSubmitted EventName = "standard.submitted"
+	EventStandardApproved  EventName = "standard.approved"
+	EventStandardRejected  EventName = "standard.rejected"
+	EventStandardRetired   EventName = "standard.retired"
+	EventStandardDeleted   EventName = "standard.deleted"
+)
+
 // ChannelTestMessage is the data of channel.test.
 type ChannelTestMessage struct {
 	DestinationID string `json:"destinationId" doc:"The webhook or chat destination the test was sent to"`
@@ -188,6 +202,20 @@ var EventTypes = []EventType{
 		Permission: PermEntitiesView, Payload: Policy{}},
 	{Type: EventEntityPolicyRemoved, Title: "Compliance policy removed", Description: "A standard no longer applies to an entity directly.",
 		Permission: PermEntitiesView, Payload: Policy{}},
+	{Type: EventStandardCreated, Title: "Standard created", Description: "A standard was authored, or duplicated into a new draft version (source duplicate).",
+		Permission: PermStandardsView, Payload: Standard{}},
+	{Type: EventStandardUpdated, Title: "Standard changed", Description: "A draft's metadata, requirements or levels changed (one event per request), or a standard's tags.",
+		Permission: PermStandardsView, Payload: Standard{}},
+	{Type: EventStandardSubmitted, Title: "Standard submitted for review", Description: "A draft was submitted; someone other than the submitter must approve or reject it.",
+		Permission: PermStandardsApprove, NotifyHolders: true, Payload: Standard{}},
+	{Type: EventStandardApproved, Title: "Standard published", Description: "A standard under review was approved and published.",
+		Permission: PermStandardsView, NotifySubject: true, Payload: Standard{}},
+	{Type: EventStandardRejected, Title: "Standard rejected", Description: "A standard under review was sent back to draft with a reason (rejectionReason).",
+		Permission: PermStandardsView, NotifySubject: true, Payload: Standard{}},
+	{Type: EventStandardRetired, Title: "Standard retired", Description: "A published standard was retired.",
+		Permission: PermStandardsView, Payload: Standard{}},
+	{Type: EventStandardDeleted, Title: "Standard deleted", Description: "A draft, or a retired standard nothing used, was deleted.",
+		Permission: PermStandardsView, Payload: Standard{}},
 }
 
 func init() {

@@ -142,9 +142,34 @@ func (s *Server) platformRoutes() []route {
 	}
 }
 
-// standardRoutes lists standards, requirements, levels and their lifecycle (standards.go).
+// standardRoutes lists standards, requirements, levels and their lifecycle (standards.go, requirements.go, levels.go).
 func (s *Server) standardRoutes() []route {
-	return []route{}
+	const st, rq, lv = "/api/v1/standards/{id}", "/api/v1/standards/{id}/requirements", "/api/v1/standards/{id}/levels"
+	return []route{
+		on(httpGet, "/api/v1/standards", assess.PermStandardsView, s.handleStandardList, docStandardList),
+		on(httpPost, "/api/v1/standards", assess.PermStandardsCreate, s.handleStandardCreate, docStandardCreate),
+		on(httpGet, st, assess.PermStandardsView, s.handleStandardGet, docStandardGet),
+		on(httpPatch, st, assess.PermStandardsEdit, s.handleStandardUpdate, docStandardUpdate),
+		on(httpDelete, st, assess.PermStandardsApprove, s.handleStandardDelete, docStandardDelete),
+		on(httpGet, st+"/versions", assess.PermStandardsView, s.handleStandardVersions, docStandardVersions),
+		on(httpPost, st+"/submit", assess.PermStandardsSubmit, s.handleStandardSubmit, docStandardSubmit),
+		on(httpPost, st+"/approve", assess.PermStandardsApprove, s.handleStandardApprove, docStandardApprove),
+		on(httpPost, st+"/reject", assess.PermStandardsApprove, s.handleStandardReject, docStandardReject),
+		on(httpPost, st+"/retire", assess.PermStandardsApprove, s.handleStandardRetire, docStandardRetire),
+		on(httpPost, st+"/duplicate", assess.PermStandardsDuplicate, s.handleStandardDuplicate, docStandardDuplicate),
+		on(httpGet, st+"/tree", assess.PermStandardsView, s.handleStandardTree, docStandardTree),
+		on(httpGet, rq, assess.PermStandardsView, s.handleRequirementList, docRequirementList),
+		on(httpPost, rq, assess.PermStandardsEdit, s.handleRequirementCreate, docRequirementCreate),
+		on(httpPost, rq+"/bulk", assess.PermStandardsEdit, s.handleRequirementBulk, docRequirementBulk),
+		on(httpGet, rq+"/{requirementId}", assess.PermStandardsView, s.handleRequirementGet, docRequirementGet),
+		on(httpPatch, rq+"/{requirementId}", assess.PermStandardsEdit, s.handleRequirementUpdate, docRequirementUpdate),
+		on(httpDelete, rq+"/{requirementId}", assess.PermStandardsEdit, s.handleRequirementDelete, docRequirementDelete),
+		on(httpPost, rq+"/{requirementId}/move", assess.PermStandardsEdit, s.handleRequirementMove, docRequirementMove),
+		on(httpGet, lv, assess.PermStandardsView, s.handleLevelList, docLevelList),
+		on(httpPost, lv, assess.PermStandardsEdit, s.handleLevelCreate, docLevelCreate),
+		on(httpPatch, lv+"/{levelId}", assess.PermStandardsEdit, s.handleLevelUpdate, docLevelUpdate),
+		on(httpDelete, lv+"/{levelId}", assess.PermStandardsEdit, s.handleLevelDelete, docLevelDelete),
+	}
 }
 
 // transferRoutes lists CycloneDX and CSV import and export and the standards feed (transfer.go).

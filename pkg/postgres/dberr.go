@@ -23,6 +23,10 @@ var uniqueFields = map[string]struct{ field, noun string }{
 	"password_resets_token_hash_key": {"token", "reset token"},
 	"entity_relationships_key":       {"targetId", "relationship of this type to this entity"},
 	"compliance_policies_key":        {"standardId", "standard for this entity"},
+	// standards (slice "standards")
+	"standards_identifier_version_key": {"standardVersion", "identifier and version"},
+	"requirements_identifier_key":      {"identifier", "requirement identifier"},
+	"levels_identifier_key":            {"identifier", "level identifier"},
 }
 
 // dbError maps what the driver reports to what the caller should see; domain errors and

@@ -30,6 +30,7 @@ var placeholders = map[string]func(d *Dataset, r *rand.Rand) string{
 	"userId": func(d *Dataset, r *rand.Rand) string { return d.UserIDs[r.IntN(len(d.UserIDs))] },
 	// entityDeepCursor is the cursor of the last page of the entity list by name (URL-safe).
 	"entityDeepCursor": func(d *Dataset, _ *rand.Rand) string { return d.EntityDeepCursor },
+	"standardId":       func(d *Dataset, _ *rand.Rand) string { return d.StandardID },
 }
 
 // Scenario is the list of operations the load generator drives.

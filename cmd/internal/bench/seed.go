@@ -41,6 +41,8 @@ type Dataset struct {
 	// EntityDeepCursor is the cursor of the last page of the entity list by name (page size
 	// 200), found by walking the list: a page near the end.
 	EntityDeepCursor string `json:"-"`
+	// StandardID is a standard the size of OWASP ASVS (benchRequirements requirements).
+	StandardID string `json:"-"`
 
 	Users               int     `json:"users"`
 	CustomRoles         int     `json:"customRoles"`
@@ -74,6 +76,7 @@ var seedSteps = []struct {
 	{"notifications", (*seeder).notifications},
 	{"entities", (*seeder).entityRecords},
 	{"entity list walk", (*seeder).entityDeepCursor},
+	{"standard", (*seeder).standard},
 }
 
 // seed runs every step against the server at base (and its database dsn): o.Users
@@ -200,6 +203,42 @@ func (s *seeder) notifications(ctx context.Context) error {
 	_, err := s.api.call(ctx, http.MethodGet, "/api/v1/notifications/unread-count", s.cookie, nil, http.StatusOK, &count)
 	s.data.UnreadNotifications = count.Count
 	return err
+}
+
+// benchRequirements is the size of the seeded standard: 14 chapters of 4 sections of 7
+// requirements, plus the chapters and sections (about OWASP ASVS).
+const benchRequirements = 14 * (1 + 4*(1+7))
+
+// standard seeds one standard with an ASVS-sized requirement tree, in one bulk write.
+func (s *seeder) standard(ctx context.Context) error {
+	var created struct{ ID string }
+	if _, err := s.api.call(ctx, http.MethodPost, "/api/v1/standards", s.cookie, map[string]any{
+		"identifier": "bench-asvs", "standardVersion": "5.0.0", "name": "Bench ASVS", "owner": "Bench",
+	}, http.StatusCreated, &created); err != nil {
+		return err
+	}
+	reqs := make([]map[string]any, 0, benchRequirements)
+	add := func(id, parent string) {
+		reqs = append(reqs, map[string]any{"identifier": id, "parentIdentifier": parent, "name": "Requirement " + id,
+			"description": "Verify that the application handles " + id + " as the standard requires, in every component."})
+	}
+	for ch := 1; ch <= 14; ch++ {
+		chapter := fmt.Sprintf("V%d", ch)
+		add(chapter, "")
+		for sec := 1; sec <= 4; sec++ {
+			section := fmt.Sprintf("%s.%d", chapter, sec)
+			add(section, chapter)
+			for r := 1; r <= 7; r++ {
+				add(fmt.Sprintf("%s.%d", section, r), section)
+			}
+		}
+	}
+	path := "/api/v1/standards/" + created.ID + "/requirements/bulk"
+	if _, err := s.api.call(ctx, http.MethodPost, path, s.cookie, map[string]any{"requirements": reqs}, http.StatusOK, nil); err != nil {
+		return err
+	}
+	s.data.StandardID = created.ID
+	return nil
 }
 
 // apiClient makes the seed's requests, each with the session cookie given, if any.
