@@ -83,18 +83,18 @@ type Permission struct {
 // Permissions is the catalogue of every permission key the service knows. Operations name
 // the key they require in x-required-permission; roles grant keys from this list.
 var Permissions = []Permission{
-	{PermProjectsView, "projects", "See projects", true},
-	{PermProjectsCreate, "projects", "Create projects", true},
-	{PermProjectsEdit, "projects", "Edit and archive projects", true},
-	{PermProjectsDelete, "projects", "Delete projects", true},
-	{PermStandardsView, "standards", "See standards and their requirements", true},
+	{PermProjectsView, "projects", "See projects", false},
+	{PermProjectsCreate, "projects", "Create projects", false},
+	{PermProjectsEdit, "projects", "Edit and archive projects", false},
+	{PermProjectsDelete, "projects", "Delete projects", false},
+	{PermStandardsView, "standards", "See standards and their requirements", false},
 	{PermStandardsImport, "standards", "Import standards", true},
 	{PermStandardsCreate, "standards", "Create standards", true},
 	{PermStandardsEdit, "standards", "Edit draft standards, requirements and levels", true},
 	{PermStandardsSubmit, "standards", "Submit standards for approval", true},
 	{PermStandardsApprove, "standards", "Approve, reject, retire and delete standards", true},
 	{PermStandardsDuplicate, "standards", "Duplicate a standard into a new draft version", true},
-	{PermEntitiesView, "entities", "See entities", true},
+	{PermEntitiesView, "entities", "See entities", false},
 	{PermEntitiesCreate, "entities", "Create entities", true},
 	{PermEntitiesEdit, "entities", "Edit entities, relationships and policies", true},
 	{PermEntitiesDelete, "entities", "Delete entities", true},
@@ -131,7 +131,7 @@ var Permissions = []Permission{
 	{PermAdminIntegrations, "admin", "Manage chat and mail integrations", false},
 	{PermAdminEncryption, "admin", "Manage encryption keys", false},
 	{PermAdminNotificationRule, "admin", "Manage global notification rules", false},
-	{PermAdminTags, "admin", "Manage tags", true},
+	{PermAdminTags, "admin", "Manage tags", false},
 	{PermAdminImport, "admin", "Import attestations", true},
 	{PermAdminAudit, "admin", "Read the audit log", false},
 }

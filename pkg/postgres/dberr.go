@@ -21,6 +21,7 @@ var uniqueFields = map[string]struct{ field, noun string }{
 	"roles_name_key":                 {"name", "role name"},
 	"invites_token_hash_key":         {"token", "invite token"},
 	"password_resets_token_hash_key": {"token", "reset token"},
+	"tags_name_key":                  {"name", "tag name"},
 }
 
 // dbError maps what the driver reports to what the caller should see; domain errors and

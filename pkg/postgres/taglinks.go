@@ -33,6 +33,9 @@ func replaceTags(ctx context.Context, tx *Tx, link tagLink, id string, tagIDs []
 		return nil
 	}
 	ids := slices.Compact(slices.Sorted(slices.Values(tagIDs)))
+	if ids == nil {
+		ids = []string{} // an empty set, not NULL: "= ANY(NULL)" would match nothing and detach nothing
+	}
 	var known int
 	if err := tx.QueryRow(ctx, `SELECT count(*) FROM tags WHERE id = ANY($1)`, ids).Scan(&known); err != nil {
 		return err
