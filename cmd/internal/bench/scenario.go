@@ -27,7 +27,8 @@ const (
 // placeholders are the {{name}} variables a path or body template may use. Each draws a
 // value from the seeded dataset; a new kind of seeded record adds its entry here.
 var placeholders = map[string]func(d *Dataset, r *rand.Rand) string{
-	"userId": func(d *Dataset, r *rand.Rand) string { return d.UserIDs[r.IntN(len(d.UserIDs))] },
+	"userId":    func(d *Dataset, r *rand.Rand) string { return d.UserIDs[r.IntN(len(d.UserIDs))] },
+	"projectId": func(d *Dataset, r *rand.Rand) string { return d.ProjectIDs[r.IntN(len(d.ProjectIDs))] },
 }
 
 // Scenario is the list of operations the load generator drives.

@@ -34,15 +34,17 @@ var customRoles = [][]assess.Perm{
 // Dataset is what the seed created; the operations draw credentials and placeholder
 // values from it.
 type Dataset struct {
-	UserIDs  []string `json:"-"`
-	Roles    []string `json:"-"`
-	APIKeys  []string `json:"-"` // tokens of adminName
-	Sessions []string `json:"-"` // assay_session cookie values of adminName
+	UserIDs    []string `json:"-"`
+	Roles      []string `json:"-"`
+	APIKeys    []string `json:"-"` // tokens of adminName
+	Sessions   []string `json:"-"` // assay_session cookie values of adminName
+	ProjectIDs []string `json:"-"`
 
 	Users               int     `json:"users"`
 	CustomRoles         int     `json:"customRoles"`
 	Credentials         int     `json:"credentials"`         // API keys, and sessions, shared by the workers
 	UnreadNotifications int     `json:"unreadNotifications"` // of adminName
+	Projects            int     `json:"projects"`
 	Seconds             float64 `json:"seconds"`
 }
 
@@ -66,6 +68,7 @@ var seedSteps = []struct {
 	{"users", (*seeder).userAccounts},
 	{"API keys and sessions", (*seeder).keysAndSessions},
 	{"notifications", (*seeder).notifications},
+	{"projects", (*seeder).projects},
 }
 
 // seed runs every step against the server at base: users accounts, and credentials API
@@ -81,6 +84,7 @@ func seed(ctx context.Context, base string, users, credentials int, out io.Write
 		fmt.Fprintf(out, "seed: %-22s %6.1fs\n", step.name, time.Since(t0).Seconds())
 	}
 	s.data.Users, s.data.CustomRoles, s.data.Credentials = len(s.data.UserIDs), len(s.data.Roles), len(s.data.APIKeys)
+	s.data.Projects = len(s.data.ProjectIDs)
 	s.data.Seconds = time.Since(began).Seconds()
 	return s.data, nil
 }
