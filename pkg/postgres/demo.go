@@ -155,8 +155,10 @@ func (d *demoLoad) loadEntities(ctx context.Context) error {
 			VALUES ($1, $2, $3, $4, $5, $5)`, id, e.name, e.description, e.typ, d.tx.Now); err != nil {
 			return err
 		}
-		if err := replaceTags(ctx, d.tx, entityTags, id, d.tagIDs(e.tags)); err != nil {
-			return err
+		if len(e.tags) > 0 {
+			if err := replaceTags(ctx, d.tx, entityTags, id, d.tagIDs(e.tags)); err != nil {
+				return err
+			}
 		}
 		d.entities[e.key] = id
 		d.created.Entities++
