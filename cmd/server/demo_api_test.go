@@ -42,7 +42,7 @@ func TestDemoDataAPI(t *testing.T) {
 		list := items(t, admin.get(t, "/api/v1/projects?state=in_progress", 200))
 		require.Len(t, list, 1)
 		p := list[0]
-		require.Equal(t, []string{published}, refIDs(p["standards"]), "published standards only")
+		require.Equal(t, []string{published}, projectRefIDs(p["standards"]), "published standards only")
 		require.Len(t, p["entities"], 2)
 		require.Len(t, p["tags"], 2)
 		require.Contains(t, p["ownerName"], "(demo)")

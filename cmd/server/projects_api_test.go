@@ -13,8 +13,8 @@ import (
 	"github.com/assay-dev/assay/pkg/assess"
 )
 
-// refIDs returns the ids of the objects of a project's standards, entities or tags.
-func refIDs(v any) []string {
+// projectRefIDs returns the ids of the objects of a project's standards, entities or tags.
+func projectRefIDs(v any) []string {
 	var out []string
 	for _, it := range v.([]any) {
 		out = append(out, it.(map[string]any)["id"].(string))
@@ -22,8 +22,8 @@ func refIDs(v any) []string {
 	return out
 }
 
-// detailFields returns "field:code" of every detail of an error envelope.
-func detailFields(body map[string]any) []string {
+// envelopeFieldCodes returns "field:code" of every detail of an error envelope.
+func envelopeFieldCodes(body map[string]any) []string {
 	var out []string
 	details, _ := body["details"].([]any)
 	for _, d := range details {
@@ -60,10 +60,10 @@ func TestProjectsAPI(t *testing.T) {
 		require.Equal(t, owner.Username, p["ownerName"])
 		require.Equal(t, day(-10), p["startDate"])
 		require.Equal(t, day(30), p["dueDate"])
-		require.Equal(t, []string{asvs, ssdf}, refIDs(p["standards"]), "ordered by name")
+		require.Equal(t, []string{asvs, ssdf}, projectRefIDs(p["standards"]), "ordered by name")
 		require.Equal(t, map[string]any{"id": asvs, "name": "ASVS", "standardVersion": "1.0", "state": "published"}, p["standards"].([]any)[0])
 		require.Equal(t, map[string]any{"id": shop, "name": "Web shop", "type": "product"}, p["entities"].([]any)[0])
-		require.Equal(t, []string{pci}, refIDs(p["tags"]))
+		require.Equal(t, []string{pci}, projectRefIDs(p["tags"]))
 		require.Equal(t, false, p["overdue"])
 		require.Equal(t, float64(1), p["version"])
 		require.NotContains(t, p, "archivedAt")
@@ -103,7 +103,7 @@ func TestProjectsAPI(t *testing.T) {
 	} {
 		t.Run("creation is refused with "+c.name, func(t *testing.T) {
 			body := admin.fails(t, "POST", projects, c.body, c.status, c.code)
-			require.Contains(t, detailFields(body)[0], c.want, body)
+			require.Contains(t, envelopeFieldCodes(body)[0], c.want, body)
 		})
 	}
 
@@ -125,8 +125,8 @@ func TestProjectsAPI(t *testing.T) {
 			"standardIds": []string{asvs}, "entityIds": []string{shop, payments}, "tagIds": []string{}}, 200)
 		require.Equal(t, "Shop assessment", body["name"])
 		require.Equal(t, "Twice a year", body["description"])
-		require.Equal(t, []string{asvs}, refIDs(body["standards"]))
-		require.ElementsMatch(t, []string{shop, payments}, refIDs(body["entities"]))
+		require.Equal(t, []string{asvs}, projectRefIDs(body["standards"]))
+		require.ElementsMatch(t, []string{shop, payments}, projectRefIDs(body["entities"]))
 		require.Equal(t, []any{}, body["tags"], "an empty set clears the tags")
 		require.Equal(t, owner.ID, body["ownerId"])
 		require.Equal(t, float64(2), body["version"])
@@ -137,7 +137,7 @@ func TestProjectsAPI(t *testing.T) {
 	})
 	t.Run("the due date is checked against the start date the project keeps", func(t *testing.T) {
 		body := admin.fails(t, "PATCH", projects+"/"+pid, map[string]any{"version": 2, "dueDate": day(-20)}, 400, "validation_failed")
-		require.Equal(t, []string{"dueDate:before_start"}, detailFields(body))
+		require.Equal(t, []string{"dueDate:before_start"}, envelopeFieldCodes(body))
 	})
 	t.Run("a standard retired since it was added stays; a draft cannot be added", func(t *testing.T) {
 		rows.exec("UPDATE standards SET state = 'retired' WHERE id = $1", asvs)
@@ -153,7 +153,7 @@ func TestProjectsAPI(t *testing.T) {
 		require.Equal(t, "in_progress", body["state"])
 		require.Equal(t, float64(5), body["version"])
 		refused := admin.fails(t, "POST", projects+"/"+pid+"/state", map[string]any{"version": 5, "state": "operational"}, 409, "invalid_state_transition")
-		require.Equal(t, []string{"state:allowed", "state:allowed", "state:allowed"}, detailFields(refused))
+		require.Equal(t, []string{"state:allowed", "state:allowed", "state:allowed"}, envelopeFieldCodes(refused))
 		var allowed []string
 		for _, d := range refused["details"].([]any) {
 			allowed = append(allowed, d.(map[string]any)["message"].(string))
@@ -247,8 +247,8 @@ func testProjectList(t *testing.T, rows *catalogueRows, admin *apiClient, f list
 	})
 	t.Run("the list shows the links of each project", func(t *testing.T) {
 		list := items(t, admin.get(t, projects+"?tag="+f.pci, 200))
-		require.Equal(t, []string{f.ssdf}, refIDs(list[0]["standards"]))
-		require.Equal(t, []string{f.pci}, refIDs(list[0]["tags"]))
+		require.Equal(t, []string{f.ssdf}, projectRefIDs(list[0]["standards"]))
+		require.Equal(t, []string{f.pci}, projectRefIDs(list[0]["tags"]))
 	})
 	for _, id := range others {
 		admin.delete(t, projects+"/"+id, 204)
