@@ -93,3 +93,18 @@ var (
 	ChangeLevelUpdated       = Change{"level.updated", EventStandardUpdated}
 	ChangeLevelDeleted       = Change{"level.deleted", EventStandardUpdated}
 )
+
+// The change catalogue of projects, tags and the demo data. Tags are administrators'
+// configuration: audited, not announced (the records they label announce their own changes).
+var (
+	ChangeProjectCreated      = Change{"project.created", EventProjectCreated}
+	ChangeProjectUpdated      = Change{"project.updated", EventProjectUpdated}
+	ChangeProjectStateChanged = Change{"project.state_changed", EventProjectStateChanged}
+	ChangeProjectArchived     = Change{"project.archived", EventProjectArchived}
+	ChangeProjectRestored     = Change{"project.restored", EventProjectUpdated}
+	ChangeProjectDeleted      = Change{"project.deleted", EventProjectDeleted}
+	ChangeTagCreated          = Change{"tag.created", ""}
+	ChangeTagUpdated          = Change{"tag.updated", ""}
+	ChangeTagDeleted          = Change{"tag.deleted", ""}
+	ChangeDemoDataLoaded      = Change{"demo_data.loaded", ""}
+)

@@ -76,6 +76,7 @@ const (
 	CategoryInvite  = "invite"
 	CategoryRole    = "role"
 	CategoryChannel = "channel"
+	CategoryProject = "project"
 )
 
 // EventName is an event type of the catalogue: <category>.<verb>. Every name is declared
@@ -132,6 +133,15 @@ const (
 	EventStandardRejected  EventName = "standard.rejected"
 	EventStandardRetired   EventName = "standard.retired"
 	EventStandardDeleted   EventName = "standard.deleted"
+)
+
+// Event types of projects.
+const (
+	EventProjectCreated      EventName = "project.created"
+	EventProjectUpdated      EventName = "project.updated"
+	EventProjectStateChanged EventName = "project.state_changed"
+	EventProjectArchived     EventName = "project.archived"
+	EventProjectDeleted      EventName = "project.deleted"
 )
 
 // ChannelTestMessage is the data of channel.test.
@@ -216,6 +226,16 @@ var EventTypes = []EventType{
 		Permission: PermStandardsView, Payload: Standard{}},
 	{Type: EventStandardDeleted, Title: "Standard deleted", Description: "A draft, or a retired standard nothing used, was deleted.",
 		Permission: PermStandardsView, Payload: Standard{}},
+	{Type: EventProjectCreated, Title: "Project created", Description: "A project was created.",
+		Permission: PermProjectsView, NotifySubject: true, Payload: Project{}},
+	{Type: EventProjectUpdated, Title: "Project changed", Description: "A project's details, dates, owner, standards, entities or tags changed, or it was restored from the archive.",
+		Permission: PermProjectsView, NotifySubject: true, Payload: Project{}},
+	{Type: EventProjectStateChanged, Title: "Project state changed", Description: "A project moved to another state of its lifecycle.",
+		Permission: PermProjectsView, NotifySubject: true, Payload: Project{}},
+	{Type: EventProjectArchived, Title: "Project archived", Description: "A project was archived: hidden from the default list and read-only.",
+		Permission: PermProjectsView, NotifySubject: true, Payload: Project{}},
+	{Type: EventProjectDeleted, Title: "Project deleted", Description: "A project was deleted for good.",
+		Permission: PermProjectsView, NotifySubject: true, Payload: Project{}},
 }
 
 func init() {

@@ -83,10 +83,10 @@ type Permission struct {
 // Permissions is the catalogue of every permission key the service knows. Operations name
 // the key they require in x-required-permission; roles grant keys from this list.
 var Permissions = []Permission{
-	{PermProjectsView, "projects", "See projects", true},
-	{PermProjectsCreate, "projects", "Create projects", true},
-	{PermProjectsEdit, "projects", "Edit and archive projects", true},
-	{PermProjectsDelete, "projects", "Delete projects", true},
+	{PermProjectsView, "projects", "See projects", false},
+	{PermProjectsCreate, "projects", "Create projects", false},
+	{PermProjectsEdit, "projects", "Edit and archive projects", false},
+	{PermProjectsDelete, "projects", "Delete projects", false},
 	{PermStandardsView, "standards", "See standards and their requirements", false},
 	{PermStandardsImport, "standards", "Import standards", true},
 	{PermStandardsCreate, "standards", "Create standards", false},
@@ -131,7 +131,7 @@ var Permissions = []Permission{
 	{PermAdminIntegrations, "admin", "Manage chat and mail integrations", false},
 	{PermAdminEncryption, "admin", "Manage encryption keys", false},
 	{PermAdminNotificationRule, "admin", "Manage global notification rules", false},
-	{PermAdminTags, "admin", "Manage tags", true},
+	{PermAdminTags, "admin", "Manage tags", false},
 	{PermAdminImport, "admin", "Import attestations", true},
 	{PermAdminAudit, "admin", "Read the audit log", false},
 }

@@ -197,14 +197,29 @@ func (s *Server) entityRoutes() []route {
 	}
 }
 
-// projectRoutes lists projects and their figures (projects.go).
+// projectRoutes lists projects and their figures (projects.go), and the demo data (demo.go).
 func (s *Server) projectRoutes() []route {
-	return []route{}
+	return []route{
+		on(httpGet, "/api/v1/projects", assess.PermProjectsView, s.handleProjectList, docProjectList),
+		on(httpPost, "/api/v1/projects", assess.PermProjectsCreate, s.handleProjectCreate, docProjectCreate),
+		on(httpGet, "/api/v1/projects/{id}", assess.PermProjectsView, s.handleProjectGet, docProjectGet),
+		on(httpPatch, "/api/v1/projects/{id}", assess.PermProjectsEdit, s.handleProjectUpdate, docProjectUpdate),
+		on(httpDelete, "/api/v1/projects/{id}", assess.PermProjectsDelete, s.handleProjectDelete, docProjectDelete),
+		on(httpPost, "/api/v1/projects/{id}/state", assess.PermProjectsEdit, s.handleProjectStateChange, docProjectStateChange),
+		on(httpPost, "/api/v1/projects/{id}/archive", assess.PermProjectsEdit, s.handleProjectArchive, docProjectArchive),
+		on(httpGet, "/api/v1/projects/{id}/figures", assess.PermProjectsView, s.handleProjectFigures, docProjectFigures),
+		on(httpPost, "/api/v1/admin/demo-data", assess.PermAdminSettings, s.handleDemoDataLoad, docDemoDataLoad),
+	}
 }
 
 // tagRoutes lists tags (tags.go).
 func (s *Server) tagRoutes() []route {
-	return []route{}
+	return []route{
+		on(httpGet, "/api/v1/tags", assess.PermAuthenticated, s.handleTagList, docTagList),
+		on(httpPost, "/api/v1/tags", assess.PermAdminTags, s.handleTagCreate, docTagCreate),
+		on(httpPatch, "/api/v1/tags/{id}", assess.PermAdminTags, s.handleTagUpdate, docTagUpdate),
+		on(httpDelete, "/api/v1/tags/{id}", assess.PermAdminTags, s.handleTagDelete, docTagDelete),
+	}
 }
 
 // onHealth lists the health probe: a plain net/http handler that New mounts outside the API

@@ -27,6 +27,7 @@ var uniqueFields = map[string]struct{ field, noun string }{
 	"standards_identifier_version_key": {"standardVersion", "identifier and version"},
 	"requirements_identifier_key":      {"identifier", "requirement identifier"},
 	"levels_identifier_key":            {"identifier", "level identifier"},
+	"tags_name_key":                    {"name", "tag name"},
 }
 
 // dbError maps what the driver reports to what the caller should see; domain errors and

@@ -39,7 +39,7 @@ type sortOrder struct {
 // in a cursor, and its direction.
 type sortKey struct {
 	expr string
-	typ  string // "text", "bigint", "timestamptz", "boolean"
+	typ  string // "text", "bigint", "timestamptz", "boolean", "date"
 	desc bool
 }
 
@@ -175,6 +175,9 @@ func validKey(typ, v string) bool {
 	case "boolean":
 		_, err := strconv.ParseBool(v)
 		return err == nil
+	case "date": // a calendar day, or infinity for "after every day"
+		t, err := time.Parse(time.DateOnly, v)
+		return (err == nil && t.Year() >= 1) || v == "infinity"
 	}
 	return !strings.ContainsRune(v, 0)
 }

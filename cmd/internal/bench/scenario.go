@@ -31,6 +31,7 @@ var placeholders = map[string]func(d *Dataset, r *rand.Rand) string{
 	// entityDeepCursor is the cursor of the last page of the entity list by name (URL-safe).
 	"entityDeepCursor": func(d *Dataset, _ *rand.Rand) string { return d.EntityDeepCursor },
 	"standardId":       func(d *Dataset, _ *rand.Rand) string { return d.StandardID },
+	"projectId":        func(d *Dataset, r *rand.Rand) string { return d.ProjectIDs[r.IntN(len(d.ProjectIDs))] },
 }
 
 // Scenario is the list of operations the load generator drives.

@@ -42,13 +42,15 @@ type Dataset struct {
 	// 200), found by walking the list: a page near the end.
 	EntityDeepCursor string `json:"-"`
 	// StandardID is a standard the size of OWASP ASVS (benchRequirements requirements).
-	StandardID string `json:"-"`
+	StandardID string   `json:"-"`
+	ProjectIDs []string `json:"-"`
 
 	Users               int     `json:"users"`
 	CustomRoles         int     `json:"customRoles"`
 	Entities            int     `json:"entities"`
 	Credentials         int     `json:"credentials"`         // API keys, and sessions, shared by the workers
 	UnreadNotifications int     `json:"unreadNotifications"` // of adminName
+	Projects            int     `json:"projects"`
 	Seconds             float64 `json:"seconds"`
 }
 
@@ -77,6 +79,7 @@ var seedSteps = []struct {
 	{"entities", (*seeder).entityRecords},
 	{"entity list walk", (*seeder).entityDeepCursor},
 	{"standard", (*seeder).standard},
+	{"projects", (*seeder).projects},
 }
 
 // seed runs every step against the server at base (and its database dsn): o.Users
@@ -93,6 +96,7 @@ func seed(ctx context.Context, base, dsn string, o options, out io.Writer) (*Dat
 		fmt.Fprintf(out, "seed: %-22s %6.1fs\n", step.name, time.Since(t0).Seconds())
 	}
 	s.data.Users, s.data.CustomRoles, s.data.Credentials = len(s.data.UserIDs), len(s.data.Roles), len(s.data.APIKeys)
+	s.data.Projects = len(s.data.ProjectIDs)
 	s.data.Seconds = time.Since(began).Seconds()
 	return s.data, nil
 }

@@ -1,0 +1,164 @@
+package assess
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestProjectLifecycle checks every from × to pair of the project state machine against
+// the table of docs/catalogue.md.
+func TestProjectLifecycle(t *testing.T) {
+	all := []ProjectState{ProjectNew, ProjectInProgress, ProjectOnHold, ProjectComplete, ProjectOperational, ProjectRetired}
+	if got := ProjectLifecycle.States(); !slices.Equal(got, all) {
+		t.Fatalf("states %v, want %v", got, all)
+	}
+	allowed := map[ProjectState][]ProjectState{
+		ProjectNew:         {ProjectInProgress, ProjectOnHold, ProjectRetired},
+		ProjectInProgress:  {ProjectOnHold, ProjectComplete, ProjectRetired},
+		ProjectOnHold:      {ProjectInProgress, ProjectRetired},
+		ProjectComplete:    {ProjectOperational, ProjectInProgress, ProjectRetired},
+		ProjectOperational: {ProjectInProgress, ProjectRetired},
+		ProjectRetired:     nil,
+	}
+	for _, from := range all {
+		for _, to := range all {
+			err := ProjectLifecycle.Check(from, to)
+			if slices.Contains(allowed[from], to) {
+				if err != nil {
+					t.Errorf("%s → %s refused: %v", from, to, err)
+				}
+				continue
+			}
+			var e *Error
+			if !errors.As(err, &e) || e.Code != ECodeInvalidState {
+				t.Errorf("%s → %s: want invalid_state_transition, got %v", from, to, err)
+				continue
+			}
+			var listed []ProjectState
+			for _, d := range e.Details {
+				listed = append(listed, ProjectState(d.Message))
+			}
+			if !slices.Equal(listed, allowed[from]) {
+				t.Errorf("%s → %s: details list %v, want %v", from, to, listed, allowed[from])
+			}
+		}
+	}
+}
+
+func TestProjectOverdue(t *testing.T) {
+	cases := []struct {
+		state    ProjectState
+		due      string
+		archived bool
+		want     bool
+	}{
+		{ProjectInProgress, "2025-03-09", false, true},
+		{ProjectNew, "2025-03-09", false, true},
+		{ProjectOnHold, "2025-03-09", false, true},
+		{ProjectInProgress, "2025-03-10", false, false}, // due today is not overdue yet
+		{ProjectInProgress, "", false, false},
+		{ProjectComplete, "2025-01-01", false, false},
+		{ProjectOperational, "2025-01-01", false, false},
+		{ProjectRetired, "2025-01-01", false, false},
+		{ProjectInProgress, "2025-01-01", true, false},
+	}
+	for _, c := range cases {
+		if got := ProjectOverdue(c.state, c.due, "2025-03-10", c.archived); got != c.want {
+			t.Errorf("ProjectOverdue(%s, %q, archived %v) = %v, want %v", c.state, c.due, c.archived, got, c.want)
+		}
+	}
+}
+
+// projectDetailFields returns the fields the details of a validation error name.
+func projectDetailFields(t *testing.T, err error) []string {
+	t.Helper()
+	var e *Error
+	if !errors.As(err, &e) || e.Code != ECodeValidation {
+		t.Fatalf("want validation_failed, got %v", err)
+	}
+	var out []string
+	for _, d := range e.Details {
+		out = append(out, d.Field+":"+d.Code)
+	}
+	return out
+}
+
+func TestNewProjectValidate(t *testing.T) {
+	p := NewProject{Name: "  Shop review  ", Description: " d ", StartDate: "2025-01-01", DueDate: "2025-01-01",
+		StandardIDs: []string{"st_b", " st_a", "st_b", ""}, TagIDs: nil}
+	if err := p.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if p.Name != "Shop review" || p.Description != "d" || p.State != ProjectNew {
+		t.Errorf("not normalised: %+v", p)
+	}
+	if !slices.Equal(p.StandardIDs, []string{"st_a", "st_b"}) || p.TagIDs != nil {
+		t.Errorf("id sets: %q %q", p.StandardIDs, p.TagIDs)
+	}
+	for _, c := range []struct {
+		name string
+		p    NewProject
+		want []string
+	}{
+		{"blank name", NewProject{Name: "  "}, []string{"name:required"}},
+		{"long name", NewProject{Name: strings.Repeat("é", 301)}, []string{"name:too_long"}},
+		{"control character", NewProject{Name: "a\tb"}, []string{"name:invalid"}},
+		{"retired at birth", NewProject{Name: "x", State: ProjectRetired}, []string{"state:invalid"}},
+		{"complete at birth", NewProject{Name: "x", State: ProjectComplete}, []string{"state:invalid"}},
+		{"unknown state", NewProject{Name: "x", State: "done"}, []string{"state:invalid"}},
+		{"not a date", NewProject{Name: "x", StartDate: "1/2/2025"}, []string{"startDate:invalid"}},
+		{"no such day", NewProject{Name: "x", DueDate: "2025-02-30"}, []string{"dueDate:invalid"}},
+		{"year zero", NewProject{Name: "x", DueDate: "0000-01-01"}, []string{"dueDate:invalid"}},
+		{"due before start", NewProject{Name: "x", StartDate: "2025-02-01", DueDate: "2025-01-31"}, []string{"dueDate:before_start"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := projectDetailFields(t, c.p.Validate()); !slices.Equal(got, c.want) {
+				t.Errorf("details %v, want %v", got, c.want)
+			}
+		})
+	}
+	for _, s := range ProjectInitialStates {
+		p := NewProject{Name: "x", State: s}
+		if err := p.Validate(); err != nil {
+			t.Errorf("a project may start as %s: %v", s, err)
+		}
+	}
+}
+
+func TestProjectUpdateValidate(t *testing.T) {
+	name, clear, ids := " New name ", "", []string{"en_b", "en_a", "en_a"}
+	u := ProjectUpdate{Version: 1, Name: &name, DueDate: &clear, EntityIDs: &ids}
+	if err := u.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if *u.Name != "New name" || *u.DueDate != "" || !slices.Equal(*u.EntityIDs, []string{"en_a", "en_b"}) {
+		t.Errorf("not normalised: %q %q %q", *u.Name, *u.DueDate, *u.EntityIDs)
+	}
+	bad := "2025-13-01"
+	if got := projectDetailFields(t, (&ProjectUpdate{StartDate: &bad}).Validate()); !slices.Equal(got, []string{"startDate:invalid"}) {
+		t.Errorf("details %v", got)
+	}
+	if got := projectDetailFields(t, (&ProjectStateChange{State: "done"}).Validate()); !slices.Equal(got, []string{"state:invalid"}) {
+		t.Errorf("details %v", got)
+	}
+}
+
+func TestFiguresOf(t *testing.T) {
+	f := FiguresOf(Project{Overdue: true, DueDate: "2025-01-01", Standards: []ProjectStandard{{Name: "ASVS", State: StandardRetired}}})
+	if f.Assessments.Total != 0 || f.Assessments.PercentComplete != nil || f.EvidenceCoverage.Percent != nil ||
+		f.Conformance.AverageScore != nil || !f.Overdue.Project {
+		t.Errorf("figures %+v", f)
+	}
+	var codes []string
+	for _, w := range f.Warnings {
+		codes = append(codes, w.Code)
+	}
+	if !slices.Equal(codes, []string{"standard_not_published", "overdue"}) {
+		t.Errorf("warnings %v", codes)
+	}
+	if w := FiguresOf(Project{}).Warnings; len(w) != 1 || w[0].Code != "no_standards" {
+		t.Errorf("warnings %v", w)
+	}
+}
