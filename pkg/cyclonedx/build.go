@@ -1,8 +1,8 @@
 package cyclonedx
 
 import (
-	"cmp"
 	"bytes"
+	"cmp"
 	"crypto/rand"
 	"encoding/json"
 	"fmt"

@@ -71,4 +71,3 @@ func ParseFeed(field string, data []byte) ([]assess.FeedItem, error) {
 	}
 	return out, nil
 }
-

@@ -1,8 +1,8 @@
 package cyclonedx
 
 import (
-	"cmp"
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -227,7 +227,6 @@ func freeName(name string, used map[string]bool) string {
 		}
 	}
 }
-
 
 func nonNil[T any](s []T) []T {
 	if s == nil {
