@@ -60,3 +60,9 @@ var (
 	ChangeMasterRekeyed             = Change{AuditMasterRekeyed, ""}
 	ChangeSecretsMigrated           = Change{AuditSecretsMigrated, ""}
 )
+
+// The change catalogue of standard transfers (CycloneDX and CSV imports).
+var (
+	ChangeStandardImported         = Change{"standard.imported", EventStandardImported}
+	ChangeStandardRequirementsRows = Change{"standard.requirements_imported", ""} // a CSV import into a draft
+)

@@ -108,6 +108,11 @@ const (
 	EventChannelTest     EventName = "channel.test"
 )
 
+// Event types emitted by standard transfers.
+const (
+	EventStandardImported EventName = "standard.imported"
+)
+
 // ChannelTestMessage is the data of channel.test.
 type ChannelTestMessage struct {
 	DestinationID string `json:"destinationId" doc:"The webhook or chat destination the test was sent to"`
@@ -160,6 +165,8 @@ var EventTypes = []EventType{
 		Permission: PermAdminIntegrations, NotifyHolders: true, EmailDefault: true, Payload: ChatDestination{}},
 	{Type: EventChannelTest, Title: "Test message", Description: "A test sent to one destination from the admin UI or API; delivered only there.",
 		Permission: PermAdminWebhooks, Payload: ChannelTestMessage{}},
+	{Type: EventStandardImported, Title: "Standard imported", Description: "A standard was imported from a CycloneDX document (upload, URL or the standards feed); one event per standard created.",
+		Permission: PermStandardsView, Payload: Standard{}},
 }
 
 func init() {

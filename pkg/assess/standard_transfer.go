@@ -377,3 +377,38 @@ var StarterFeedItems = []string{
 	"owasp-software-assurance-maturity-model-samm-@2.1.0",
 	"software-component-verification-standard-scvs-@1.0",
 }
+
+// MaxRequirementRows bounds one CSV import.
+const MaxRequirementRows = 20000
+
+// ValidateRequirementRows checks the rows of a CSV import on their own: at least one,
+// identifiers present and unique, text within bounds and without NUL characters. Parents
+// are checked by the store against the standard. Details name the line: lines[7].parent.
+func ValidateRequirementRows(rows []RequirementRow) error {
+	var v importChecks
+	if len(rows) == 0 {
+		v.add("file", "empty", "The file has no requirement rows.")
+	}
+	if len(rows) > MaxRequirementRows {
+		v.add("file", "too_many", fmt.Sprintf("At most %d rows per file.", MaxRequirementRows))
+	}
+	seen := map[string]int{}
+	for _, r := range rows {
+		at := fmt.Sprintf("lines[%d]", r.Line)
+		v.text(at+".identifier", r.Identifier, 1, 200)
+		v.text(at+".parent", r.Parent, 0, 200)
+		v.text(at+".name", r.Name, 0, maxImportText)
+		v.text(at+".description", r.Description, 0, maxImportText)
+		for _, l := range r.Levels {
+			v.text(at+".levels", l, 1, 200)
+		}
+		if first, dup := seen[r.Identifier]; dup {
+			v.add(at+".identifier", "duplicate", fmt.Sprintf("The identifier %s is already on line %d.", r.Identifier, first))
+		}
+		seen[r.Identifier] = r.Line
+		if r.Parent != "" && r.Parent == r.Identifier {
+			v.add(at+".parent", "cycle", "A requirement cannot be its own parent.")
+		}
+	}
+	return v.err("The file cannot be imported.")
+}
