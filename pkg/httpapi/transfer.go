@@ -39,6 +39,12 @@ func importAnswer(res assess.ImportResult, err error) (*importResultOutput, erro
 	return &importResultOutput{Status: status, Body: res}, nil
 }
 
+// importResponses documents the 200 of an import that created nothing (huma adds the 201).
+func importResponses() map[string]*huma.Response {
+	return map[string]*huma.Response{"200": {Description: "Every standard of the document was already present (outcome unchanged)",
+		Content: map[string]*huma.MediaType{"application/json": {Schema: &huma.Schema{Ref: "#/components/schemas/ImportResult"}}}}}
+}
+
 const importDescription = " The document must be valid CycloneDX 1.6 or 1.7 (checked against the official schema; " +
 	"422 business_rule_violation whose details name the JSON pointer of each problem, code schema_invalid) and define " +
 	"at least one standard. Every standard of the document is written in one transaction, or none is. A standard " +
@@ -46,7 +52,7 @@ const importDescription = " The document must be valid CycloneDX 1.6 or 1.7 (che
 	"standard was created, 200 when none was. New standards are published. See docs/catalogue.md for the mapping."
 
 var docStandardImport = huma.Operation{OperationID: "importStandards", Summary: "Import standards from a CycloneDX file",
-	Tags: tagTransfer, DefaultStatus: http.StatusCreated, Errors: []int{http.StatusUnprocessableEntity},
+	Tags: tagTransfer, DefaultStatus: http.StatusCreated, Errors: []int{http.StatusUnprocessableEntity}, Responses: importResponses(),
 	Description: "Upload a CycloneDX document (part file), at most STANDARDS_IMPORT_MAX_BYTES." + importDescription}
 
 // standardImportInput is the multipart upload of a CycloneDX document.
@@ -85,7 +91,7 @@ type ImportURL struct {
 }
 
 var docStandardImportURL = huma.Operation{OperationID: "importStandardsFromURL", Summary: "Import standards from a URL",
-	Tags: tagTransfer, DefaultStatus: http.StatusCreated, Errors: []int{http.StatusUnprocessableEntity},
+	Tags: tagTransfer, DefaultStatus: http.StatusCreated, Errors: []int{http.StatusUnprocessableEntity}, Responses: importResponses(),
 	Description: "Downloads the document (the outbound guard of webhooks applies: https to public addresses; " +
 		"422 url_not_allowed, fetch_failed or too_large otherwise) and imports it." + importDescription}
 

@@ -94,7 +94,7 @@ type FeedImport struct {
 }
 
 var docStandardFeedImport = huma.Operation{OperationID: "importStandardFromFeed", Summary: "Import a standard from the feed",
-	Tags: tagTransfer, DefaultStatus: http.StatusCreated, Errors: []int{http.StatusNotFound, http.StatusUnprocessableEntity},
+	Tags: tagTransfer, DefaultStatus: http.StatusCreated, Errors: []int{http.StatusNotFound, http.StatusUnprocessableEntity}, Responses: importResponses(),
 	Description: "Downloads the item's CycloneDX document and imports it (source feed), beside any other version of the " +
 		"same standard. 404 when the feed has no such item." + importDescription}
 
@@ -140,7 +140,7 @@ func (s *Server) feedDocuments(ctx context.Context, items []assess.FeedItem) ([]
 }
 
 var docStandardStarter = huma.Operation{OperationID: "importStarterStandards", Summary: "Import the starter standards",
-	Tags: tagTransfer, DefaultStatus: http.StatusCreated, Errors: []int{http.StatusUnprocessableEntity},
+	Tags: tagTransfer, DefaultStatus: http.StatusCreated, Errors: []int{http.StatusUnprocessableEntity}, Responses: importResponses(),
 	Description: "Imports from the feed the starter set — OWASP ASVS 5.0.0, NIST SSDF 1.1, OWASP SAMM 2.1.0 and " +
 		"OWASP SCVS 1.0 — except those already present (listed as unchanged), in one transaction. 201 when a " +
 		"standard was created, 200 when all were present."}
