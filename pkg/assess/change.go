@@ -63,6 +63,6 @@ var (
 
 // The change catalogue of standard transfers (CycloneDX and CSV imports).
 var (
-	ChangeStandardImported         = Change{"standard.imported", EventStandardImported}
-	ChangeStandardRequirementsRows = Change{"standard.requirements_imported", ""} // a CSV import into a draft
+	ChangeStandardImported    = Change{"standard.imported", EventStandardImported}
+	ChangeStandardCSVImported = Change{"standard.csv_imported", ""} // requirements upserted into a draft from CSV
 )

@@ -61,10 +61,10 @@ func transferStandards(ctx context.Context, q querier, cond string, args ...any)
 	return out, nil
 }
 
-// errStandardNotFound answers an unknown or malformed standard id.
-var errStandardNotFound = &assess.Error{Code: assess.ECodeNotFound, Message: "The standard does not exist."}
+// errTransferNoStandard answers an unknown or malformed standard id.
+var errTransferNoStandard = &assess.Error{Code: assess.ECodeNotFound, Message: "The standard does not exist."}
 
-func standardTarget(id string) Target { return Target{Type: "standard", ID: id} }
+func transferTarget(id string) Target { return Target{Type: "standard", ID: id} }
 
 // ImportStandards implements assess.StandardTransferService.
 func (s *StandardTransferService) ImportStandards(ctx context.Context, imports []assess.StandardImport, source assess.StandardSource, actor assess.Actor) (assess.ImportResult, error) {
@@ -105,7 +105,7 @@ func importStandard(ctx context.Context, tx *Tx, imp assess.StandardImport, sour
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12)
 		ON CONFLICT (identifier, standard_version) DO NOTHING RETURNING id`,
 		id, imp.Identifier, imp.StandardVersion, imp.Name, imp.Description, imp.Owner, imp.BOMRef,
-		nonNilRefs(imp.ExternalReferences), assess.StandardPublished, source, tx.Actor.ID, tx.Now).Scan(&inserted)
+		transferRefs(imp.ExternalReferences), assess.StandardPublished, source, tx.Actor.ID, tx.Now).Scan(&inserted)
 	outcome := assess.ImportCreated
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
@@ -113,7 +113,7 @@ func importStandard(ctx context.Context, tx *Tx, imp assess.StandardImport, sour
 	case err != nil:
 		return assess.Standard{}, "", err
 	default:
-		if err := copyTree(ctx, tx, id, imp); err != nil {
+		if err := copyImportedTree(ctx, tx, id, imp); err != nil {
 			return assess.Standard{}, "", err
 		}
 	}
@@ -128,16 +128,16 @@ func importStandard(ctx context.Context, tx *Tx, imp assess.StandardImport, sour
 	if outcome == assess.ImportUnchanged {
 		return st, outcome, nil
 	}
-	err = tx.Record(ctx, assess.ChangeStandardImported, standardTarget(st.ID), map[string]any{
+	err = tx.Record(ctx, assess.ChangeStandardImported, transferTarget(st.ID), map[string]any{
 		"identifier": st.Identifier, "standardVersion": st.StandardVersion, "source": source,
 		"requirements": st.RequirementCount, "levels": st.LevelCount},
 		assess.NewEvent{Data: st, Summary: st.Name + " " + st.StandardVersion, Link: "/standards/" + st.ID})
 	return st, outcome, err
 }
 
-// copyTree writes the requirements, levels and level members of a new standard, one COPY
+// copyImportedTree writes the requirements, levels and level members of a new standard, one COPY
 // per table (the self-reference of requirements is checked at the end of the COPY).
-func copyTree(ctx context.Context, tx *Tx, standardID string, imp assess.StandardImport) error {
+func copyImportedTree(ctx context.Context, tx *Tx, standardID string, imp assess.StandardImport) error {
 	ids := make(map[string]string, len(imp.Requirements))
 	for _, r := range imp.Requirements {
 		ids[r.Identifier] = assess.NewID(assess.PrefixRequirement, tx.Now)
@@ -152,7 +152,7 @@ func copyTree(ctx context.Context, tx *Tx, standardID string, imp assess.Standar
 		pos := siblings[r.Parent]
 		siblings[r.Parent]++
 		rows = append(rows, []any{ids[r.Identifier], standardID, parent, r.Identifier, assess.NaturalKey(r.Identifier),
-			r.Name, r.Description, r.BOMRef, nonNilStrings(r.OpenCRE), nonNilRefs(r.ExternalReferences), nonNilProps(r.Properties),
+			r.Name, r.Description, r.BOMRef, transferStrings(r.OpenCRE), transferRefs(r.ExternalReferences), transferProps(r.Properties),
 			pos, tx.Now, tx.Now})
 	}
 	if _, err := tx.CopyFrom(ctx, pgx.Identifier{"requirements"}, []string{"id", "standard_id", "parent_id", "identifier",
@@ -180,21 +180,21 @@ func copyTree(ctx context.Context, tx *Tx, standardID string, imp assess.Standar
 	return err
 }
 
-func nonNilRefs(s []assess.ExternalReference) []assess.ExternalReference {
+func transferRefs(s []assess.ExternalReference) []assess.ExternalReference {
 	if s == nil {
 		return []assess.ExternalReference{}
 	}
 	return s
 }
 
-func nonNilProps(s []assess.Property) []assess.Property {
+func transferProps(s []assess.Property) []assess.Property {
 	if s == nil {
 		return []assess.Property{}
 	}
 	return s
 }
 
-func nonNilStrings(s []string) []string {
+func transferStrings(s []string) []string {
 	if s == nil {
 		return []string{}
 	}
@@ -212,38 +212,38 @@ func (s *StandardTransferService) FindStandardsByIdentifier(ctx context.Context,
 // StandardContent implements assess.StandardTransferService: one consistent snapshot.
 func (s *StandardTransferService) StandardContent(ctx context.Context, id string) (assess.StandardContent, error) {
 	if !assess.ValidID(assess.PrefixStandard, id) {
-		return assess.StandardContent{}, errStandardNotFound
+		return assess.StandardContent{}, errTransferNoStandard
 	}
 	tx, err := s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
 	if err != nil {
 		return assess.StandardContent{}, dbError(err)
 	}
 	defer func() { _ = tx.Rollback(context.WithoutCancel(ctx)) }()
-	c, err := readContent(ctx, tx, id)
+	c, err := transferContent(ctx, tx, id)
 	return c, dbError(err)
 }
 
-func readContent(ctx context.Context, q querier, id string) (assess.StandardContent, error) {
+func transferContent(ctx context.Context, q querier, id string) (assess.StandardContent, error) {
 	found, err := transferStandards(ctx, q, `s.id = $1`, id)
 	if err != nil {
 		return assess.StandardContent{}, err
 	}
 	if len(found) == 0 {
-		return assess.StandardContent{}, errStandardNotFound
+		return assess.StandardContent{}, errTransferNoStandard
 	}
 	c := assess.StandardContent{Standard: found[0]}
-	if c.Levels, err = readLevels(ctx, q, id); err != nil {
+	if c.Levels, err = transferLevels(ctx, q, id); err != nil {
 		return c, err
 	}
-	reqs, err := readRequirements(ctx, q, id)
+	reqs, err := transferRequirements(ctx, q, id)
 	if err != nil {
 		return c, err
 	}
-	c.Requirements = depthFirst(reqs)
+	c.Requirements = transferTreeOrder(reqs)
 	return c, nil
 }
 
-func readLevels(ctx context.Context, q querier, standardID string) ([]assess.Level, error) {
+func transferLevels(ctx context.Context, q querier, standardID string) ([]assess.Level, error) {
 	rows, err := q.Query(ctx, `SELECT l.id, l.standard_id, l.identifier, l.title, l.description, l.bom_ref, l.position,
 		(SELECT count(*) FROM level_requirements m WHERE m.level_id = l.id), l.version, l.created_at, l.updated_at
 		FROM levels l WHERE l.standard_id = $1 ORDER BY l.position, l.identifier`, standardID)
@@ -258,9 +258,9 @@ func readLevels(ctx context.Context, q querier, standardID string) ([]assess.Lev
 	})
 }
 
-// readRequirements reads every requirement of a standard with its level ids, siblings in
+// transferRequirements reads every requirement of a standard with its level ids, siblings in
 // order (position, then natural order).
-func readRequirements(ctx context.Context, q querier, standardID string) ([]assess.Requirement, error) {
+func transferRequirements(ctx context.Context, q querier, standardID string) ([]assess.Requirement, error) {
 	rows, err := q.Query(ctx, `SELECT r.id, r.standard_id, coalesce(r.parent_id, ''), r.identifier, r.name, r.description,
 		r.bom_ref, r.open_cre, r.external_references, r.properties, r.position,
 		coalesce((SELECT array_agg(m.level_id ORDER BY l.position, l.identifier) FROM level_requirements m
@@ -278,9 +278,9 @@ func readRequirements(ctx context.Context, q querier, standardID string) ([]asse
 	})
 }
 
-// depthFirst orders requirements as a tree is read: each one followed by its children.
+// transferTreeOrder orders requirements as a tree is read: each one followed by its children.
 // reqs come with siblings in order; a requirement whose parent is missing counts as a root.
-func depthFirst(reqs []assess.Requirement) []assess.Requirement {
+func transferTreeOrder(reqs []assess.Requirement) []assess.Requirement {
 	known := make(map[string]bool, len(reqs))
 	for _, r := range reqs {
 		known[r.ID] = true
@@ -305,14 +305,14 @@ func depthFirst(reqs []assess.Requirement) []assess.Requirement {
 	return out
 }
 
-// touchStandard bumps a standard's version after its tree changed.
-func touchStandard(ctx context.Context, tx *Tx, id string, now time.Time) error {
+// transferBumpStandard bumps a standard's version after its tree changed.
+func transferBumpStandard(ctx context.Context, tx *Tx, id string, now time.Time) error {
 	_, err := tx.Exec(ctx, `UPDATE standards SET version = version + 1, updated_at = $2 WHERE id = $1`, id, now)
 	return err
 }
 
-// treeNode is a requirement of a draft as a CSV import merges it.
-type treeNode struct {
+// csvTreeNode is a requirement of a draft as a CSV import merges it.
+type csvTreeNode struct {
 	id, parent string // id; identifier of the parent
 	position   int
 	exists     bool
@@ -321,7 +321,7 @@ type treeNode struct {
 // ImportRequirementRows implements assess.StandardTransferService.
 func (s *StandardTransferService) ImportRequirementRows(ctx context.Context, id string, rows []assess.RequirementRow, actor assess.Actor) (assess.RowImportResult, error) {
 	if !assess.ValidID(assess.PrefixStandard, id) {
-		return assess.RowImportResult{}, errStandardNotFound
+		return assess.RowImportResult{}, errTransferNoStandard
 	}
 	var res assess.RowImportResult
 	err := s.change(ctx, actor, func(tx *Tx) error {
@@ -330,7 +330,7 @@ func (s *StandardTransferService) ImportRequirementRows(ctx context.Context, id 
 		err := tx.QueryRow(ctx, `SELECT state FROM standards WHERE id = $1 FOR UPDATE`, id).Scan(&state)
 		switch {
 		case errors.Is(err, pgx.ErrNoRows):
-			return errStandardNotFound
+			return errTransferNoStandard
 		case err != nil:
 			return err
 		case state != assess.StandardDraft:
@@ -339,11 +339,11 @@ func (s *StandardTransferService) ImportRequirementRows(ctx context.Context, id 
 		if err := assess.ValidateRequirementRows(rows); err != nil {
 			return err
 		}
-		nodes, err := mergeRows(ctx, tx, id, rows)
+		nodes, err := mergeCSVRows(ctx, tx, id, rows)
 		if err != nil {
 			return err
 		}
-		levelIDs, created, err := ensureLevels(ctx, tx, id, rows)
+		levelIDs, created, err := ensureCSVLevels(ctx, tx, id, rows)
 		if err != nil {
 			return err
 		}
@@ -355,32 +355,32 @@ func (s *StandardTransferService) ImportRequirementRows(ctx context.Context, id 
 				res.Created++
 			}
 		}
-		if err := upsertRows(ctx, tx, id, rows, nodes, levelIDs); err != nil {
+		if err := upsertCSVRows(ctx, tx, id, rows, nodes, levelIDs); err != nil {
 			return err
 		}
-		if err := touchStandard(ctx, tx, id, tx.Now); err != nil {
+		if err := transferBumpStandard(ctx, tx, id, tx.Now); err != nil {
 			return err
 		}
-		return tx.Record(ctx, assess.ChangeStandardRequirementsRows, standardTarget(id), map[string]any{
+		return tx.Record(ctx, assess.ChangeStandardCSVImported, transferTarget(id), map[string]any{
 			"created": res.Created, "updated": res.Updated, "levelsCreated": res.LevelsCreated}, assess.NewEvent{})
 	})
 	return res, err
 }
 
-// mergeRows lays the rows over the standard's tree: every parent must be a row or an
+// mergeCSVRows lays the rows over the standard's tree: every parent must be a row or an
 // existing requirement, and the result must stay a tree. New rows go after their siblings.
-func mergeRows(ctx context.Context, tx *Tx, standardID string, rows []assess.RequirementRow) (map[string]*treeNode, error) {
+func mergeCSVRows(ctx context.Context, tx *Tx, standardID string, rows []assess.RequirementRow) (map[string]*csvTreeNode, error) {
 	dbRows, err := tx.Query(ctx, `SELECT r.id, r.identifier, coalesce(p.identifier, ''), r.position
 		FROM requirements r LEFT JOIN requirements p ON p.id = r.parent_id WHERE r.standard_id = $1`, standardID)
 	if err != nil {
 		return nil, err
 	}
-	nodes := map[string]*treeNode{}
+	nodes := map[string]*csvTreeNode{}
 	next := map[string]int{} // parent identifier → next free position
 	var rid, ident, parent string
 	var pos int
 	if _, err := pgx.ForEachRow(dbRows, []any{&rid, &ident, &parent, &pos}, func() error {
-		nodes[ident] = &treeNode{id: rid, parent: parent, position: pos, exists: true}
+		nodes[ident] = &csvTreeNode{id: rid, parent: parent, position: pos, exists: true}
 		next[parent] = max(next[parent], pos+1)
 		return nil
 	}); err != nil {
@@ -391,7 +391,7 @@ func mergeRows(ctx context.Context, tx *Tx, standardID string, rows []assess.Req
 			n.parent = r.Parent
 			continue
 		}
-		nodes[r.Identifier] = &treeNode{id: assess.NewID(assess.PrefixRequirement, tx.Now), parent: r.Parent, position: next[r.Parent]}
+		nodes[r.Identifier] = &csvTreeNode{id: assess.NewID(assess.PrefixRequirement, tx.Now), parent: r.Parent, position: next[r.Parent]}
 		next[r.Parent]++
 	}
 	var details []assess.Detail
@@ -415,9 +415,9 @@ func mergeRows(ctx context.Context, tx *Tx, standardID string, rows []assess.Req
 	return nodes, nil
 }
 
-// ensureLevels returns the level ids by identifier, creating the levels rows name that the
+// ensureCSVLevels returns the level ids by identifier, creating the levels rows name that the
 // standard does not have yet.
-func ensureLevels(ctx context.Context, tx *Tx, standardID string, rows []assess.RequirementRow) (map[string]string, int, error) {
+func ensureCSVLevels(ctx context.Context, tx *Tx, standardID string, rows []assess.RequirementRow) (map[string]string, int, error) {
 	dbRows, err := tx.Query(ctx, `SELECT identifier, id FROM levels WHERE standard_id = $1`, standardID)
 	if err != nil {
 		return nil, 0, err
@@ -446,8 +446,8 @@ func ensureLevels(ctx context.Context, tx *Tx, standardID string, rows []assess.
 	return ids, len(newIDs), err
 }
 
-// upsertRows writes the rows in one statement and replaces their level memberships.
-func upsertRows(ctx context.Context, tx *Tx, standardID string, rows []assess.RequirementRow, nodes map[string]*treeNode, levelIDs map[string]string) error {
+// upsertCSVRows writes the rows in one statement and replaces their level memberships.
+func upsertCSVRows(ctx context.Context, tx *Tx, standardID string, rows []assess.RequirementRow, nodes map[string]*csvTreeNode, levelIDs map[string]string) error {
 	n := len(rows)
 	ids, idents, keys, names, descs := make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n)
 	parents, positions := make([]*string, n), make([]int32, n)
