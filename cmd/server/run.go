@@ -22,6 +22,7 @@ import (
 	"github.com/assay-dev/assay/pkg/config"
 	"github.com/assay-dev/assay/pkg/httpapi"
 	"github.com/assay-dev/assay/pkg/metrics"
+	"github.com/assay-dev/assay/pkg/notify"
 	"github.com/assay-dev/assay/pkg/postgres"
 	"github.com/assay-dev/assay/pkg/secret"
 	"github.com/assay-dev/assay/web"
@@ -124,11 +125,16 @@ func run(ctx context.Context, opts options) error {
 		deps.Observer = observers{deps.Observer, opts.Observer}
 	}
 	deps.RateLimit = limits(listenCtx, cfg, db.Pool, log)
+	// Imports by URL and the standards feed download through the webhooks' outbound guard,
+	// within the request's deadline.
+	deps.Fetcher = notify.NewFetcher(notify.HTTPConfig{Timeout: 10 * time.Second, AllowNetworks: cfg.OutboundAllowNetworks,
+		UserAgent: notify.UserAgent(boot.Version)})
 	api := httpapi.New(httpapi.Config{
 		Version: boot.Version, StartedAt: started, CORSOrigins: cfg.CORSOrigins, TrustProxyHops: cfg.TrustProxyHops,
 		MaxBodyBytes: cfg.APIMaxBodyBytes, UploadMaxBytes: cfg.UploadMaxFileSize, RequestTimeout: cfg.RequestTimeout, StorageProvider: string(cfg.StorageProvider), PasswordMinLength: cfg.PasswordMinLength,
 		SessionKey: sessionKey, SessionLifetime: cfg.JWTExpiry, SecureCookie: cfg.SecureCookie, RegistrationMode: string(cfg.RegistrationMode),
-		AppOrigins: append([]string{originOf(cfg.AppURL)}, cfg.CORSOrigins...),
+		AppOrigins:       append([]string{originOf(cfg.AppURL)}, cfg.CORSOrigins...),
+		StandardsFeedURL: cfg.StandardsFeedURL, StandardsImportMaxBytes: cfg.StandardsImportMaxBytes,
 	}, deps)
 	return serve(ctx, cfg, opts, log, api, started)
 }

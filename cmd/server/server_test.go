@@ -62,19 +62,19 @@ type testServer struct {
 
 // startServer boots the real wiring on a random port against a fresh database and stops
 // it (checking for a clean shutdown) when the test ends.
-func startServer(t *testing.T, env ...string) *testServer {
+func startServer(t testing.TB, env ...string) *testServer {
 	t.Helper()
 	return startServerOn(t, pgtest.NewDatabase(t), env...)
 }
 
 // startServerOn is startServer on a given database.
-func startServerOn(t *testing.T, dsn string, env ...string) *testServer {
+func startServerOn(t testing.TB, dsn string, env ...string) *testServer {
 	t.Helper()
 	return startTracedServer(t, dsn, nil, env...)
 }
 
 // startTracedServer is startServerOn with a tracer observing every database query.
-func startTracedServer(t *testing.T, dsn string, tracer pgx.QueryTracer, env ...string) *testServer {
+func startTracedServer(t testing.TB, dsn string, tracer pgx.QueryTracer, env ...string) *testServer {
 	t.Helper()
 	ts := &testServer{dsn: dsn, logs: &syncBuffer{}}
 	environ := append([]string{

@@ -108,3 +108,9 @@ var (
 	ChangeTagDeleted          = Change{"tag.deleted", ""}
 	ChangeDemoDataLoaded      = Change{"demo_data.loaded", ""}
 )
+
+// The change catalogue of standard transfers (CycloneDX and CSV imports).
+var (
+	ChangeStandardImported    = Change{"standard.imported", EventStandardImported}
+	ChangeStandardCSVImported = Change{"standard.csv_imported", ""} // requirements upserted into a draft from CSV
+)

@@ -144,6 +144,11 @@ const (
 	EventProjectDeleted      EventName = "project.deleted"
 )
 
+// Event types emitted by standard transfers.
+const (
+	EventStandardImported EventName = "standard.imported"
+)
+
 // ChannelTestMessage is the data of channel.test.
 type ChannelTestMessage struct {
 	DestinationID string `json:"destinationId" doc:"The webhook or chat destination the test was sent to"`
@@ -236,6 +241,8 @@ var EventTypes = []EventType{
 		Permission: PermProjectsView, NotifySubject: true, Payload: Project{}},
 	{Type: EventProjectDeleted, Title: "Project deleted", Description: "A project was deleted for good.",
 		Permission: PermProjectsView, NotifySubject: true, Payload: Project{}},
+	{Type: EventStandardImported, Title: "Standard imported", Description: "A standard was imported from a CycloneDX document (upload, URL or the standards feed); one event per standard created.",
+		Permission: PermStandardsView, Payload: Standard{}},
 }
 
 func init() {

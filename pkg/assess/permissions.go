@@ -88,7 +88,7 @@ var Permissions = []Permission{
 	{PermProjectsEdit, "projects", "Edit and archive projects", false},
 	{PermProjectsDelete, "projects", "Delete projects", false},
 	{PermStandardsView, "standards", "See standards and their requirements", false},
-	{PermStandardsImport, "standards", "Import standards", true},
+	{PermStandardsImport, "standards", "Import standards", false},
 	{PermStandardsCreate, "standards", "Create standards", false},
 	{PermStandardsEdit, "standards", "Edit draft standards, requirements and levels", false},
 	{PermStandardsSubmit, "standards", "Submit standards for approval", false},

@@ -131,6 +131,12 @@ type Config struct {
 	StorageProvider StorageProvider
 	// UploadMaxFileSize is the largest evidence upload in bytes (UPLOAD_MAX_FILE_SIZE).
 	UploadMaxFileSize int64
+	// StandardsImportMaxBytes caps an imported CycloneDX or CSV document, uploaded or
+	// downloaded (STANDARDS_IMPORT_MAX_BYTES).
+	StandardsImportMaxBytes int64
+	// StandardsFeedURL is the public standards feed the catalogue offers imports from
+	// (STANDARDS_FEED_URL).
+	StandardsFeedURL string
 	// S3Bucket is S3_BUCKET, set whenever StorageProvider is StorageS3.
 	S3Bucket string
 	// S3Region is S3_REGION.

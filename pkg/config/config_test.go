@@ -41,8 +41,8 @@ func TestFromEnvironDefaults(t *testing.T) {
 		RunWorkers:         true,
 
 		StorageProvider:   StorageDatabase,
-		UploadMaxFileSize: 52428800,
-		S3Region:          "us-east-1",
+		UploadMaxFileSize: 52428800, StandardsImportMaxBytes: 10485760, StandardsFeedURL: "https://cyclonedx.org/standards/feed.json",
+		S3Region: "us-east-1",
 
 		SMTPPort:                  587,
 		SMTPTLSRejectUnauthorized: true,

@@ -111,6 +111,8 @@ func (l *loader) loadDatabase(c *Config) {
 func (l *loader) loadStorage(c *Config) {
 	c.StorageProvider = StorageProvider(l.enum("STORAGE_PROVIDER", string(StorageDatabase), string(StorageS3)))
 	c.UploadMaxFileSize = int64(l.integer("UPLOAD_MAX_FILE_SIZE", 1, unbounded, "bytes"))
+	c.StandardsImportMaxBytes = int64(l.integer("STANDARDS_IMPORT_MAX_BYTES", 1024, 1<<30, "bytes"))
+	c.StandardsFeedURL = l.absoluteURL("STANDARDS_FEED_URL")
 	l.readSecretFile("S3_ACCESS_KEY_ID", "S3_ACCESS_KEY_ID_FILE")
 	l.readSecretFile("S3_SECRET_ACCESS_KEY", "S3_SECRET_ACCESS_KEY_FILE")
 	c.S3Bucket = l.raw("S3_BUCKET")

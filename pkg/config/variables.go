@@ -58,6 +58,8 @@ var variables = []variable{
 	// Storage.
 	{name: "STORAGE_PROVIDER", def: "database"},
 	{name: "UPLOAD_MAX_FILE_SIZE", def: "52428800"},
+	{name: "STANDARDS_IMPORT_MAX_BYTES", def: "10485760"},
+	{name: "STANDARDS_FEED_URL", def: "https://cyclonedx.org/standards/feed.json"},
 	{name: "S3_BUCKET"},
 	{name: "S3_REGION", def: "us-east-1"},
 	{name: "S3_ENDPOINT"},

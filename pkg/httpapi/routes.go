@@ -172,9 +172,18 @@ func (s *Server) standardRoutes() []route {
 	}
 }
 
-// transferRoutes lists CycloneDX and CSV import and export and the standards feed (transfer.go).
+// transferRoutes lists CycloneDX and CSV import and export and the standards feed (transfer.go, transfer_csv.go, transfer_feed.go).
 func (s *Server) transferRoutes() []route {
-	return []route{}
+	return []route{
+		onUpload(httpPost, "/api/v1/standards/import", assess.PermStandardsImport, s.handleStandardImport, docStandardImport),
+		on(httpPost, "/api/v1/standards/import-url", assess.PermStandardsImport, s.handleStandardImportURL, docStandardImportURL),
+		on(httpGet, "/api/v1/standards/{id}/export", assess.PermStandardsView, s.handleStandardExport, docStandardExport),
+		on(httpGet, "/api/v1/standards/{id}/export.csv", assess.PermStandardsView, s.handleStandardExportCSV, docStandardExportCSV),
+		onUpload(httpPost, "/api/v1/standards/{id}/import-csv", assess.PermStandardsEdit, s.handleStandardImportCSV, docStandardImportCSV),
+		on(httpGet, "/api/v1/standards/feed", assess.PermStandardsImport, s.handleStandardFeed, docStandardFeed),
+		on(httpPost, "/api/v1/standards/feed/import", assess.PermStandardsImport, s.handleStandardFeedImport, docStandardFeedImport),
+		on(httpPost, "/api/v1/standards/starter", assess.PermStandardsImport, s.handleStandardStarter, docStandardStarter),
+	}
 }
 
 // entityRoutes lists entities, their relationship graph and compliance policies (entities.go).

@@ -43,6 +43,11 @@ type Config struct {
 	AppOrigins []string
 	// RegistrationMode is REGISTRATION_MODE.
 	RegistrationMode string
+	// StandardsFeedURL is the public standards feed (STANDARDS_FEED_URL).
+	StandardsFeedURL string
+	// StandardsImportMaxBytes caps an imported CycloneDX or CSV document, uploaded or
+	// downloaded (STANDARDS_IMPORT_MAX_BYTES; default 10 MiB).
+	StandardsImportMaxBytes int64
 	// Now is the clock (time.Now when nil).
 	Now func() time.Time
 }
@@ -85,6 +90,8 @@ type Deps struct {
 	Standards assess.StandardService
 	// Transfer imports and exports standards (CycloneDX, CSV) and reads the standards feed.
 	Transfer assess.StandardTransferService
+	// Fetcher downloads documents for imports by URL and the standards feed; nil answers 503.
+	Fetcher assess.DocumentFetcher
 	// Entities manages entities, relationships and compliance policies.
 	Entities assess.EntityService
 	// Projects manages projects.
@@ -116,6 +123,8 @@ type Server struct {
 	openapiDoc  []byte
 	openapiETag string
 	openapiErr  error
+
+	feeds feedCache // the standards feed, briefly
 }
 
 // New assembles the handler: platform middleware, health, metrics, the setup gate, the
@@ -158,6 +167,9 @@ func New(cfg Config, deps Deps) *Server {
 
 // setDefaults fills what the caller left unset.
 func (cfg *Config) setDefaults() {
+	if cfg.StandardsImportMaxBytes <= 0 {
+		cfg.StandardsImportMaxBytes = 10 << 20
+	}
 	if cfg.MaxBodyBytes <= 0 {
 		cfg.MaxBodyBytes = 1 << 20
 	}

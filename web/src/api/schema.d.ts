@@ -1364,6 +1364,106 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/standards/feed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Browse the standards feed
+         * @description The standards the public CycloneDX feed (STANDARDS_FEED_URL, cached for five minutes) offers, each with its local status: imported (this version is present), update_available (an older version is present and this one is newer than every local one), not_imported. 422 fetch_failed when the feed cannot be read.
+         */
+        get: operations["listStandardsFeed"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/standards/feed/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import a standard from the feed
+         * @description Downloads the item's CycloneDX document and imports it (source feed), beside any other version of the same standard. 404 when the feed has no such item. The document must be valid CycloneDX 1.6 or 1.7 (checked against the official schema; 422 business_rule_violation whose details name the JSON pointer of each problem, code schema_invalid) and define at least one standard. Every standard of the document is written in one transaction, or none is. A standard whose identifier and standardVersion are already present is left as it is (outcome unchanged): 201 when a standard was created, 200 when none was. New standards are published. See docs/catalogue.md for the mapping.
+         */
+        post: operations["importStandardFromFeed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/standards/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import standards from a CycloneDX file
+         * @description Upload a CycloneDX document (part file), at most STANDARDS_IMPORT_MAX_BYTES. The document must be valid CycloneDX 1.6 or 1.7 (checked against the official schema; 422 business_rule_violation whose details name the JSON pointer of each problem, code schema_invalid) and define at least one standard. Every standard of the document is written in one transaction, or none is. A standard whose identifier and standardVersion are already present is left as it is (outcome unchanged): 201 when a standard was created, 200 when none was. New standards are published. See docs/catalogue.md for the mapping.
+         */
+        post: operations["importStandards"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/standards/import-url": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import standards from a URL
+         * @description Downloads the document (the outbound guard of webhooks applies: https to public addresses; 422 url_not_allowed, fetch_failed or too_large otherwise) and imports it. The document must be valid CycloneDX 1.6 or 1.7 (checked against the official schema; 422 business_rule_violation whose details name the JSON pointer of each problem, code schema_invalid) and define at least one standard. Every standard of the document is written in one transaction, or none is. A standard whose identifier and standardVersion are already present is left as it is (outcome unchanged): 201 when a standard was created, 200 when none was. New standards are published. See docs/catalogue.md for the mapping.
+         */
+        post: operations["importStandardsFromURL"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/standards/starter": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import the starter standards
+         * @description Imports from the feed the starter set — OWASP ASVS 5.0.0, NIST SSDF 1.1, OWASP SAMM 2.1.0 and OWASP SCVS 1.0 — except those already present (listed as unchanged), in one transaction. 201 when a standard was created, 200 when all were present.
+         */
+        post: operations["importStarterStandards"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/standards/{id}": {
         parameters: {
             query?: never;
@@ -1423,6 +1523,66 @@ export interface paths {
          * @description Copies metadata, tags, the requirement tree and the levels into a new draft of the same identifier at standardVersion (409 already_exists when that version exists); source is duplicate, duplicatedFrom the original.
          */
         post: operations["duplicateStandard"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/standards/{id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export a standard as CycloneDX
+         * @description The standard with its requirement tree and levels as a CycloneDX 1.6 (default) or 1.7 document, checked against the official schema before it is sent. Any state can be exported.
+         */
+        get: operations["exportStandard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/standards/{id}/export.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export a requirement tree as CSV
+         * @description The requirement tree as CSV (RFC 4180, UTF-8, header row). Cells that spreadsheets would run as formulas (starting with = + - @) get a leading apostrophe, which the CSV import removes.
+         */
+        get: operations["exportStandardCSV"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/standards/{id}/import-csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import requirements from CSV
+         * @description Upserts requirements of a draft standard from a CSV file (part file; the columns of the CSV export, header row required; parent and levels may be empty): a row whose identifier exists overwrites its parent, name, description and level memberships, other rows are added after their siblings; requirements not in the file stay. Parents are identifiers from the file or the standard (422 unknown_parent naming the line otherwise); levels not yet defined are created. One transaction. Only drafts: 409 conflict, not_draft.
+         */
+        post: operations["importStandardCSV"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2479,6 +2639,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "standard.imported": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Standard imported
+         * @description A standard was imported from a CycloneDX document (upload, URL or the standards feed); one event per standard created.
+         */
+        post: operations["event-standard-imported"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "standard.rejected": {
         parameters: {
             query?: never;
@@ -3299,6 +3479,36 @@ export interface components {
             type: string;
             url: string;
         };
+        FeedImport: {
+            /** @description The id of a feed item, e.g. application-security-verification-standard-asvs-@5.0.0 */
+            itemId: string;
+        };
+        FeedItem: {
+            /** Format: date-time */
+            datePublished?: string;
+            /** @description The feed's item id: the standard's identifier, @, its version */
+            id: string;
+            /** @description The identifier the standard gets when imported */
+            identifier: string;
+            /** @description The local standard of exactly this version, when imported */
+            importedId?: string;
+            owner: string;
+            /** @description Local standards with the same identifier, any version */
+            standardIds: string[] | null;
+            /**
+             * @description update_available: an older version is present and this one is newer than every local one
+             * @enum {string}
+             */
+            status: "not_imported" | "imported" | "update_available";
+            summary: string;
+            title: string;
+            /** @description Where the CycloneDX document is downloaded from */
+            url: string;
+            version: string;
+        };
+        FeedItems: {
+            items: components["schemas"]["FeedItem"][] | null;
+        };
         Graph: {
             edges: components["schemas"]["GraphEdge"][] | null;
             nodes: components["schemas"]["GraphNode"][] | null;
@@ -3353,6 +3563,71 @@ export interface components {
             message: string;
             /** @enum {string} */
             status: "error";
+        };
+        ImportResult: {
+            /** Format: int64 */
+            created: number;
+            standards: components["schemas"]["ImportedStandard"][] | null;
+            /** Format: int64 */
+            unchanged: number;
+        };
+        ImportURL: {
+            /** @description https URL of a CycloneDX 1.6 or 1.7 document (plain http and internal addresses only inside OUTBOUND_ALLOW_NETWORKS) */
+            url: string;
+        };
+        ImportedStandard: {
+            /** Format: date-time */
+            approvedAt?: string;
+            approvedBy?: string;
+            /** @description CycloneDX bom-ref, kept from an import and used on export */
+            bomRef?: string;
+            /** Format: date-time */
+            createdAt: string;
+            createdBy?: string;
+            description: string;
+            duplicatedFrom?: string;
+            externalReferences: components["schemas"]["ExternalReference"][] | null;
+            id: string;
+            /** @description Stable name of the standard across its versions */
+            identifier: string;
+            /** Format: int64 */
+            levelCount: number;
+            name: string;
+            /**
+             * @description unchanged: this identifier and standardVersion were already present and were left as they are
+             * @enum {string}
+             */
+            outcome: "created" | "unchanged";
+            /** @description The organisation that publishes the standard */
+            owner: string;
+            /** Format: date-time */
+            rejectedAt?: string;
+            rejectedBy?: string;
+            /** @description Why the last review sent it back to draft */
+            rejectionReason?: string;
+            /** Format: int64 */
+            requirementCount: number;
+            /** Format: date-time */
+            retiredAt?: string;
+            /** @enum {string} */
+            source: "manual" | "import" | "feed" | "duplicate";
+            /** @description The standard's own version, e.g. 5.0.0 */
+            standardVersion: string;
+            /** @enum {string} */
+            state: "draft" | "in_review" | "published" | "retired";
+            /** Format: date-time */
+            submittedAt?: string;
+            submittedBy?: string;
+            tags: components["schemas"]["TagRef"][] | null;
+            /** Format: date-time */
+            updatedAt: string;
+            /**
+             * Format: int64
+             * @description Optimistic-concurrency version; send it back on update
+             */
+            version: number;
+            /** @description What the import repaired or left out, e.g. level members the document does not define */
+            warnings: string[] | null;
         };
         Invite: {
             /** Format: date-time */
@@ -4246,6 +4521,23 @@ export interface components {
              */
             version: number;
         };
+        RowImportResult: {
+            /**
+             * Format: int64
+             * @description Requirements added
+             */
+            created: number;
+            /**
+             * Format: int64
+             * @description Levels named in the file that the standard did not have yet
+             */
+            levelsCreated: number;
+            /**
+             * Format: int64
+             * @description Existing requirements (same identifier) overwritten
+             */
+            updated: number;
+        };
         RuleChannels: {
             /** @description Global rules only */
             chatIds?: string[] | null;
@@ -4353,6 +4645,20 @@ export interface components {
             timestamp: string;
             /** @constant */
             type: "standard.deleted";
+        };
+        /** @description Body of every standard.imported delivery: sent to the webhook destinations whose event filter selects the type or that a global notification rule names, signed per Standard Webhooks. */
+        StandardImportedEvent: {
+            actor: components["schemas"]["EventActor"];
+            data: components["schemas"]["Standard"];
+            /** @description Stable identifier of the event (evt_…); the same in every delivery of it */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the change happened
+             */
+            timestamp: string;
+            /** @constant */
+            type: "standard.imported";
         };
         /** @description Body of every standard.rejected delivery: sent to the webhook destinations whose event filter selects the type or that a global notification rule names, signed per Standard Webhooks. */
         StandardRejectedEvent: {
@@ -13352,6 +13658,539 @@ export interface operations {
             };
         };
     };
+    listStandardsFeed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeedItems"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    importStandardFromFeed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FeedImport"];
+            };
+        };
+        responses: {
+            /** @description Every standard of the document was already present (outcome unchanged) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportResult"];
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportResult"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Entity Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    importStandards: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Upload a CycloneDX document (part file), at most STANDARDS_IMPORT_MAX_BYTES. The document must be valid CycloneDX 1.6 or 1.7 (checked against the official schema; 422 business_rule_violation whose details name the JSON pointer of each problem, code schema_invalid) and define at least one standard. Every standard of the document is written in one transaction, or none is. A standard whose identifier and standardVersion are already present is left as it is (outcome unchanged): 201 when a standard was created, 200 when none was. New standards are published. See docs/catalogue.md for the mapping. */
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The file; at most UPLOAD_MAX_FILE_SIZE bytes. Text fields, if any, come before it.
+                     */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Every standard of the document was already present (outcome unchanged) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportResult"];
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportResult"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Entity Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    importStandardsFromURL: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ImportURL"];
+            };
+        };
+        responses: {
+            /** @description Every standard of the document was already present (outcome unchanged) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportResult"];
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportResult"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Entity Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    importStarterStandards: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every standard of the document was already present (outcome unchanged) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportResult"];
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportResult"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getStandard: {
         parameters: {
             query?: never;
@@ -13797,6 +14636,335 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Standard"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Entity Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    exportStandard: {
+        parameters: {
+            query?: {
+                /** @description CycloneDX spec version of the document */
+                specVersion?: "1.6" | "1.7";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A CycloneDX document holding the standard in definitions.standards. */
+            200: {
+                headers: {
+                    "Cache-Control"?: string;
+                    "Content-Disposition"?: string;
+                    "Content-Type"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.cyclonedx+json": Record<string, never>;
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    exportStandardCSV: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description identifier, parent, name, description, levels; one row per requirement, depth first. */
+            200: {
+                headers: {
+                    "Cache-Control"?: string;
+                    "Content-Disposition"?: string;
+                    "Content-Type"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    importStandardCSV: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Upserts requirements of a draft standard from a CSV file (part file; the columns of the CSV export, header row required; parent and levels may be empty): a row whose identifier exists overwrites its parent, name, description and level memberships, other rows are added after their siblings; requirements not in the file stay. Parents are identifiers from the file or the standard (422 unknown_parent naming the line otherwise); levels not yet defined are created. One transaction. Only drafts: 409 conflict, not_draft. */
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The file; at most UPLOAD_MAX_FILE_SIZE bytes. Text fields, if any, come before it.
+                     */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RowImportResult"];
                 };
             };
             /** @description Bad Request */
@@ -17918,6 +19086,35 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["StandardDeletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; anything else is retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event-standard-imported": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id (dl_…): stable per event and destination, also on retries and redeliveries; use it to drop duplicates */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse messages too far from your clock */
+                "webhook-timestamp": string;
+                /** @description `v1,` followed by base64(HMAC-SHA256(key, webhook-id + "." + webhook-timestamp + "." + body)), where key is the base64-decoded part of the destination's secret after `whsec_` */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StandardImportedEvent"];
             };
         };
         responses: {
