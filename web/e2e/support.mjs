@@ -25,6 +25,14 @@ export const SETUP_BASE_URL = (process.env.SETUP_BASE_URL || '').replace(/\/$/, 
  */
 export const ADMIN_BASE_URL = (process.env.ADMIN_BASE_URL || '').replace(/\/$/, '')
 
+/**
+ * CATALOGUE_BASE_URL is a fourth running Assay server, fresh when the run starts, for the
+ * catalogue journeys (standards, entities, projects). Its STANDARDS_FEED_URL points at a
+ * loopback copy of the public standards feed (scripts/feed-server.py). Empty when unset:
+ * those journeys are then skipped.
+ */
+export const CATALOGUE_BASE_URL = (process.env.CATALOGUE_BASE_URL || '').replace(/\/$/, '')
+
 const ARTIFACTS = fileURLToPath(new URL('./artifacts/', import.meta.url))
 
 const LAUNCH_ARGS = [
@@ -50,6 +58,11 @@ export function setupUrl(path) {
 /** adminUrl resolves a path against ADMIN_BASE_URL. */
 export function adminUrl(path) {
   return ADMIN_BASE_URL + path
+}
+
+/** catalogueUrl resolves a path against CATALOGUE_BASE_URL. */
+export function catalogueUrl(path) {
+  return CATALOGUE_BASE_URL + path
 }
 
 /** pathOf returns the path of a page's current URL. */
