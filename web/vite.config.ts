@@ -47,6 +47,12 @@ export default defineConfig({
               name: 'vue',
               test: /[\\/]node_modules[\\/](@vue|vue|vue-router|pinia|vue-i18n|@intlify)[\\/]/,
             },
+            // ECharts and its renderer, loaded only by pages that draw a chart (they import
+            // the chart component lazily), cached across releases of our own code.
+            {
+              name: 'echarts',
+              test: /[\\/]node_modules[\\/](echarts|zrender|vue-echarts)[\\/]/,
+            },
             // Element Plus code shared by several pages; page-specific parts stay with their page.
             {
               name: 'element-plus',

@@ -1,0 +1,145 @@
+import {
+  Box,
+  Connection,
+  Cpu,
+  Files,
+  OfficeBuilding,
+  Operation,
+  Shop,
+  Suitcase,
+  User,
+  Van,
+} from '@element-plus/icons-vue'
+import type { Component } from 'vue'
+
+// These types mirror the catalogue API contract for entities (and migration
+// 0008_catalogue.sql's CHECK lists). TODO(generated-types): replace them with the
+// schema types in src/api/schema.d.ts as soon as the OpenAPI document carries the
+// entity operations; the unions below must then equal the generated enums.
+
+/** ENTITY_TYPES lists every entity type, in the order pickers offer them. */
+export const ENTITY_TYPES = [
+  'organization',
+  'business_unit',
+  'team',
+  'product',
+  'product_version',
+  'component',
+  'service',
+  'project',
+  'vendor',
+  'supplier',
+] as const
+
+/** EntityType is what an entity is (the column entities.entity_type). */
+export type EntityType = (typeof ENTITY_TYPES)[number]
+
+/** ENTITY_STATES lists an entity's states; archived ones are hidden from lists by default. */
+export const ENTITY_STATES = ['active', 'inactive', 'archived'] as const
+
+/** EntityState is an entity's lifecycle state. */
+export type EntityState = (typeof ENTITY_STATES)[number]
+
+/** RELATIONSHIP_TYPES lists the directed relationship types between two entities. */
+export const RELATIONSHIP_TYPES = [
+  'owns',
+  'contains',
+  'governs',
+  'supplies',
+  'depends_on',
+  'consumes',
+  'assesses',
+  'produces',
+] as const
+
+/** RelationshipType is the kind of a directed edge: source <type> target. */
+export type RelationshipType = (typeof RELATIONSHIP_TYPES)[number]
+
+/**
+ * HIERARCHICAL_RELATIONSHIPS are the edges that express a structure (a parent above
+ * its children); compliance policies are inherited along them. A graph made only of
+ * these is drawn in layers.
+ */
+export const HIERARCHICAL_RELATIONSHIPS: ReadonlySet<RelationshipType> = new Set(['owns', 'contains', 'governs'])
+
+/** GraphNode is an entity as the graph endpoints return it. */
+export interface GraphNode {
+  id: string
+  name: string
+  type: EntityType
+  state: EntityState
+  /** depth is how many edges away from the graph's centre (entity graphs only). */
+  depth?: number
+}
+
+/** GraphEdge is a relationship as the graph endpoints return it: source <type> target. */
+export interface GraphEdge {
+  id: string
+  sourceId: string
+  targetId: string
+  type: RelationshipType
+}
+
+/** EntityGraph is the answer of GET /entities/graph and GET /entities/{id}/graph. */
+export interface EntityGraph {
+  nodes: GraphNode[]
+  edges: GraphEdge[]
+  truncated: boolean
+}
+
+/** GraphSymbol is one of the ECharts built-in node shapes. */
+export type GraphSymbol = 'circle' | 'rect' | 'roundRect' | 'triangle' | 'diamond' | 'pin'
+
+/** EntityTypeStyle is how a type looks: its colour, its graph symbol and its icon. */
+export interface EntityTypeStyle {
+  color: string
+  symbol: GraphSymbol
+  icon: Component
+}
+
+// Colours stay distinguishable on white and on Element Plus' dark background, and
+// types that share a colour family differ by shape, so colour is never the only cue.
+/** ENTITY_TYPE_STYLES gives each entity type a colour, a graph symbol and an icon. */
+export const ENTITY_TYPE_STYLES: Record<EntityType, EntityTypeStyle> = {
+  organization: { color: '#4f46e5', symbol: 'roundRect', icon: OfficeBuilding },
+  business_unit: { color: '#0284c7', symbol: 'roundRect', icon: Operation },
+  team: { color: '#0d9488', symbol: 'circle', icon: User },
+  product: { color: '#16a34a', symbol: 'diamond', icon: Box },
+  product_version: { color: '#65a30d', symbol: 'diamond', icon: Files },
+  component: { color: '#ca8a04', symbol: 'rect', icon: Cpu },
+  service: { color: '#ea580c', symbol: 'circle', icon: Connection },
+  project: { color: '#db2777', symbol: 'triangle', icon: Suitcase },
+  vendor: { color: '#9333ea', symbol: 'pin', icon: Shop },
+  supplier: { color: '#64748b', symbol: 'pin', icon: Van },
+}
+
+/** Translate is vue-i18n's `t` as the helpers below need it. */
+export type Translate = (key: string, values?: Record<string, unknown>) => string
+
+/** entityTypeLabel is the translated name of an entity type ("Business unit"). */
+export function entityTypeLabel(t: Translate, type: EntityType): string {
+  return t(`entities.types.${type}`)
+}
+
+/** entityStateLabel is the translated name of an entity state. */
+export function entityStateLabel(t: Translate, state: EntityState): string {
+  return t(`entities.states.${state}`)
+}
+
+/** relationshipLabel is the translated, short name of a relationship type ("depends on"). */
+export function relationshipLabel(t: Translate, type: RelationshipType): string {
+  return t(`entities.relationships.types.${type}`)
+}
+
+/**
+ * relationshipSentence says what an edge means as a sentence ("Team A owns Product B").
+ * Each type has its own sentence because word order differs between languages.
+ */
+export function relationshipSentence(t: Translate, type: RelationshipType, source: string, target: string): string {
+  return t(`entities.relationships.sentences.${type}`, { source, target })
+}
+
+/** isDimmed reports whether an entity is drawn faded: it is inactive or archived. */
+export function isDimmed(state: EntityState): boolean {
+  return state !== 'active'
+}
