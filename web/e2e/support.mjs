@@ -141,7 +141,10 @@ export async function ensureSetUp(baseUrl, account) {
     body: JSON.stringify(account),
     signal: AbortSignal.timeout(20_000),
   })
-  if (created.status !== 201) throw new Error(`setup answered ${created.status}`)
+  if (created.status === 201) return
+  // Journey files run in parallel: another one may have completed setup meanwhile.
+  const again = await fetch(`${baseUrl}/api/v1/setup/status`, { signal: AbortSignal.timeout(10_000) })
+  if (!(await again.json()).setupComplete) throw new Error(`setup answered ${created.status}`)
 }
 
 /** signIn signs in through the sign-in page of the server at `baseUrl` and waits for the dashboard. */
