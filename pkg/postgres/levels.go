@@ -58,7 +58,7 @@ func findLevel(ctx context.Context, q querier, standardID, id string) (assess.Le
 
 // FindLevels implements assess.StandardService: every level, in one page.
 func (s *StandardService) FindLevels(ctx context.Context, standardID string) (assess.Page[assess.Level], error) {
-	if _, err := findStandard(ctx, s.pool, standardID); err != nil {
+	if err := standardExists(ctx, s.pool, standardID); err != nil {
 		return assess.Page[assess.Level]{}, err
 	}
 	levels, err := findLevels(ctx, s.pool, standardID)

@@ -76,7 +76,7 @@ func findRequirement(ctx context.Context, q querier, standardID, id string) (ass
 
 // FindRequirement implements assess.StandardService.
 func (s *StandardService) FindRequirement(ctx context.Context, standardID, id string) (assess.Requirement, error) {
-	if _, err := findStandard(ctx, s.pool, standardID); err != nil {
+	if err := standardExists(ctx, s.pool, standardID); err != nil {
 		return assess.Requirement{}, err
 	}
 	return findRequirement(ctx, s.pool, standardID, id)
@@ -86,7 +86,7 @@ func (s *StandardService) FindRequirement(ctx context.Context, standardID, id st
 // natural order of their identifiers (the natural_key index), filtered by parent, level
 // and search.
 func (s *StandardService) FindRequirements(ctx context.Context, f assess.RequirementFilter) (assess.Page[assess.Requirement], error) {
-	if _, err := findStandard(ctx, s.pool, f.StandardID); err != nil {
+	if err := standardExists(ctx, s.pool, f.StandardID); err != nil {
 		return assess.Page[assess.Requirement]{}, err
 	}
 	order := sortOrder{name: "natural", keys: []sortKey{{expr: "r.natural_key", typ: "text"}, {expr: "r.id", typ: "text"}}}

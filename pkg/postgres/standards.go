@@ -127,6 +127,23 @@ func findStandard(ctx context.Context, q querier, id string) (assess.Standard, e
 	return list[0], err
 }
 
+// standardExists answers errStandardNotFound unless standard id exists: the one cheap
+// check of the reads under a standard (findStandard also counts its requirements, which
+// costs milliseconds for a standard of 100,000).
+func standardExists(ctx context.Context, q querier, id string) error {
+	if !assess.ValidID(assess.PrefixStandard, id) {
+		return errStandardNotFound
+	}
+	var ok bool
+	if err := q.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM standards WHERE id = $1)", id).Scan(&ok); err != nil {
+		return dbError(err)
+	}
+	if !ok {
+		return errStandardNotFound
+	}
+	return nil
+}
+
 // FindStandardVersions implements assess.StandardService: the standards sharing the
 // identifier of id, newest first.
 func (s *StandardService) FindStandardVersions(ctx context.Context, id string, page assess.PageRequest) (assess.Page[assess.Standard], error) {

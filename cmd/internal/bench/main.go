@@ -28,6 +28,7 @@ type options struct {
 	Warmup       time.Duration
 	Users        int
 	Entities     int
+	Requirements int
 	Credentials  int
 	Op           string // one operation by name, or "mixed"; empty for all
 	Out          string
@@ -51,6 +52,8 @@ func (o *options) Validate() error {
 		return errors.New("-users must be at least 1")
 	case o.Entities < 0:
 		return errors.New("-entities must not be negative")
+	case o.Requirements != 0 && o.Requirements < 200:
+		return errors.New("-requirements must be 0 or at least 200")
 	case o.Credentials < 1:
 		return errors.New("-credentials must be at least 1")
 	case o.Out == "":
@@ -69,6 +72,7 @@ func main() {
 	flag.DurationVar(&o.Warmup, "warmup", 2*time.Second, "unmeasured load before each measurement")
 	flag.IntVar(&o.Users, "users", 1000, "users to seed")
 	flag.IntVar(&o.Entities, "entities", 100000, "entities to seed (inserted in SQL) for the entity list operations")
+	flag.IntVar(&o.Requirements, "requirements", 100000, "requirements of the large seeded standard (inserted in SQL) for the requirement list operations; 0: none")
 	flag.IntVar(&o.Credentials, "credentials", 0, "API keys, and sessions, the workers share round-robin (default: one each per worker)")
 	flag.StringVar(&o.Op, "op", "", "run only this operation (a name from the scenario, or mixed)")
 	flag.StringVar(&o.Out, "out", filepath.Join(os.TempDir(), "assay-bench", "bench-results.json"), "JSON results file")

@@ -29,9 +29,11 @@ const (
 var placeholders = map[string]func(d *Dataset, r *rand.Rand) string{
 	"userId": func(d *Dataset, r *rand.Rand) string { return d.UserIDs[r.IntN(len(d.UserIDs))] },
 	// entityDeepCursor is the cursor of the last page of the entity list by name (URL-safe).
-	"entityDeepCursor": func(d *Dataset, _ *rand.Rand) string { return d.EntityDeepCursor },
-	"standardId":       func(d *Dataset, _ *rand.Rand) string { return d.StandardID },
-	"projectId":        func(d *Dataset, r *rand.Rand) string { return d.ProjectIDs[r.IntN(len(d.ProjectIDs))] },
+	"entityDeepCursor":      func(d *Dataset, _ *rand.Rand) string { return d.EntityDeepCursor },
+	"largeStandardId":       func(d *Dataset, _ *rand.Rand) string { return d.LargeStandardID },
+	"requirementDeepCursor": func(d *Dataset, _ *rand.Rand) string { return d.RequirementDeepCursor },
+	"standardId":            func(d *Dataset, _ *rand.Rand) string { return d.StandardID },
+	"projectId":             func(d *Dataset, r *rand.Rand) string { return d.ProjectIDs[r.IntN(len(d.ProjectIDs))] },
 }
 
 // Scenario is the list of operations the load generator drives.

@@ -44,10 +44,15 @@ type Dataset struct {
 	// StandardID is a standard the size of OWASP ASVS (benchRequirements requirements).
 	StandardID string   `json:"-"`
 	ProjectIDs []string `json:"-"`
+	// LargeStandardID is a standard of Requirements requirements, RequirementDeepCursor the
+	// cursor of the last page of its requirement list (page size 200).
+	LargeStandardID       string `json:"-"`
+	RequirementDeepCursor string `json:"-"`
 
 	Users               int     `json:"users"`
 	CustomRoles         int     `json:"customRoles"`
 	Entities            int     `json:"entities"`
+	Requirements        int     `json:"requirements"`
 	Credentials         int     `json:"credentials"`         // API keys, and sessions, shared by the workers
 	UnreadNotifications int     `json:"unreadNotifications"` // of adminName
 	Projects            int     `json:"projects"`
@@ -56,13 +61,14 @@ type Dataset struct {
 
 // seeder builds the dataset through the API, as a client would.
 type seeder struct {
-	api         *apiClient
-	users       int
-	entities    int
-	dsn         string // the database, for seeding in bulk what the API would take long to create
-	credentials int    // API keys, and sessions, of adminName
-	data        *Dataset
-	cookie      string // a session of adminName
+	api          *apiClient
+	users        int
+	entities     int
+	requirements int
+	dsn          string // the database, for seeding in bulk what the API would take long to create
+	credentials  int    // API keys, and sessions, of adminName
+	data         *Dataset
+	cookie       string // a session of adminName
 }
 
 // seedSteps build the dataset in order. A feature whose operations need records of a new
@@ -79,6 +85,7 @@ var seedSteps = []struct {
 	{"entities", (*seeder).entityRecords},
 	{"entity list walk", (*seeder).entityDeepCursor},
 	{"standard", (*seeder).standard},
+	{"large standard", (*seeder).largeStandard},
 	{"projects", (*seeder).projects},
 }
 
@@ -86,7 +93,7 @@ var seedSteps = []struct {
 // accounts, o.Credentials API keys and as many sessions of the measured administrator, and
 // o.Entities entities.
 func seed(ctx context.Context, base, dsn string, o options, out io.Writer) (*Dataset, error) {
-	s := &seeder{api: newAPIClient(base), users: o.Users, entities: o.Entities, dsn: dsn, credentials: o.Credentials, data: &Dataset{}}
+	s := &seeder{api: newAPIClient(base), users: o.Users, entities: o.Entities, requirements: o.Requirements, dsn: dsn, credentials: o.Credentials, data: &Dataset{}}
 	began := time.Now()
 	for _, step := range seedSteps {
 		t0 := time.Now()

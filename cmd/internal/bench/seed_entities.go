@@ -42,21 +42,27 @@ func (s *seeder) entityRecords(ctx context.Context) error {
 // and keeps that page's cursor: list-entities-deep starts there, so it reads a page near
 // the end of the list (the last 200 entities) the way a client paging through would reach it.
 func (s *seeder) entityDeepCursor(ctx context.Context) error {
+	cursor, err := s.lastPageCursor(ctx, "/api/v1/entities?limit=200", s.entities)
+	s.data.EntityDeepCursor = cursor
+	return err
+}
+
+// lastPageCursor walks the list at path (which sets limit=200) page by page to its end and
+// returns the cursor of the last page; rows is about how many the list holds.
+func (s *seeder) lastPageCursor(ctx context.Context, path string, rows int) (string, error) {
 	cursor := ""
-	for range s.entities/200 + 2 {
+	for range rows/200 + 2 {
 		var page struct {
 			NextCursor string
 			HasMore    bool
 		}
-		path := "/api/v1/entities?limit=200&cursor=" + url.QueryEscape(cursor)
-		if _, err := s.api.call(ctx, http.MethodGet, path, s.cookie, nil, http.StatusOK, &page); err != nil {
-			return err
+		if _, err := s.api.call(ctx, http.MethodGet, path+"&cursor="+url.QueryEscape(cursor), s.cookie, nil, http.StatusOK, &page); err != nil {
+			return "", err
 		}
 		if !page.HasMore {
-			s.data.EntityDeepCursor = cursor
-			return nil
+			return cursor, nil
 		}
 		cursor = page.NextCursor
 	}
-	return fmt.Errorf("the entity list did not end after %d pages", s.entities/200+2)
+	return "", fmt.Errorf("the list %s did not end after %d pages", path, rows/200+2)
 }
