@@ -21,33 +21,13 @@ import (
 
 	"github.com/assay-dev/assay/pkg/assess"
 	"github.com/assay-dev/assay/pkg/cyclonedx"
+	"github.com/assay-dev/assay/pkg/cyclonedx/cdxtest"
 )
-
-// sharedData finds the shared test data (SHARED_DATA_DIR, or shared/data found walking up
-// from the test's directory, as ../shared/data beside a checkout); tests skip without it.
-func sharedData(t testing.TB) string {
-	t.Helper()
-	if d := os.Getenv("SHARED_DATA_DIR"); d != "" {
-		return d
-	}
-	dir, err := filepath.Abs(".")
-	require.NoError(t, err)
-	for {
-		if st, err := os.Stat(filepath.Join(dir, "shared", "data", "standards")); err == nil && st.IsDir() {
-			return filepath.Join(dir, "shared", "data")
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("shared test data not found (set SHARED_DATA_DIR)")
-		}
-		dir = parent
-	}
-}
 
 // standardDocuments returns the catalogue documents, by path relative to standards/.
 func standardDocuments(t testing.TB) []string {
 	t.Helper()
-	root := filepath.Join(sharedData(t), "standards")
+	root := filepath.Join(cdxtest.SharedData(t), "standards")
 	var out []string
 	require.NoError(t, filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
 		if err == nil && strings.HasSuffix(p, ".cdx.json") {
@@ -144,7 +124,7 @@ func parseShapes(t testing.TB, doc []byte) []treeShape {
 // serveStandards serves the catalogue folder on loopback; the feed's URLs point at it.
 func serveStandards(t *testing.T) *httptest.Server {
 	t.Helper()
-	root := filepath.Join(sharedData(t), "standards")
+	root := filepath.Join(cdxtest.SharedData(t), "standards")
 	var srv *httptest.Server
 	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/feed.json" {
@@ -178,7 +158,7 @@ func TestStandardImportRoundTrip(t *testing.T) {
 			admin := ts.admin(t)
 			for _, rel := range files {
 				t.Run(rel, func(t *testing.T) {
-					raw, err := os.ReadFile(filepath.Join(sharedData(t), "standards", rel))
+					raw, err := os.ReadFile(filepath.Join(cdxtest.SharedData(t), "standards", rel))
 					require.NoError(t, err)
 					var res *http.Response
 					var body map[string]any
@@ -216,7 +196,7 @@ func TestStandardImportRules(t *testing.T) {
 	ts := startServer(t, "STANDARDS_IMPORT_MAX_BYTES=200000")
 	admin := ts.admin(t)
 	srv := serveStandards(t)
-	scvs, err := os.ReadFile(filepath.Join(sharedData(t), "standards", "OWASP", "SCVS", "scvs-1.0.0.cdx.json"))
+	scvs, err := os.ReadFile(filepath.Join(cdxtest.SharedData(t), "standards", "OWASP", "SCVS", "scvs-1.0.0.cdx.json"))
 	require.NoError(t, err)
 
 	step(t, "a document imports", func(t *testing.T) {
@@ -431,7 +411,7 @@ func TestStandardCSVAPI(t *testing.T) {
 	t.Parallel()
 	ts := startServer(t)
 	admin := ts.admin(t)
-	asvs, err := os.ReadFile(filepath.Join(sharedData(t), "standards", "OWASP", "ASVS", "asvs-5.0.0.cdx.json"))
+	asvs, err := os.ReadFile(filepath.Join(cdxtest.SharedData(t), "standards", "OWASP", "ASVS", "asvs-5.0.0.cdx.json"))
 	require.NoError(t, err)
 	res, body := admin.upload(t, "/api/v1/standards/import", "asvs.json", asvs)
 	require.Equal(t, 201, res.StatusCode, body)
@@ -523,7 +503,7 @@ func (c *apiClient) upload2(t testing.TB, path, content string) map[string]any {
 //
 //	go test ./cmd/server -run '^$' -bench BenchmarkImportASVS -benchtime 20x
 func BenchmarkImportASVS(b *testing.B) {
-	asvs, err := os.ReadFile(filepath.Join(sharedData(b), "standards", "OWASP", "ASVS", "asvs-5.0.0.cdx.json"))
+	asvs, err := os.ReadFile(filepath.Join(cdxtest.SharedData(b), "standards", "OWASP", "ASVS", "asvs-5.0.0.cdx.json"))
 	require.NoError(b, err)
 	ts := startServer(b)
 	admin := ts.admin(b)

@@ -12,36 +12,15 @@ import (
 	"time"
 
 	"github.com/assay-dev/assay/pkg/assess"
+	"github.com/assay-dev/assay/pkg/cyclonedx/cdxtest"
 )
 
-// sharedData finds the shared test data folder (../shared/data beside the checkout, or
-// SHARED_DATA_DIR), walking up from the package directory; tests skip without it.
-func sharedData(t testing.TB) string {
-	t.Helper()
-	if d := os.Getenv("SHARED_DATA_DIR"); d != "" {
-		return d
-	}
-	dir, _ := filepath.Abs(".")
-	for {
-		for _, c := range []string{filepath.Join(dir, "shared", "data"), filepath.Join(dir, "..", "shared", "data")} {
-			if st, err := os.Stat(filepath.Join(c, "standards")); err == nil && st.IsDir() {
-				return c
-			}
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("shared test data not found (set SHARED_DATA_DIR)")
-		}
-		dir = parent
-	}
-}
-
 func standardFiles(t testing.TB) []string {
-	files, err := filepath.Glob(filepath.Join(sharedData(t), "standards", "*", "*.cdx.json"))
+	files, err := filepath.Glob(filepath.Join(cdxtest.SharedData(t), "standards", "*", "*.cdx.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	more, _ := filepath.Glob(filepath.Join(sharedData(t), "standards", "*", "*", "*.cdx.json"))
+	more, _ := filepath.Glob(filepath.Join(cdxtest.SharedData(t), "standards", "*", "*", "*.cdx.json"))
 	files = append(files, more...)
 	slices.Sort(files)
 	if len(files) < 10 {
@@ -59,7 +38,7 @@ func TestSchemasAreTheOfficialOnes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		official, err := os.ReadFile(filepath.Join(sharedData(t), "cyclonedx", "schema", name))
+		official, err := os.ReadFile(filepath.Join(cdxtest.SharedData(t), "cyclonedx", "schema", name))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -77,7 +56,7 @@ func TestSchemasAreTheOfficialOnes(t *testing.T) {
 
 func TestExamplesValidate(t *testing.T) {
 	for _, name := range []string{"valid-standard-1.6.json", "valid-standard-1.7.json"} {
-		raw, err := os.ReadFile(filepath.Join(sharedData(t), "cyclonedx", "examples", name))
+		raw, err := os.ReadFile(filepath.Join(cdxtest.SharedData(t), "cyclonedx", "examples", name))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -177,7 +156,7 @@ func TestRoundTripWithoutStore(t *testing.T) {
 }
 
 func TestParseRefusals(t *testing.T) {
-	valid, err := os.ReadFile(filepath.Join(sharedData(t), "cyclonedx", "examples", "valid-standard-1.6.json"))
+	valid, err := os.ReadFile(filepath.Join(cdxtest.SharedData(t), "cyclonedx", "examples", "valid-standard-1.6.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -244,7 +223,7 @@ func equalJSON(a, b any) bool {
 }
 
 func TestParseFeed(t *testing.T) {
-	raw, err := os.ReadFile(filepath.Join(sharedData(t), "standards", "feed.json"))
+	raw, err := os.ReadFile(filepath.Join(cdxtest.SharedData(t), "standards", "feed.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
