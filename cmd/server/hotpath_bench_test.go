@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"net/http"
 	"testing"
@@ -39,7 +38,9 @@ func benchServer(b *testing.B) (ts *testServer, key string, userID string) {
 	}
 	b.Cleanup(func() {
 		cancel()
-		<-done
+		if err := <-done; err != nil {
+			b.Errorf("server stopped with %v", err)
+		}
 	})
 	admin := ts.admin(b)
 	var u user
@@ -75,7 +76,7 @@ func BenchmarkHotPath(b *testing.B) {
 					_, _ = io.Copy(io.Discard, res.Body)
 					res.Body.Close()
 					if res.StatusCode != http.StatusOK {
-						b.Error(fmt.Sprintf("%s: %d", c.path, res.StatusCode))
+						b.Errorf("%s: %d", c.path, res.StatusCode)
 						return
 					}
 				}
