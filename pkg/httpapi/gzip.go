@@ -34,7 +34,10 @@ func compressJSON(next http.Handler) http.Handler {
 }
 
 func acceptsGzip(r *http.Request) bool {
-	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
+	ae := r.Header.Get("Accept-Encoding")
+	for ae != "" {
+		var part string
+		part, ae, _ = strings.Cut(ae, ",")
 		name, q, _ := strings.Cut(strings.TrimSpace(part), ";")
 		if strings.EqualFold(strings.TrimSpace(name), "gzip") && strings.ReplaceAll(q, " ", "") != "q=0" {
 			return true

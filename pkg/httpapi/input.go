@@ -183,8 +183,8 @@ func queryProblems(raw string) []assess.Detail {
 // headerProblems checks the values of the headers the service reads.
 func headerProblems(h http.Header) []assess.Detail {
 	var out []assess.Detail
-	for _, name := range readHeaders {
-		for _, v := range h.Values(name) {
+	for _, name := range readHeaders { // canonical names: the map is indexed directly
+		for _, v := range h[name] {
 			if code, msg := textProblem(v); code != "" {
 				out = append(out, assess.Detail{Field: name, Code: code, Message: msg})
 				break

@@ -50,10 +50,7 @@ func RateLimit(l assess.RateLimiter, perMinute int, log *slog.Logger) func(http.
 				return
 			}
 			reset := secondsUntil(d.Reset, apiRateWindow)
-			h := w.Header()
-			h.Set("X-RateLimit-Limit", strconv.Itoa(d.Limit))
-			h.Set("X-RateLimit-Remaining", strconv.Itoa(d.Remaining))
-			h.Set("X-RateLimit-Reset", strconv.Itoa(reset))
+			setRateHeaders(w.Header(), d.Limit, d.Remaining, reset)
 			if !d.Allowed {
 				tooManyRequests(w, r, log, reset, "Rate limit exceeded: this credential may send %d requests per minute; retry in %d seconds.", d.Limit, max(reset, 1))
 				return
@@ -61,6 +58,23 @@ func RateLimit(l assess.RateLimiter, perMinute int, log *slog.Logger) func(http.
 			next.ServeHTTP(w, r)
 		})
 	}
+}
+
+// The rate-limit headers under their canonical names (as http.Header.Set would store them).
+var (
+	headerRateLimit     = http.CanonicalHeaderKey("X-RateLimit-Limit")
+	headerRateRemaining = http.CanonicalHeaderKey("X-RateLimit-Remaining")
+	headerRateReset     = http.CanonicalHeaderKey("X-RateLimit-Reset")
+)
+
+// setRateHeaders sets X-RateLimit-Limit, -Remaining and -Reset: what three h.Set calls do,
+// with the three values in one allocation (each header gets a slice of it whose capacity
+// is its length, so adding to one copies instead of overwriting the next).
+func setRateHeaders(h http.Header, limit, remaining, reset int) {
+	vals := [...]string{strconv.Itoa(limit), strconv.Itoa(remaining), strconv.Itoa(reset)}
+	h[headerRateLimit] = vals[0:1:1]
+	h[headerRateRemaining] = vals[1:2:2]
+	h[headerRateReset] = vals[2:3:3]
 }
 
 // AuthRateLimit returns the middleware bounding credential attempts: at most 10 per
@@ -109,7 +123,16 @@ func isAuthAttempt(r *http.Request) bool {
 	return r.Method == http.MethodPost && credentialAttempts[strings.TrimSuffix(r.URL.Path, "/")]
 }
 
+// boundedLimiter is a limiter that applies the timeout itself, only when it has to wait for
+// the database (the batched limiter counts most hits in memory).
+type boundedLimiter interface {
+	HitWithin(ctx context.Context, key string, limit int, window, timeout time.Duration) (assess.RateDecision, error)
+}
+
 func hit(ctx context.Context, l assess.RateLimiter, key string, limit int, window time.Duration) (assess.RateDecision, error) {
+	if b, ok := l.(boundedLimiter); ok {
+		return b.HitWithin(ctx, key, limit, window, limiterTimeout)
+	}
 	ctx, cancel := context.WithTimeout(ctx, limiterTimeout)
 	defer cancel()
 	return l.Hit(ctx, key, limit, window)

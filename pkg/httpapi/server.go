@@ -144,7 +144,7 @@ func New(cfg Config, deps Deps) *Server {
 	}
 	deps = s.dep
 	r := chi.NewRouter()
-	r.Use(requestID, clientInfo(cfg.TrustProxyHops), observe(deps.Logger, deps.Observer),
+	r.Use(requestContext(cfg.TrustProxyHops), observe(deps.Logger, deps.Observer),
 		securityHeaders, cors(cfg.CORSOrigins), compressJSON, limitBody(cfg.MaxBodyBytes, cfg.UploadMaxBytes), deadline(cfg.RequestTimeout), s.setupGate,
 		s.checkInput, middleware.GetHead, s.identify, s.limitRate)
 	r.NotFound(s.notFound)

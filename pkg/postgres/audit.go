@@ -15,25 +15,34 @@ type execer interface {
 	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
 }
 
-// writeAudit appends one row to the audit log; Tx.Record is its one caller in store code.
+// writeAudit appends one row to the audit log.
 func writeAudit(ctx context.Context, q execer, e assess.AuditEntry) error {
+	s, err := auditStatement(e)
+	if err != nil {
+		return err
+	}
+	if _, err := q.Exec(ctx, s.sql, s.args...); err != nil {
+		return fmt.Errorf("write audit row: %w", err)
+	}
+	return nil
+}
+
+// auditStatement is the statement appending e to the audit log (Tx.Record sends it with
+// the change's event).
+func auditStatement(e assess.AuditEntry) (statement, error) {
 	details := e.Details
 	if details == nil {
 		details = map[string]any{}
 	}
 	raw, err := json.Marshal(details)
 	if err != nil {
-		return fmt.Errorf("audit details: %w", err)
+		return statement{}, fmt.Errorf("audit details: %w", err)
 	}
 	actor := e.Actor.ID
 	if actor == "" {
 		actor = "unknown"
 	}
-	_, err = q.Exec(ctx, `INSERT INTO audit_log (actor, action, target_type, target_id, details, request_id, ip)
+	return statement{sql: `INSERT INTO audit_log (actor, action, target_type, target_id, details, request_id, ip)
 		VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-		actor, e.Action, e.TargetType, e.TargetID, raw, e.Actor.RequestID, e.Actor.IP)
-	if err != nil {
-		return fmt.Errorf("write audit row: %w", err)
-	}
-	return nil
+		args: []any{actor, e.Action, e.TargetType, e.TargetID, raw, e.Actor.RequestID, e.Actor.IP}}, nil
 }

@@ -28,31 +28,44 @@ type storedEvent struct {
 
 // emit records an event in the transaction of the change that caused it and fans it out
 // there (see fanOut): in-app notifications, delivery rows and their River jobs exist
-// exactly when the change commits.
-func (db *DB) emit(ctx context.Context, tx pgx.Tx, actor assess.Actor, ev assess.NewEvent) (string, error) {
+// exactly when the change commits. The statements before (the change's audit row) are
+// sent with the events row and the fan-out's reads, in one round trip.
+func (db *DB) emit(ctx context.Context, tx pgx.Tx, actor assess.Actor, ev assess.NewEvent, before ...statement) (string, error) {
 	typ, ok := assess.LookupEventType(ev.Type)
 	if !ok {
 		return "", fmt.Errorf("emit: event type %q is not in the catalogue", ev.Type)
 	}
-	se, err := db.recordEvent(ctx, tx, actor, ev)
+	se, insert, err := db.newEvent(ctx, tx, actor, ev)
 	if err != nil {
 		return "", err
 	}
-	if err := db.fanOut(ctx, tx, se, typ); err != nil {
-		return "", fmt.Errorf("emit %s: fan out: %w", ev.Type, err)
+	if err := db.fanOut(ctx, tx, se, typ, append(before, insert)...); err != nil {
+		return "", fmt.Errorf("emit %s: %w", ev.Type, err)
 	}
 	return se.ID, nil
 }
 
 // recordEvent inserts the events row only; tests of a destination deliver it themselves.
 func (db *DB) recordEvent(ctx context.Context, tx pgx.Tx, actor assess.Actor, ev assess.NewEvent) (storedEvent, error) {
-	data, err := json.Marshal(ev.Data)
-	if err != nil {
-		return storedEvent{}, fmt.Errorf("emit %s: data: %w", ev.Type, err)
-	}
-	name, err := actorNameOf(ctx, tx, actor)
+	se, insert, err := db.newEvent(ctx, tx, actor, ev)
 	if err != nil {
 		return storedEvent{}, err
+	}
+	if _, err := tx.Exec(ctx, insert.sql, insert.args...); err != nil {
+		return storedEvent{}, fmt.Errorf("emit %s: %w", ev.Type, err)
+	}
+	return se, nil
+}
+
+// newEvent makes the events row of ev and the statement inserting it.
+func (db *DB) newEvent(ctx context.Context, q querier, actor assess.Actor, ev assess.NewEvent) (storedEvent, statement, error) {
+	data, err := json.Marshal(ev.Data)
+	if err != nil {
+		return storedEvent{}, statement{}, fmt.Errorf("emit %s: data: %w", ev.Type, err)
+	}
+	name, err := actorNameOf(ctx, q, actor)
+	if err != nil {
+		return storedEvent{}, statement{}, err
 	}
 	now := db.now().UTC()
 	se := storedEvent{ID: assess.NewID(assess.PrefixEvent, now), Type: string(ev.Type), OccurredAt: now, ActorID: actorID(actor),
@@ -61,13 +74,9 @@ func (db *DB) recordEvent(ctx context.Context, tx pgx.Tx, actor assess.Actor, ev
 	if se.SubjectUserID != "" {
 		subject = &se.SubjectUserID
 	}
-	_, err = tx.Exec(ctx, `INSERT INTO events (id, type, occurred_at, actor_id, actor_name, subject_user_id, summary, link, data)
+	return se, statement{sql: `INSERT INTO events (id, type, occurred_at, actor_id, actor_name, subject_user_id, summary, link, data)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-		se.ID, se.Type, se.OccurredAt, se.ActorID, se.ActorName, subject, se.Summary, se.Link, se.Data)
-	if err != nil {
-		return storedEvent{}, fmt.Errorf("emit %s: %w", ev.Type, err)
-	}
-	return se, nil
+		args: []any{se.ID, se.Type, se.OccurredAt, se.ActorID, se.ActorName, subject, se.Summary, se.Link, se.Data}}, nil
 }
 
 // actorID is the id recorded for an actor; requests without a user are anonymous.

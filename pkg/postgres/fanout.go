@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -34,29 +35,105 @@ import (
 // per user and event, one delivery per event and destination or address (lower-cased).
 // Switched-off channels and inactive destinations get no rows; the event is recorded
 // anyway. channel.test is never fanned out: a test delivers to its destination only.
-func (db *DB) fanOut(ctx context.Context, tx pgx.Tx, se storedEvent, typ assess.EventType) error {
+func (db *DB) fanOut(ctx context.Context, tx pgx.Tx, se storedEvent, typ assess.EventType, before ...statement) error {
 	keys := filterKeys(se.Type)
-	users, err := userRecipients(ctx, tx, se, typ, keys)
+	f, err := db.fanOutReads(ctx, tx, se, typ, keys, before)
 	if err != nil {
 		return err
 	}
-	targets, err := ruleTargets(ctx, tx, keys)
+	mails, err := db.emailDeliveries(ctx, tx, se, typ, f.users, f.emails)
 	if err != nil {
 		return err
 	}
-	if err := db.notifyInApp(ctx, tx, se, typ, users); err != nil {
-		return err
-	}
-	ds, err := db.destinationDeliveries(ctx, tx, se, keys, targets)
-	if err != nil {
-		return err
-	}
-	mails, err := db.emailDeliveries(ctx, tx, se, typ, users, targets.emails)
-	if err != nil {
-		return err
-	}
-	_, err = db.queueDeliveries(ctx, tx, append(ds, mails...))
+	_, err = db.queueDeliveries(ctx, tx, append(f.destinations, mails...))
 	return err
+}
+
+// statement is one SQL statement with its arguments, to be sent in a batch.
+type statement struct {
+	sql  string
+	args []any
+}
+
+// fanOutResult is what the pipelined part of a fan-out found.
+type fanOutResult struct {
+	users        []userRecipient
+	emails       []string // named by matching global rules
+	destinations []newDelivery
+}
+
+// fanOutReads sends the statements before (the change's audit row, the events row), the
+// recipients (whose in-app notifications the same statement inserts), the addresses of the
+// matching rules and the matching destinations in one round trip: none of them depends on the
+// result of another, and a failing one aborts the transaction and the rest with it.
+func (db *DB) fanOutReads(ctx context.Context, tx pgx.Tx, se storedEvent, typ assess.EventType, keys []string, before []statement) (fanOutResult, error) {
+	var b pgx.Batch
+	for _, s := range before {
+		b.Queue(s.sql, s.args...)
+	}
+	params := map[string]string{"actor": se.ActorName, "summary": se.Summary}
+	b.Queue(recipientsSQL, typ.Permission, se.ActorID, typ.NotifyHolders, typ.NotifySubject, typ.EmailDefault, se.SubjectUserID, keys,
+		notificationIDPrefix(se.OccurredAt), se.ID, se.Type, typ.Title, notificationMessage(se), se.Link, params, se.OccurredAt)
+	b.Queue(ruleEmailsSQL, keys)
+	webhooks := db.delivery.WebhooksEnabled
+	if webhooks {
+		b.Queue(`SELECT id FROM webhooks WHERE active AND (event_types && $1::text[] OR id = ANY (`+ruleWebhooksSQL+`))
+			ORDER BY id`, keys)
+	}
+	platforms := db.chatPlatformsOn()
+	if len(platforms) > 0 {
+		b.Queue(`SELECT id, platform FROM chat_destinations
+			WHERE active AND platform = ANY ($2) AND (event_types && $1::text[] OR id = ANY (`+ruleChatsSQL+`)) ORDER BY id`, keys, platforms)
+	}
+	br := tx.SendBatch(ctx, &b)
+	f, err := readFanOut(br, se, len(before), webhooks, len(platforms) > 0)
+	if cerr := br.Close(); err == nil {
+		err = cerr
+	}
+	return f, err
+}
+
+// readFanOut reads the results of fanOutReads' batch, in the order it queued them.
+func readFanOut(br pgx.BatchResults, se storedEvent, before int, webhooks, chats bool) (fanOutResult, error) {
+	var f fanOutResult
+	for range before {
+		if _, err := br.Exec(); err != nil {
+			return f, err
+		}
+	}
+	rows, _ := br.Query()
+	users, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (userRecipient, error) {
+		var u userRecipient
+		return u, r.Scan(&u.ID, &u.Email, &u.InApp, &u.Mail)
+	})
+	if err != nil {
+		return f, err
+	}
+	f.users = users
+	if err := br.QueryRow().Scan(&f.emails); err != nil {
+		return f, err
+	}
+	if webhooks {
+		rows, _ := br.Query()
+		ids, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		if err != nil {
+			return f, err
+		}
+		for _, id := range ids {
+			f.destinations = append(f.destinations, webhookDelivery(se, id))
+		}
+	}
+	if chats {
+		rows, _ := br.Query()
+		found, err := pgx.CollectRows(rows, pgx.RowToStructByPos[struct{ ID, Platform string }])
+		if err != nil {
+			return f, err
+		}
+		for _, c := range found {
+			f.destinations = append(f.destinations, chatDelivery(se, c.ID, c.Platform))
+		}
+	}
+	return f, nil
 }
 
 // filterKeys are the subscription-filter entries that select typ; a filter matches when
@@ -72,16 +149,21 @@ type userRecipient struct {
 	InApp, Mail bool
 }
 
-// userRecipients finds the users of the default audience and of the matching rules who
-// may receive the event, except the actor, with the union of their channels.
-func userRecipients(ctx context.Context, tx pgx.Tx, se storedEvent, typ assess.EventType, keys []string) ([]userRecipient, error) {
-	rows, err := tx.Query(ctx, `WITH eligible AS (
-			SELECT u.id, u.email, EXISTS (SELECT 1 FROM user_roles ur JOIN role_permissions rp ON rp.role_id = ur.role_id
-				WHERE ur.user_id = u.id AND rp.permission = $1) AS holds
-			FROM users u WHERE u.active AND u.id <> $2
-		), wanted AS (
-			SELECT e.id, true AS in_app, $5::boolean AS email FROM eligible e
-				WHERE ($3::boolean AND e.holds) OR ($4::boolean AND e.id = $6)
+// recipientsSQL finds the users of the default audience and of the matching rules who
+// may receive the event, except the actor, with the union of their channels (starting from
+// the candidates — the permission's holders, the subject, the rules' users — so its cost
+// follows the audience, not the number of users), and inserts
+// the in-app notification of each who gets the event in-app (one per user and event).
+// A notification's id is the event time's part of an identifier ($8, from
+// notificationIDPrefix) and 64 random bits in hexadecimal, whose digits are Crockford
+// digits too: a valid, time-ordered identifier made in the statement that knows how many
+// are needed.
+const recipientsSQL = `WITH wanted AS (
+			SELECT ur.user_id AS id, true AS in_app, $5::boolean AS email
+				FROM role_permissions rp JOIN user_roles ur ON ur.role_id = rp.role_id
+				WHERE $3::boolean AND rp.permission = $1
+			UNION ALL
+			SELECT $6::text, true, $5::boolean WHERE $4::boolean
 			UNION ALL
 			SELECT r.owner_id, r.in_app, r.email FROM notification_rules r
 				WHERE r.scope = 'personal' AND r.enabled AND r.event_types && $7::text[]
@@ -89,58 +171,37 @@ func userRecipients(ctx context.Context, tx pgx.Tx, se storedEvent, typ assess.E
 			SELECT ur.user_id, r.in_app, r.email FROM notification_rules r
 				JOIN roles ro ON ro.name = ANY (r.roles) JOIN user_roles ur ON ur.role_id = ro.id
 				WHERE r.scope = 'global' AND r.enabled AND r.event_types && $7::text[] AND (r.in_app OR r.email)
+		), recipients AS (
+			SELECT u.id, u.email, bool_or(w.in_app) AS in_app, bool_or(w.email) AS mail
+			FROM wanted w JOIN users u ON u.id = w.id
+			WHERE u.active AND u.id <> $2 AND (u.id = $6 OR EXISTS (SELECT 1 FROM user_roles ur
+				JOIN role_permissions rp ON rp.role_id = ur.role_id WHERE ur.user_id = u.id AND rp.permission = $1))
+			GROUP BY u.id, u.email
+		), notified AS (
+			INSERT INTO notifications (id, user_id, event_id, type, title, message, link, params, created_at)
+			SELECT $8::text || left(replace(gen_random_uuid()::text, '-', ''), 16), r.id, $9::text, $10::text, $11::text,
+				$12::text, $13::text, $14::jsonb, $15::timestamptz
+			FROM recipients r WHERE r.in_app
+			ON CONFLICT (event_id, user_id) DO NOTHING
 		)
-		SELECT e.id, e.email, bool_or(w.in_app), bool_or(w.email)
-		FROM wanted w JOIN eligible e ON e.id = w.id
-		WHERE e.holds OR e.id = $6
-		GROUP BY e.id, e.email ORDER BY e.id`,
-		typ.Permission, se.ActorID, typ.NotifyHolders, typ.NotifySubject, typ.EmailDefault, se.SubjectUserID, keys)
-	if err != nil {
-		return nil, err
-	}
-	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (userRecipient, error) {
-		var u userRecipient
-		return u, r.Scan(&u.ID, &u.Email, &u.InApp, &u.Mail)
-	})
+		SELECT id, email, in_app, mail FROM recipients ORDER BY id`
+
+// notificationIDPrefix is the prefix and time part of the notifications of an event at t:
+// the first ten digits of an identifier, which hold its 48 bits of milliseconds.
+func notificationIDPrefix(t time.Time) string {
+	return assess.NewID(assess.PrefixNotification, t)[:len(assess.PrefixNotification)+10]
 }
 
-// targets are what the matching global rules name besides roles.
-type targets struct {
-	emails, webhookIDs, chatIDs []string
-}
-
-func ruleTargets(ctx context.Context, tx pgx.Tx, keys []string) (targets, error) {
-	var t targets
-	err := tx.QueryRow(ctx, `SELECT
-			coalesce(array_agg(DISTINCT x.e) FILTER (WHERE x.e IS NOT NULL), '{}'),
-			coalesce((SELECT array_agg(DISTINCT w) FROM notification_rules r, unnest(r.webhook_ids) w
-				WHERE r.scope = 'global' AND r.enabled AND r.event_types && $1::text[]), '{}'),
-			coalesce((SELECT array_agg(DISTINCT c) FROM notification_rules r, unnest(r.chat_ids) c
-				WHERE r.scope = 'global' AND r.enabled AND r.event_types && $1::text[]), '{}')
+// The destinations and addresses named by the enabled global rules matching the keys ($1).
+const (
+	ruleWebhooksSQL = `SELECT w FROM notification_rules r, unnest(r.webhook_ids) w
+				WHERE r.scope = 'global' AND r.enabled AND r.event_types && $1::text[]`
+	ruleChatsSQL = `SELECT c FROM notification_rules r, unnest(r.chat_ids) c
+				WHERE r.scope = 'global' AND r.enabled AND r.event_types && $1::text[]`
+	ruleEmailsSQL = `SELECT coalesce(array_agg(DISTINCT x.e) FILTER (WHERE x.e IS NOT NULL), '{}')
 		FROM (SELECT unnest(r.emails) AS e FROM notification_rules r
-			WHERE r.scope = 'global' AND r.enabled AND r.event_types && $1::text[]) x`, keys).
-		Scan(&t.emails, &t.webhookIDs, &t.chatIDs)
-	return t, err
-}
-
-// notifyInApp inserts one notification per user who gets the event in-app.
-func (db *DB) notifyInApp(ctx context.Context, tx pgx.Tx, se storedEvent, typ assess.EventType, users []userRecipient) error {
-	var ids, userIDs []string
-	for _, u := range users {
-		if u.InApp {
-			ids, userIDs = append(ids, assess.NewID(assess.PrefixNotification, se.OccurredAt)), append(userIDs, u.ID)
-		}
-	}
-	if len(ids) == 0 {
-		return nil
-	}
-	params := map[string]string{"actor": se.ActorName, "summary": se.Summary}
-	_, err := tx.Exec(ctx, `INSERT INTO notifications (id, user_id, event_id, type, title, message, link, params, created_at)
-		SELECT x.id, x.user_id, $3::text, $4::text, $5::text, $6::text, $7::text, $8::jsonb, $9::timestamptz FROM unnest($1::text[], $2::text[]) AS x(id, user_id)
-		ON CONFLICT (event_id, user_id) DO NOTHING`,
-		ids, userIDs, se.ID, se.Type, typ.Title, notificationMessage(se), se.Link, params, se.OccurredAt)
-	return err
-}
+			WHERE r.scope = 'global' AND r.enabled AND r.event_types && $1::text[]) x`
+)
 
 // notificationMessage is the English line under a notification's title.
 func notificationMessage(se storedEvent) string {
@@ -148,39 +209,6 @@ func notificationMessage(se storedEvent) string {
 		return "By " + se.ActorName + "."
 	}
 	return se.Summary + " (by " + se.ActorName + ")"
-}
-
-// destinationDeliveries lists the webhook and chat deliveries of an event.
-func (db *DB) destinationDeliveries(ctx context.Context, tx pgx.Tx, se storedEvent, keys []string, t targets) ([]newDelivery, error) {
-	var ds []newDelivery
-	if db.delivery.WebhooksEnabled {
-		rows, err := tx.Query(ctx, `SELECT id FROM webhooks WHERE active AND (event_types && $1::text[] OR id = ANY ($2))
-			ORDER BY id`, keys, t.webhookIDs)
-		if err != nil {
-			return nil, err
-		}
-		ids, err := pgx.CollectRows(rows, pgx.RowTo[string])
-		if err != nil {
-			return nil, err
-		}
-		for _, id := range ids {
-			ds = append(ds, webhookDelivery(se, id))
-		}
-	}
-	platforms := db.chatPlatformsOn()
-	if len(platforms) == 0 {
-		return ds, nil
-	}
-	rows, err := tx.Query(ctx, `SELECT id, platform FROM chat_destinations
-		WHERE active AND platform = ANY ($3) AND (event_types && $1::text[] OR id = ANY ($2)) ORDER BY id`, keys, t.chatIDs, platforms)
-	if err != nil {
-		return nil, err
-	}
-	chats, err := pgx.CollectRows(rows, pgx.RowToStructByPos[struct{ ID, Platform string }])
-	for _, c := range chats {
-		ds = append(ds, chatDelivery(se, c.ID, c.Platform))
-	}
-	return ds, err
 }
 
 // emailDeliveries lists the event e-mails: to users who get the event by e-mail and to

@@ -71,10 +71,6 @@ func (s *InviteService) CreateInvite(ctx context.Context, in assess.NewInvite, a
 		if err := in.Validate(); err != nil {
 			return err
 		}
-		roleID, err := inviteRoleID(ctx, tx, in.IntendedRole)
-		if err != nil {
-			return err
-		}
 		inv = assess.Invite{ID: assess.NewID(assess.PrefixInvite, tx.Now), Email: in.Email, IntendedRole: in.IntendedRole,
 			Status: assess.InviteUnused, CreatedBy: tx.Actor.ID, CreatedAt: tx.Now.UTC(),
 			ExpiresAt: tx.Now.Add(time.Duration(in.ExpiresInHours) * time.Hour).UTC()}
@@ -82,9 +78,15 @@ func (s *InviteService) CreateInvite(ctx context.Context, in assess.NewInvite, a
 		if in.Email != "" {
 			email = &in.Email
 		}
-		if _, err := tx.Exec(ctx, `INSERT INTO invites (id, email, role_id, token_hash, created_by, created_at, expires_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7)`, inv.ID, email, roleID, tokenHash(token), inv.CreatedBy, tx.Now, inv.ExpiresAt); err != nil {
+		// The role is resolved by the insert itself: no row inserted means no such role.
+		tag, err := tx.Exec(ctx, `INSERT INTO invites (id, email, role_id, token_hash, created_by, created_at, expires_at)
+			SELECT $1::text, $2::text, r.id, $4::bytea, $5::text, $6::timestamptz, $7::timestamptz FROM roles r WHERE r.name = $3`,
+			inv.ID, email, in.IntendedRole, tokenHash(token), inv.CreatedBy, tx.Now, inv.ExpiresAt)
+		if err != nil {
 			return err
+		}
+		if tag.RowsAffected() == 0 {
+			return unknownInviteRole(in.IntendedRole)
 		}
 		if err := tx.Record(ctx, assess.ChangeInviteCreated, inviteTarget(inv.ID), map[string]any{"email": in.Email,
 			"intendedRole": in.IntendedRole, "expiresAt": inv.ExpiresAt, "sendEmail": in.SendEmail}, inviteEvent(inv)); err != nil {
@@ -101,16 +103,11 @@ func (s *InviteService) CreateInvite(ctx context.Context, in assess.NewInvite, a
 	return inv, token, nil
 }
 
-// inviteRoleID resolves the role an invite grants; an unknown one is reported on the
-// request's intendedRole field.
-func inviteRoleID(ctx context.Context, tx *Tx, name string) (string, error) {
-	var id string
-	err := tx.QueryRow(ctx, "SELECT id FROM roles WHERE name = $1", name).Scan(&id)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return "", &assess.Error{Code: assess.ECodeValidation, Message: "Unknown role " + name + ".",
-			Details: []assess.Detail{{Field: "intendedRole", Code: "unknown_role", Message: "Unknown role " + name + "."}}}
-	}
-	return id, err
+// unknownInviteRole answers an invite for a role that does not exist, on the request's
+// intendedRole field.
+func unknownInviteRole(name string) error {
+	return &assess.Error{Code: assess.ECodeValidation, Message: "Unknown role " + name + ".",
+		Details: []assess.Detail{{Field: "intendedRole", Code: "unknown_role", Message: "Unknown role " + name + "."}}}
 }
 
 // FindInvites implements assess.InviteService: newest first, keyset paginated on the id.

@@ -75,6 +75,12 @@ func (b *BatchedRateLimiter) local(w *localWindow, limit int) bool {
 
 // Hit implements assess.RateLimiter.
 func (b *BatchedRateLimiter) Hit(ctx context.Context, key string, limit int, window time.Duration) (assess.RateDecision, error) {
+	return b.HitWithin(ctx, key, limit, window, 0)
+}
+
+// HitWithin is Hit with the database's answer awaited at most timeout (0: as long as ctx
+// allows). Most hits are counted in memory and need no timer at all.
+func (b *BatchedRateLimiter) HitWithin(ctx context.Context, key string, limit int, window, timeout time.Duration) (assess.RateDecision, error) {
 	if window <= 0 || limit <= 0 {
 		return assess.RateDecision{}, errors.New("rate limit: window and limit must be positive")
 	}
@@ -96,6 +102,11 @@ func (b *BatchedRateLimiter) Hit(ctx context.Context, key string, limit int, win
 	w.pending, w.inflight = 0, w.inflight+n
 	b.mu.Unlock()
 
+	if timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, timeout)
+		defer cancel()
+	}
 	count, err := b.exact.add(ctx, key, start, n)
 	b.mu.Lock()
 	defer b.mu.Unlock()

@@ -90,19 +90,26 @@ func (tx *Tx) As(actor assess.Actor) *Tx {
 // Record writes the audit row of a change and, when the catalogue announces the change,
 // emits its event, in one call and in this transaction: the audit action and the event
 // type come from the one catalogue entry c. ev is the event's content (its Type is set
-// from c); it must be empty when c is not announced.
+// from c); it must be empty when c is not announced. The audit row, the events row and
+// the fan-out's reads travel in one round trip (see fanOutReads).
 func (tx *Tx) Record(ctx context.Context, c assess.Change, target Target, details map[string]any, ev assess.NewEvent) error {
-	if err := writeAudit(ctx, tx, assess.AuditEntry{Actor: tx.Actor, Action: c.Action,
-		TargetType: target.Type, TargetID: target.ID, Details: details}); err != nil {
+	audit, err := auditStatement(assess.AuditEntry{Actor: tx.Actor, Action: c.Action,
+		TargetType: target.Type, TargetID: target.ID, Details: details})
+	if err != nil {
 		return err
 	}
 	switch {
 	case c.Event == "" && ev.Data != nil:
 		return fmt.Errorf("record %s: the change is not announced, but event data was given", c.Action)
 	case c.Event == "":
+		if _, err := tx.Exec(ctx, audit.sql, audit.args...); err != nil {
+			return fmt.Errorf("write audit row: %w", err)
+		}
 		return nil
 	}
-	return tx.Announce(ctx, c.Event, ev)
+	ev.Type = c.Event
+	_, err = tx.db.emit(ctx, tx, tx.Actor, ev, audit)
+	return err
 }
 
 // Announce emits an event of the catalogue without an audit row of its own: for a change

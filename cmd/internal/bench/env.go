@@ -121,7 +121,8 @@ func (e *environment) measure(ctx context.Context, drv *driver, rep *Report, pha
 	return nil
 }
 
-// ceilings measures the hello-world server with the same driver, then pgbench.
+// ceilings measures the hello-world server with the same driver, then pgbench: the
+// select-only script and the write ceiling.
 func (e *environment) ceilings(ctx context.Context, drv *driver, rep *Report, pgbench string) error {
 	hello, err := startHelloWorld(ctx, filepath.Join(e.dir, "hello-world.log"))
 	if err != nil {
@@ -139,6 +140,11 @@ func (e *environment) ceilings(ctx context.Context, drv *driver, rep *Report, pg
 		return err
 	}
 	fmt.Fprintf(e.out, "%-16s %8.0f tps, latency average %.2f ms\n", "pgbench -S", rep.Pgbench.TPS, rep.Pgbench.LatencyMs)
+	rep.PgbenchWrite, err = runPgbenchWrite(ctx, pgbench, e.cluster.ConnStringFor("postgres"), e.dir, drv.concurrency, drv.duration)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.out, "%-16s %8.0f tps, latency average %.2f ms\n", "pgbench write", rep.PgbenchWrite.TPS, rep.PgbenchWrite.LatencyMs)
 	return nil
 }
 

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/assay-dev/assay/pkg/postgres/embedpg"
 )
 
@@ -72,10 +74,83 @@ func runPgbench(ctx context.Context, bin, dsn string, clients int, dur time.Dura
 	if m == nil {
 		return nil, fmt.Errorf("pgbench: no tps line in its output:\n%s", out)
 	}
-	res := &PgbenchResult{Command: "pgbench " + strings.Join(args, " ")}
-	res.TPS, _ = strconv.ParseFloat(string(m[1]), 64)
+	return parsePgbench("pgbench "+strings.Join(args, " "), out, m), nil
+}
+
+func parsePgbench(command string, out []byte, tps [][]byte) *PgbenchResult {
+	res := &PgbenchResult{Command: command}
+	res.TPS, _ = strconv.ParseFloat(string(tps[1]), 64)
 	if m := latencyLine.FindSubmatch(out); m != nil {
 		res.LatencyMs, _ = strconv.ParseFloat(string(m[1]), 64)
 	}
-	return res, nil
+	return res
+}
+
+// writeCeilingSchema and writeCeilingScript are the write ceiling: a transaction shaped like
+// a create (create-invite) — four single-row inserts into four tables with a primary key
+// and one or two more indexes each, one of them with a foreign key, a JSON value in three —
+// committed with the cluster's durability (synchronous commit, fsync). It is what the
+// database alone commits per second with the same clients, without the HTTP server and
+// without the reads a create makes (recipients, rules): an upper bound for creates.
+const writeCeilingSchema = `
+DROP TABLE IF EXISTS ceiling_notification, ceiling_event, ceiling_audit, ceiling_record;
+CREATE TABLE ceiling_record (id text PRIMARY KEY, role_id text NOT NULL, token_hash bytea NOT NULL, created_by text NOT NULL,
+	created_at timestamptz NOT NULL, expires_at timestamptz NOT NULL);
+CREATE INDEX ON ceiling_record (id DESC);
+CREATE UNIQUE INDEX ON ceiling_record (token_hash);
+CREATE TABLE ceiling_audit (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, occurred_at timestamptz NOT NULL DEFAULT now(),
+	actor text NOT NULL, action text NOT NULL, target_id text NOT NULL, details jsonb NOT NULL);
+CREATE INDEX ON ceiling_audit (action, occurred_at DESC);
+CREATE INDEX ON ceiling_audit (occurred_at DESC, id DESC);
+CREATE TABLE ceiling_event (id text PRIMARY KEY, type text NOT NULL, occurred_at timestamptz NOT NULL, actor_id text NOT NULL,
+	data jsonb NOT NULL);
+CREATE INDEX ON ceiling_event (occurred_at);
+CREATE TABLE ceiling_notification (id text PRIMARY KEY, user_id text NOT NULL, event_id text REFERENCES ceiling_event (id),
+	title text NOT NULL, params jsonb NOT NULL, created_at timestamptz NOT NULL, read_at timestamptz);
+CREATE UNIQUE INDEX ON ceiling_notification (event_id, user_id);
+CREATE INDEX ON ceiling_notification (user_id, id DESC);
+CREATE INDEX ON ceiling_notification (user_id, id DESC) WHERE read_at IS NULL;
+`
+
+const writeCeilingScript = `\set n random(1, 1000000000)
+\set m random(1, 1000000000)
+BEGIN;
+INSERT INTO ceiling_record VALUES ('inv_' || :client_id || '_' || :n || md5(random()::text), 'rl_assessee',
+	decode(md5(random()::text), 'hex'), 'u_admin', now(), now() + interval '7 days');
+INSERT INTO ceiling_audit (actor, action, target_id, details) VALUES ('u_admin', 'invite.created', 'inv_' || :n,
+	'{"email": "", "intendedRole": "assessee", "sendEmail": false}');
+INSERT INTO ceiling_event VALUES ('evt_' || :n || '_' || :m, 'invite.created', now(), 'u_admin',
+	'{"id": "inv", "intendedRole": "assessee", "status": "unused"}');
+INSERT INTO ceiling_notification VALUES ('nt_' || :client_id || '_' || :n || md5(random()::text), 'u_other',
+	'evt_' || :n || '_' || :m, 'Invite created', '{"actor": "Admin"}', now());
+END;
+`
+
+// runPgbenchWrite runs the write ceiling (writeCeilingScript) in the cluster's maintenance
+// database with clients connections for dur.
+func runPgbenchWrite(ctx context.Context, bin, dsn, dir string, clients int, dur time.Duration) (*PgbenchResult, error) {
+	script := filepath.Join(dir, "write-ceiling.sql")
+	if err := os.WriteFile(script, []byte(writeCeilingScript), 0o644); err != nil {
+		return nil, err
+	}
+	conn, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		return nil, err
+	}
+	_, err = conn.Exec(ctx, writeCeilingSchema)
+	_ = conn.Close(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("write ceiling schema: %w", err)
+	}
+	secs := max(1, int(dur.Round(time.Second)/time.Second))
+	args := []string{"-M", "prepared", "-c", strconv.Itoa(clients), "-j", strconv.Itoa(min(2, clients)), "-T", strconv.Itoa(secs), "-n", "-f"}
+	out, err := exec.CommandContext(ctx, bin, append(args, script, dsn)...).CombinedOutput()
+	if err != nil {
+		return nil, fmt.Errorf("pgbench (write ceiling): %w\n%s", err, out)
+	}
+	m := tpsLine.FindSubmatch(out)
+	if m == nil {
+		return nil, fmt.Errorf("pgbench (write ceiling): no tps line in its output:\n%s", out)
+	}
+	return parsePgbench("pgbench "+strings.Join(args, " ")+" write-ceiling.sql", out, m), nil
 }

@@ -26,8 +26,11 @@ type Report struct {
 	Mixed *Result `json:"mixed,omitempty"`
 	// HelloWorld and Pgbench are the ceilings: the fastest an HTTP server and the
 	// database answer on this machine, with the same concurrency.
-	HelloWorld   *Result        `json:"helloWorld,omitempty"`
-	Pgbench      *PgbenchResult `json:"pgbench,omitempty"`
+	HelloWorld *Result        `json:"helloWorld,omitempty"`
+	Pgbench    *PgbenchResult `json:"pgbench,omitempty"`
+	// PgbenchWrite is the write ceiling: create-shaped transactions (four inserts and a
+	// synchronous commit) per second, see writeCeilingScript.
+	PgbenchWrite *PgbenchResult `json:"pgbenchWrite,omitempty"`
 	TotalSeconds float64        `json:"totalSeconds"`
 }
 
@@ -111,6 +114,9 @@ func (r *Report) printTable(w io.Writer) {
 	}
 	if r.Pgbench != nil {
 		fmt.Fprintf(w, "database ceiling: %s: %.0f tps, latency average %.2f ms\n", r.Pgbench.Command, r.Pgbench.TPS, r.Pgbench.LatencyMs)
+	}
+	if r.PgbenchWrite != nil {
+		fmt.Fprintf(w, "write ceiling: %s: %.0f tps, latency average %.2f ms\n", r.PgbenchWrite.Command, r.PgbenchWrite.TPS, r.PgbenchWrite.LatencyMs)
 	}
 	s := r.Seed
 	fmt.Fprintf(w, "concurrency %d, %gs per operation after %gs warm-up; %d users, %d custom roles, %d unread notifications, %d API keys and sessions (seeded in %.0fs)\n",
