@@ -57,8 +57,9 @@ func TestSignInLimitCountsOnlyCredentialAttempts(t *testing.T) {
 }
 
 // TestRateBudgetSharedAcrossServers: one API key used on two servers shares one budget,
-// counted locally and reconciled in batches: together the servers admit the budget
-// within a tenth, and refuse the rest with 429 and Retry-After.
+// counted locally and reconciled in batches: together the servers admit the budget within
+// the documented bound (a quarter of it for a second server; usually within a tenth), and
+// refuse the rest with 429 and Retry-After.
 func TestRateBudgetSharedAcrossServers(t *testing.T) {
 	t.Parallel()
 	const budget = 60
@@ -95,5 +96,5 @@ func TestRateBudgetSharedAcrossServers(t *testing.T) {
 	wg.Wait()
 	t.Logf("allowed %d, refused %d, budget %d (minus the requests that set the key up)", allowed, refused, budget)
 	require.Positive(t, refused)
-	require.InDelta(t, budget, allowed, budget/10+3, "the two servers admit one shared budget")
+	require.InDelta(t, budget, allowed, budget/4+3, "the two servers admit one shared budget")
 }

@@ -23,8 +23,9 @@ import (
 // lags by what the others counted since their last flush and its last read; each server
 // reconciles (counts synchronously) once it has taken a quarter of the budget it saw
 // remaining, and counts the last tenth synchronously, so the overshoot is at most what
-// the other servers took locally since their last reconciliation — a quarter of a budget
-// remainder that is then within the last tenth (see docs/performance.md).
+// the other servers took locally since their last reconciliation: usually little, at
+// worst a quarter of the budget per other server when their views are stale (see
+// docs/architecture.md, "Rate limits").
 type BatchedRateLimiter struct {
 	exact *RateLimiter
 	every time.Duration
