@@ -33,6 +33,17 @@ export const ADMIN_BASE_URL = (process.env.ADMIN_BASE_URL || '').replace(/\/$/, 
  */
 export const CATALOGUE_BASE_URL = (process.env.CATALOGUE_BASE_URL || '').replace(/\/$/, '')
 
+/**
+ * CATALOGUE_ADMIN is the first administrator of the catalogue server (CATALOGUE_BASE_URL),
+ * shared by the catalogue journey files: whichever runs first sets the server up with it.
+ */
+export const CATALOGUE_ADMIN = Object.freeze({
+  username: 'catalogue-admin',
+  password: 'catalogue admin passphrase 1',
+  email: 'catalogue-admin@example.com',
+  displayName: 'Catalogue Admin',
+})
+
 const ARTIFACTS = fileURLToPath(new URL('./artifacts/', import.meta.url))
 
 const LAUNCH_ARGS = [

@@ -1,57 +1,29 @@
-// Local mirrors of the standard types of pkg/assess/standard.go, for the components of
-// this feature until the OpenAPI document carries the standards operations.
-// TODO: replace each with components['schemas'][…] from web/src/api/schema.d.ts once
-// `npm run gen:api` produces them (Standard, Requirement, Level, …).
+// The standard types of this feature: the records come from the generated API types
+// (web/src/api/schema.d.ts); the event payloads of the components are local.
+import type { components } from '../../api/schema'
+
+type Schemas = components['schemas']
+
+/** Standard is a versioned catalogue of requirements. */
+export type Standard = Schemas['Standard']
 
 /** StandardState is where a standard is in its four-eyes lifecycle. */
-export type StandardState = 'draft' | 'in_review' | 'published' | 'retired'
+export type StandardState = Standard['state']
 
 /** STANDARD_STATES lists the states in lifecycle order (filters, tags). */
 export const STANDARD_STATES: readonly StandardState[] = ['draft', 'in_review', 'published', 'retired']
 
 /** ExternalReference is a link to an outside resource (CycloneDX externalReferences). */
-export interface ExternalReference {
-  type: string
-  url: string
-  comment?: string
-}
+export type ExternalReference = Schemas['ExternalReference']
 
-/** Requirement is one node of a standard's requirement tree. */
-export interface Requirement {
-  id: string
-  standardId: string
-  /** Absent for a top-level requirement. */
-  parentId?: string
-  identifier: string
-  name: string
-  description: string
-  openCre: string[]
-  externalReferences: ExternalReference[]
-  /** Order among its siblings. */
-  position: number
-  /** Ids of the levels that include it. */
-  levels: string[]
-  /** Optimistic-concurrency version. */
-  version: number
-}
+/** Requirement is one node of a standard's requirement tree; `levels` lists the ids of the levels that include it. */
+export type Requirement = Schemas['Requirement']
 
 /** TreeRequirement is a requirement as the tree answer lists it (depth-first, flat). */
-export interface TreeRequirement extends Requirement {
-  depth: number
-  childCount: number
-}
+export type TreeRequirement = Schemas['TreeRequirement']
 
 /** Level is a named subset of a standard's requirements (ASVS L1–L3, …). */
-export interface Level {
-  id: string
-  standardId?: string
-  identifier: string
-  title: string
-  description: string
-  position?: number
-  requirementCount: number
-  version: number
-}
+export type Level = Schemas['Level']
 
 /** RequirementChanges are the fields the tree edits inline; only changed ones are set. */
 export interface RequirementChanges {

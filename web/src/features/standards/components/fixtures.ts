@@ -12,7 +12,10 @@ export function requirement(id: string, parentId: string | null, identifier = id
     description: `Description of ${identifier}`,
     openCre: [],
     externalReferences: [],
+    properties: [],
     position: 0,
+    createdAt: '2026-01-01T00:00:00Z',
+    updatedAt: '2026-01-01T00:00:00Z',
     levels,
     version: 1,
     depth: 0,
@@ -53,8 +56,13 @@ export function bigTree(roots = 10, children = 10, grandchildren = 9): TreeRequi
   return out
 }
 
+function level(id: string, identifier: string, title: string, description: string, requirementCount: number): Level {
+  const at = '2026-01-01T00:00:00Z'
+  return { id, standardId: 'st_1', identifier, title, description, position: 0, requirementCount, version: 1, createdAt: at, updatedAt: at }
+}
+
 /** levels are two levels of the small tree. */
 export const levels: Level[] = [
-  { id: 'l1', identifier: 'L1', title: 'Opportunistic', description: 'The first level', requirementCount: 3, version: 1 },
-  { id: 'l2', identifier: 'L2', title: 'Standard', description: '', requirementCount: 0, version: 1 },
+  level('l1', 'L1', 'Opportunistic', 'The first level', 3),
+  level('l2', 'L2', 'Standard', '', 0),
 ]
