@@ -11,7 +11,7 @@
 import assert from 'node:assert/strict'
 import { mobileJourneys } from './mobile.journeys.mjs'
 import { notificationJourneys } from './notifications.journeys.mjs'
-import { ADMIN_BASE_URL, adminUrl, journey, waitForPath } from './support.mjs'
+import { ADMIN_BASE_URL, adminUrl, journey, skipOptionalSetupSteps, waitForPath } from './support.mjs'
 
 const skip = ADMIN_BASE_URL
   ? false
@@ -58,6 +58,7 @@ journey(
     await waitForPath(page, '/setup')
     await fillAccount(page.getByRole('form', { name: 'Administrator account' }), ADMIN)
     await page.getByRole('button', { name: 'Create administrator account' }).click()
+    await skipOptionalSetupSteps(page)
     await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor()
 
     // Invite someone as an assessee and copy the link, shown once.

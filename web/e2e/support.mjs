@@ -158,6 +158,24 @@ export async function ensureSetUp(baseUrl, account) {
   if (!(await again.json()).setupComplete) throw new Error(`setup answered ${created.status}`)
 }
 
+/**
+ * CATALOGUE_ADMIN is the administrator of the catalogue journeys' server (CATALOGUE_BASE_URL),
+ * shared by the standards and the entities/projects journeys.
+ */
+export const CATALOGUE_ADMIN = { username: 'catalogue-admin', email: 'catalogue-admin@example.com', displayName: 'Catalogue Admin', password: 'catalogue admin passphrase 1' }
+
+/**
+ * skipOptionalSetupSteps passes the setup wizard's optional steps after the account is
+ * created (starter standards, demo data) without taking them, and opens the dashboard.
+ */
+export async function skipOptionalSetupSteps(page) {
+  await page.getByRole('heading', { level: 2, name: 'Starter standards' }).waitFor()
+  await page.getByRole('button', { name: 'Skip', exact: true }).click()
+  await page.getByRole('heading', { level: 2, name: 'Demo data' }).waitFor()
+  await page.getByRole('button', { name: 'Skip', exact: true }).click()
+  await page.getByRole('button', { name: 'Go to the dashboard', exact: true }).click()
+}
+
 /** signIn signs in through the sign-in page of the server at `baseUrl` and waits for the dashboard. */
 export async function signIn(page, baseUrl, account) {
   await page.goto(`${baseUrl}/login`)

@@ -105,7 +105,8 @@ describe('the application shell', () => {
     const { wrapper } = await mountApp('/')
     const nav = wrapper.get('nav[aria-label="Main navigation"]')
     expect(wrapper.get('header').text()).toContain('Assay')
-    expect(nav.findAll('a').map((link) => link.text())).toEqual(['Dashboard'])
+    // The fixture holds projects.view but not entities.view: Entities stays hidden.
+    expect(nav.findAll('a').map((link) => link.text())).toEqual(['Dashboard', 'Projects'])
     expect(nav.get('a').attributes('aria-current')).toBe('page')
     wrapper.unmount()
   })
@@ -147,7 +148,7 @@ describe('the navigation', () => {
   it('groups the administration pages, each shown only with its permission', async () => {
     // The administrator fixture holds admin.users but neither admin.roles nor admin.audit.
     const { wrapper } = await mountApp('/')
-    expect(links(wrapper)).toEqual(['Dashboard'])
+    expect(links(wrapper)).toEqual(['Dashboard', 'Projects'])
     const group = wrapper.get('[data-test="nav-group-administration"] button')
     expect(group.text()).toBe('Administration')
     await group.trigger('click')
@@ -162,7 +163,7 @@ describe('the navigation', () => {
   it('leaves the group out for users who may open none of its pages', async () => {
     vi.mocked(fetchMe).mockResolvedValue(signedInAssessee)
     const { wrapper } = await mountApp('/')
-    expect(links(wrapper)).toEqual(['Dashboard'])
+    expect(links(wrapper)).toEqual(['Dashboard', 'Projects'])
     expect(wrapper.find('[data-test="nav-group-administration"]').exists()).toBe(false)
     wrapper.unmount()
   })

@@ -6,11 +6,13 @@ import {
   DocumentChecked,
   FolderOpened,
   List,
+  MagicStick,
   Message,
   OfficeBuilding,
   Odometer,
   Paperclip,
   Postcard,
+  PriceTag,
   Setting,
   Stamp,
   Lock,
@@ -61,6 +63,8 @@ export const ADMINISTRATION: NavGroup = {
     { routeName: 'admin-chat', labelKey: 'nav.chat', icon: ChatDotRound },
     { routeName: 'admin-email', labelKey: 'nav.email', icon: Postcard },
     { routeName: 'admin-notification-rules', labelKey: 'nav.notificationRules', icon: Bell },
+    { routeName: 'admin-tags', labelKey: 'nav.tags', icon: PriceTag },
+    { routeName: 'admin-sample-content', labelKey: 'nav.sampleContent', icon: MagicStick },
   ],
 }
 

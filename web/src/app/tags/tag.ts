@@ -1,9 +1,4 @@
-// TODO(generated-types): replace with the Tag schema type from src/api/schema.d.ts once
-// the OpenAPI document carries the tag operations (GET /tags answers these fields and more).
+import type { components } from '../../api/schema'
 
-/** TagOption is a tag as pickers and chips need it. */
-export interface TagOption {
-  id: string
-  name: string
-  color: string
-}
+/** TagOption is a tag as pickers and chips need it (a TagRef; a full Tag has these fields too). */
+export type TagOption = components['schemas']['TagRef']

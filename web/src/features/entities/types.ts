@@ -11,11 +11,23 @@ import {
   Van,
 } from '@element-plus/icons-vue'
 import type { Component } from 'vue'
+import type { components } from '../../api/schema'
+import type { AssertSame } from '../../app/catalogue/api'
 
-// These types mirror the catalogue API contract for entities (and migration
-// 0008_catalogue.sql's CHECK lists). TODO(generated-types): replace them with the
-// schema types in src/api/schema.d.ts as soon as the OpenAPI document carries the
-// entity operations; the unions below must then equal the generated enums.
+// The entity types come from the generated schema (src/api/schema.d.ts); the lists
+// below give their order in pickers and are checked against the generated enums.
+
+type Schemas = components['schemas']
+
+/** Entity is an entity as GET /api/v1/entities/{id} answers it. */
+export type Entity = Schemas['Entity']
+
+/** Relationship is a directed edge as an entity's relationship list shows it. */
+export type Relationship = Schemas['Relationship']
+
+/** Policy is a compliance policy, the entity's own or inherited. */
+export type Policy = Schemas['Policy']
+
 
 /** ENTITY_TYPES lists every entity type, in the order pickers offer them. */
 export const ENTITY_TYPES = [
@@ -32,13 +44,19 @@ export const ENTITY_TYPES = [
 ] as const
 
 /** EntityType is what an entity is (the column entities.entity_type). */
-export type EntityType = (typeof ENTITY_TYPES)[number]
+export type EntityType = Entity['type']
+
+/** ENTITY_TYPES_COMPLETE proves that ENTITY_TYPES lists exactly the generated enum. */
+export const ENTITY_TYPES_COMPLETE: AssertSame<EntityType, (typeof ENTITY_TYPES)[number]> = true
 
 /** ENTITY_STATES lists an entity's states; archived ones are hidden from lists by default. */
 export const ENTITY_STATES = ['active', 'inactive', 'archived'] as const
 
 /** EntityState is an entity's lifecycle state. */
-export type EntityState = (typeof ENTITY_STATES)[number]
+export type EntityState = Entity['state']
+
+/** ENTITY_STATES_COMPLETE proves that ENTITY_STATES lists exactly the generated enum. */
+export const ENTITY_STATES_COMPLETE: AssertSame<EntityState, (typeof ENTITY_STATES)[number]> = true
 
 /** RELATIONSHIP_TYPES lists the directed relationship types between two entities. */
 export const RELATIONSHIP_TYPES = [
@@ -53,7 +71,10 @@ export const RELATIONSHIP_TYPES = [
 ] as const
 
 /** RelationshipType is the kind of a directed edge: source <type> target. */
-export type RelationshipType = (typeof RELATIONSHIP_TYPES)[number]
+export type RelationshipType = Relationship['type']
+
+/** RELATIONSHIP_TYPES_COMPLETE proves that RELATIONSHIP_TYPES lists exactly the generated enum. */
+export const RELATIONSHIP_TYPES_COMPLETE: AssertSame<RelationshipType, (typeof RELATIONSHIP_TYPES)[number]> = true
 
 /**
  * HIERARCHICAL_RELATIONSHIPS are the edges that express a structure (a parent above
@@ -62,30 +83,14 @@ export type RelationshipType = (typeof RELATIONSHIP_TYPES)[number]
  */
 export const HIERARCHICAL_RELATIONSHIPS: ReadonlySet<RelationshipType> = new Set(['owns', 'contains', 'governs'])
 
-/** GraphNode is an entity as the graph endpoints return it. */
-export interface GraphNode {
-  id: string
-  name: string
-  type: EntityType
-  state: EntityState
-  /** depth is how many edges away from the graph's centre (entity graphs only). */
-  depth?: number
-}
+/** GraphNode is an entity as the graph endpoints return it; `depth` counts edges from the centre (entity graphs only). */
+export type GraphNode = Schemas['GraphNode']
 
 /** GraphEdge is a relationship as the graph endpoints return it: source <type> target. */
-export interface GraphEdge {
-  id: string
-  sourceId: string
-  targetId: string
-  type: RelationshipType
-}
+export type GraphEdge = Schemas['GraphEdge']
 
 /** EntityGraph is the answer of GET /entities/graph and GET /entities/{id}/graph. */
-export interface EntityGraph {
-  nodes: GraphNode[]
-  edges: GraphEdge[]
-  truncated: boolean
-}
+export type EntityGraph = Schemas['Graph']
 
 /** GraphSymbol is one of the ECharts built-in node shapes. */
 export type GraphSymbol = 'circle' | 'rect' | 'roundRect' | 'triangle' | 'diamond' | 'pin'

@@ -1,12 +1,22 @@
-// These types mirror the catalogue API contract for projects and assess.ProjectFigures
-// as the projects slice defines it. TODO(generated-types): replace them with the schema
-// types in src/api/schema.d.ts as soon as the OpenAPI document carries the project operations.
+import type { components } from '../../api/schema'
+import type { AssertSame } from '../../app/catalogue/api'
+
+// The project types come from the generated schema (src/api/schema.d.ts); the list of
+// states gives their usual order and is checked against the generated enum.
+
+type Schemas = components['schemas']
+
+/** Project is a project as GET /api/v1/projects/{id} answers it. */
+export type Project = Schemas['Project']
 
 /** PROJECT_STATES lists a project's lifecycle states, in their usual order. */
 export const PROJECT_STATES = ['new', 'in_progress', 'on_hold', 'complete', 'operational', 'retired'] as const
 
 /** ProjectState is a project's lifecycle state. */
-export type ProjectState = (typeof PROJECT_STATES)[number]
+export type ProjectState = Project['state']
+
+/** PROJECT_STATES_COMPLETE proves that PROJECT_STATES lists exactly the generated enum. */
+export const PROJECT_STATES_COMPLETE: AssertSame<ProjectState, (typeof PROJECT_STATES)[number]> = true
 
 /** WarningSeverity ranks a figures warning; critical ones come first. */
 export type WarningSeverity = 'critical' | 'warning' | 'info'
@@ -16,24 +26,10 @@ export type WarningSeverity = 'critical' | 'warning' | 'info'
  * overdue due date, …). The server sends `code` and `message`; `severity` is optional
  * (a warning when absent) for when assessments bring graver ones.
  */
-export interface ProjectWarning {
-  code: string
-  message: string
-  severity?: WarningSeverity
-}
+export type ProjectWarning = Schemas['ProjectWarning'] & { severity?: WarningSeverity }
 
-/** ProjectFigures is the answer of GET /projects/{id}/figures. */
-export interface ProjectFigures {
-  /** percentComplete is null while there are no assessments. */
-  assessments: { total: number; complete: number; inProgress: number; percentComplete: number | null }
-  /** project: the project is past its due date and not complete; assessments: how many of its assessments are overdue. */
-  overdue: { project: boolean; assessments: number }
-  /** percent is null while there is nothing to measure (no requirements in scope). */
-  evidenceCoverage: { requirements: number; withEvidence: number; percent: number | null }
-  /** averageScore (0–100) is null until an assessment is scored. */
-  conformance: { averageScore: number | null; assessed: number }
-  warnings: ProjectWarning[]
-}
+/** ProjectFigures is the answer of GET /projects/{id}/figures (ratios are null while there is nothing to measure). */
+export type ProjectFigures = Omit<Schemas['ProjectFigures'], 'warnings'> & { warnings: ProjectWarning[] | null }
 
 const SEVERITY_ORDER: Record<WarningSeverity, number> = { critical: 0, warning: 1, info: 2 }
 
@@ -43,8 +39,8 @@ export function severityOf(warning: ProjectWarning): WarningSeverity {
 }
 
 /** sortWarnings orders warnings by severity (critical first), keeping the server's order within one severity. */
-export function sortWarnings(warnings: readonly ProjectWarning[]): ProjectWarning[] {
-  return [...warnings].sort((a, b) => SEVERITY_ORDER[severityOf(a)] - SEVERITY_ORDER[severityOf(b)])
+export function sortWarnings(warnings: readonly ProjectWarning[] | null): ProjectWarning[] {
+  return [...(warnings ?? [])].sort((a, b) => SEVERITY_ORDER[severityOf(a)] - SEVERITY_ORDER[severityOf(b)])
 }
 
 /**

@@ -8,10 +8,10 @@ import { fetchMe } from '../../app/session/api'
 import { signedInAdmin } from '../../app/session/fixtures'
 import { useSessionStore } from '../../app/session/store'
 import { useSetupStore } from '../../app/setup/store'
-import { createFirstAdministrator } from './api'
+import { createFirstAdministrator, importStarterStandards, loadDemoData } from './api'
 import SetupPage from './SetupPage.vue'
 
-vi.mock('./api', () => ({ createFirstAdministrator: vi.fn() }))
+vi.mock('./api', () => ({ createFirstAdministrator: vi.fn(), importStarterStandards: vi.fn(), loadDemoData: vi.fn() }))
 vi.mock('../../app/setup/api', () => ({ fetchSetupStatus: vi.fn() }))
 vi.mock('../../app/session/api', () => ({ fetchMe: vi.fn(), signOut: vi.fn() }))
 
@@ -123,7 +123,7 @@ describe('the administrator form', () => {
 })
 
 describe('creating the account', () => {
-  it('sends the account and opens the dashboard signed in', async () => {
+  it('sends the account, signed in offers the optional steps, and skipping both opens the dashboard', async () => {
     createAccount.mockResolvedValue(signedInAdmin)
     const wrapper = await mountPage()
     await fill(wrapper, { ...valid, username: '  admin  ' })
@@ -134,7 +134,15 @@ describe('creating the account', () => {
       displayName: 'Ada Admin',
       password: 'correct horse battery',
     })
+    expect(wrapper.find('[data-test="starter-step"]').exists()).toBe(true)
+    await wrapper.get('[data-test="starter-next"]').trigger('click')
+    expect(wrapper.find('[data-test="demo-step"]').exists()).toBe(true)
+    await wrapper.get('[data-test="demo-next"]').trigger('click')
+    await wrapper.get('[data-test="setup-finish"]').trigger('click')
+    await settle()
     expect(router.currentRoute.value.name).toBe('dashboard')
+    expect(importStarterStandards).not.toHaveBeenCalled()
+    expect(loadDemoData).not.toHaveBeenCalled()
     expect(useSetupStore().status?.setupComplete).toBe(true)
     // The server set the session cookie; the session is read back from it.
     expect(fetchMe).toHaveBeenCalledTimes(1)

@@ -1,0 +1,97 @@
+import { flushPromises, mount } from '@vue/test-utils'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
+import { ApiError } from '../../api/errors'
+import { createAppI18n } from '../../app/i18n'
+import { importStarterStandards, loadDemoData } from './api'
+import DemoDataStep from './DemoDataStep.vue'
+import StarterStandardsStep from './StarterStandardsStep.vue'
+
+vi.mock('./api', () => ({ importStarterStandards: vi.fn(), loadDemoData: vi.fn() }))
+
+function mountStep(component: typeof StarterStandardsStep | typeof DemoDataStep, wizard = true) {
+  return mount(component, { props: { wizard }, global: { plugins: [createAppI18n('en')] } })
+}
+
+describe('the starter standards step', () => {
+  beforeEach(() => {
+    vi.mocked(importStarterStandards).mockReset()
+  })
+
+  it('shows its progress, then what it imported, and lets the wizard continue', async () => {
+    let finish: (value: Awaited<ReturnType<typeof importStarterStandards>>) => void = () => {}
+    vi.mocked(importStarterStandards).mockReturnValue(new Promise((resolve) => (finish = resolve)))
+    const wrapper = mountStep(StarterStandardsStep)
+    await wrapper.get('[data-test="starter-run"]').trigger('click')
+    expect(wrapper.find('[data-test="starter-progress"]').text()).toContain('Importing the starter standards')
+    expect(wrapper.get('[data-test="starter-next"]').attributes('disabled')).toBeDefined()
+    finish({
+      created: 1,
+      unchanged: 1,
+      standards: [
+        { id: 'st_1', name: 'OWASP ASVS', standardVersion: '5.0.0', outcome: 'created' },
+        { id: 'st_2', name: 'OWASP SCVS', standardVersion: '1.0', outcome: 'unchanged' },
+      ] as never,
+    })
+    await flushPromises()
+    const result = wrapper.get('[data-test="starter-result"]').text()
+    expect(result).toContain('one standard imported')
+    expect(result).toContain('OWASP SCVS 1.0 (already present)')
+    expect(wrapper.get('[data-test="starter-next"]').text()).toBe('Continue')
+    await wrapper.get('[data-test="starter-next"]').trigger('click')
+    expect(wrapper.emitted('next')).toHaveLength(1)
+  })
+
+  it("explains an unreachable feed with the server's message and can be skipped", async () => {
+    const refused = new ApiError(422, 'business_rule_violation', 'The standards feed could not be downloaded.', 'r1', [
+      { field: 'url', code: 'fetch_failed', message: 'dial tcp: connection refused' },
+    ])
+    vi.mocked(importStarterStandards).mockImplementation(async () => {
+      throw refused
+    })
+    const wrapper = mountStep(StarterStandardsStep)
+    await wrapper.get('[data-test="starter-run"]').trigger('click')
+    await flushPromises()
+    const text = wrapper.text()
+    expect(text).toContain('The starter standards could not be imported')
+    expect(text).toContain('The standards feed could not be downloaded.')
+    expect(text).toContain('The server cannot reach the standards feed')
+    expect(wrapper.get('[data-test="starter-run"]').text()).toBe('Try again')
+    expect(wrapper.get('[data-test="starter-next"]').text()).toBe('Skip')
+  })
+
+  it('has no skip button outside the wizard', () => {
+    expect(mountStep(StarterStandardsStep, false).find('[data-test="starter-next"]').exists()).toBe(false)
+  })
+})
+
+describe('the demo data step', () => {
+  beforeEach(() => {
+    vi.mocked(loadDemoData).mockReset()
+  })
+
+  it('says the demo accounts are deactivated without passwords, and shows what it created', async () => {
+    vi.mocked(loadDemoData).mockResolvedValue({
+      alreadyLoaded: false,
+      created: { entities: 10, relationships: 12, projects: 2, tags: 4, users: 4 },
+    })
+    const wrapper = mountStep(DemoDataStep)
+    expect(wrapper.text()).toContain('They are deactivated and have no password')
+    await wrapper.get('[data-test="demo-run"]').trigger('click')
+    await flushPromises()
+    const result = wrapper.get('[data-test="demo-result"]').text()
+    for (const line of ['10 entities', '12 relationships', '2 projects', '4 tags', '4 demo accounts (deactivated)']) {
+      expect(result).toContain(line)
+    }
+  })
+
+  it('says so when the demo data was loaded before', async () => {
+    vi.mocked(loadDemoData).mockResolvedValue({
+      alreadyLoaded: true,
+      created: { entities: 0, relationships: 0, projects: 0, tags: 0, users: 0 },
+    })
+    const wrapper = mountStep(DemoDataStep)
+    await wrapper.get('[data-test="demo-run"]').trigger('click')
+    await flushPromises()
+    expect(wrapper.get('[data-test="demo-result"]').text()).toContain('The demo data is loaded already.')
+  })
+})
