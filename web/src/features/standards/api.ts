@@ -111,6 +111,11 @@ function requirementPath(id: string, requirementId: string) {
   return { params: { path: { id, requirementId } } }
 }
 
+/** fetchRequirement reads one requirement (GET …/requirements/{requirementId}). */
+export function fetchRequirement(id: string, requirementId: string): Promise<Requirement> {
+  return unwrap(api.GET(`${BASE}/{id}/requirements/{requirementId}`, requirementPath(id, requirementId)))
+}
+
 /** updateRequirement changes a requirement; `version` is the requirement's own. */
 export function updateRequirement(id: string, requirementId: string, body: RequirementFields): Promise<Requirement> {
   return unwrap(api.PATCH(`${BASE}/{id}/requirements/{requirementId}`, { ...requirementPath(id, requirementId), body }))

@@ -6,6 +6,7 @@ import type {
   Level,
   LevelFields,
   LevelMembership,
+  Requirement,
   RequirementMove,
   RequirementUpdate,
   Standard,
@@ -43,6 +44,8 @@ export interface StandardTreeState {
   load(): Promise<void>
   refresh(): Promise<void>
   setStandard(standard: Standard): void
+  /** acceptRequirement puts a requirement the server answered with in place of its row (the detail drawer saved it). */
+  acceptRequirement(requirement: Requirement): void
   createRequirement(placement: NewPlacement, fields: { identifier: string; name: string; description: string }): Promise<boolean>
   updateRequirement(update: RequirementUpdate): Promise<boolean>
   moveRequirement(move: RequirementMove): Promise<boolean>
@@ -144,6 +147,7 @@ export function useStandardTree(id: () => string, onFailure: (failure: TreeFailu
     load,
     refresh,
     setStandard: (next) => (standard.value = next),
+    acceptRequirement: replaceRequirement,
     createRequirement: (placement, fields) =>
       change('standards.requirement.createFailed', async () => {
         const body: standardsApi.NewRequirement = { identifier: fields.identifier, name: fields.name }

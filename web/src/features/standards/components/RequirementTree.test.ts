@@ -4,6 +4,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { createAppI18n } from '../../../app/i18n'
 import type { Requirement } from '../types'
 import { bigTree, levels, smallTree } from './fixtures'
+import RequirementRow from './RequirementRow.vue'
 import RequirementTree from './RequirementTree.vue'
 
 type Props = {
@@ -289,6 +290,28 @@ describe('RequirementTree', () => {
     expect(wrapper.find('[data-test="requirement-edit"]').exists()).toBe(false)
     expect(confirm).not.toHaveBeenCalled()
     expect(wrapper.emitted('move')).toBeUndefined()
+    wrapper.unmount()
+  })
+
+  it('asks for the details of a read-only row on a click or Enter', async () => {
+    const wrapper = mountTree({ editable: false })
+    await row(wrapper, 'a1').trigger('click')
+    await key(wrapper, 'a', 'Enter')
+    expect(wrapper.emitted('details')).toEqual([['a1'], ['a']])
+    expect(wrapper.text()).toContain('press Enter on it to see its details')
+    wrapper.unmount()
+  })
+
+  it('keeps Enter for editing an editable row; Alt+Enter and the row menu ask for the details', async () => {
+    const wrapper = mountTree()
+    await row(wrapper, 'a1').trigger('click')
+    expect(wrapper.emitted('details')).toBeUndefined()
+    await key(wrapper, 'a2', 'Enter', { altKey: true })
+    expect(wrapper.find('[data-test="requirement-edit"]').exists()).toBe(false)
+    wrapper.findAllComponents(RequirementRow).find((r) => r.props('requirement').id === 'b')!.vm.$emit('command', 'details')
+    expect(wrapper.emitted('details')).toEqual([['a2'], ['b']])
+    await key(wrapper, 'a', 'Enter')
+    expect(wrapper.find('[data-test="requirement-edit"]').exists()).toBe(true)
     wrapper.unmount()
   })
 })
