@@ -159,12 +159,6 @@ export async function ensureSetUp(baseUrl, account) {
 }
 
 /**
- * CATALOGUE_ADMIN is the administrator of the catalogue journeys' server (CATALOGUE_BASE_URL),
- * shared by the standards and the entities/projects journeys.
- */
-export const CATALOGUE_ADMIN = { username: 'catalogue-admin', email: 'catalogue-admin@example.com', displayName: 'Catalogue Admin', password: 'catalogue admin passphrase 1' }
-
-/**
  * skipOptionalSetupSteps passes the setup wizard's optional steps after the account is
  * created (starter standards, demo data) without taking them, and opens the dashboard.
  */
