@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"context"
+	"maps"
 	"net/http"
 	"slices"
 
@@ -245,11 +246,35 @@ func (s *Server) registerRoutes() {
 	}
 }
 
+// cloneResponses copies a declared operation's responses: the declarations are package
+// values shared by every server, and huma fills in the responses as it registers (several
+// servers start at once in tests, and would write to one map).
+func cloneResponses(in map[string]*huma.Response) map[string]*huma.Response {
+	if in == nil {
+		return nil
+	}
+	out := make(map[string]*huma.Response, len(in))
+	for status, r := range in {
+		c := *r
+		c.Headers = maps.Clone(r.Headers)
+		if r.Content != nil {
+			c.Content = make(map[string]*huma.MediaType, len(r.Content))
+			for typ, m := range r.Content {
+				mc := *m
+				c.Content[typ] = &mc
+			}
+		}
+		out[status] = &c
+	}
+	return out
+}
+
 // registerRoute registers one route; an upload's multipart body is added to its entry in
 // the document afterwards, so that huma never reads the body itself.
 func (s *Server) registerRoute(r route) {
 	op := r.doc
 	op.Method, op.Path = r.Method, r.Path
+	op.Responses = cloneResponses(op.Responses)
 	r.register(s, Op{Permission: r.Permission, Operation: op})
 	if r.upload {
 		item := s.API.OpenAPI().Paths[r.Path]

@@ -33,7 +33,8 @@ func sharedCount(t *testing.T, dsn, key string) int {
 func TestBatchedRateLimiterExactOnOneServer(t *testing.T) {
 	t.Parallel()
 	dsn := pgtest.NewDatabase(t)
-	l := postgres.NewBatchedRateLimiter(openPool(t, dsn), nil, 20*time.Millisecond, nil)
+	now := time.Now() // one window for the whole test
+	l := postgres.NewBatchedRateLimiter(openPool(t, dsn), func() time.Time { return now }, 20*time.Millisecond, nil)
 	runLimiter(t, l)
 	const limit = 100
 	for i := 1; i <= 130; i++ {
@@ -53,9 +54,13 @@ func TestBatchedRateLimiterSharedAcrossServers(t *testing.T) {
 	t.Parallel()
 	dsn := pgtest.NewDatabase(t)
 	const every = 250 * time.Millisecond
+	// One clock reading for the whole test, so every hit falls in one window (a test that
+	// crossed a minute boundary would see a fresh budget).
+	now := time.Now()
+	clock := func() time.Time { return now }
 	limiters := []*postgres.BatchedRateLimiter{
-		postgres.NewBatchedRateLimiter(openPool(t, dsn), nil, every, nil),
-		postgres.NewBatchedRateLimiter(openPool(t, dsn), nil, every, nil),
+		postgres.NewBatchedRateLimiter(openPool(t, dsn), clock, every, nil),
+		postgres.NewBatchedRateLimiter(openPool(t, dsn), clock, every, nil),
 	}
 	for _, l := range limiters {
 		runLimiter(t, l)
