@@ -11,6 +11,7 @@ documents from here, never from the internet.
 import http.server
 import json
 import os
+import signal
 import sys
 
 PUBLIC_PREFIX = "/standards/"  # .../official-3rd-party-standards/main/standards/<path>
@@ -49,6 +50,7 @@ def main():
         def log_message(self, *args):
             pass
 
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))  # stopped by the test script: a clean exit
     http.server.ThreadingHTTPServer(("127.0.0.1", port), Handler).serve_forever()
 
 

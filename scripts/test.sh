@@ -16,7 +16,7 @@ WORK=$(mktemp -d /tmp/assay-test.XXXXXX)
 chmod 755 "$WORK"
 PIDS=()
 cleanup() {
-  for pid in "${PIDS[@]:-}"; do [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null; done
+  for pid in "${PIDS[@]:-}"; do [ -n "$pid" ] && kill "$pid" 2>/dev/null && { wait "$pid" 2>/dev/null || true; }; done
   rm -rf "$WORK"
 }
 trap cleanup EXIT

@@ -120,7 +120,7 @@ journey(
     await addRequirement(page, () => rowCommand(page, 'A', 'Add requirement below'), 'B', 'Build')
     const rows = await page
       .getByRole('treeitem')
-      .evaluateAll((items) => items.map((item) => `${item.getAttribute('aria-level')}:${item.querySelector('.requirement-row__identifier')?.textContent}`))
+      .evaluateAll((items) => items.map((item) => `${item.getAttribute('aria-level')}:${item.querySelector('.requirement-row__identifier')?.textContent?.trim()}`))
     assert.deepEqual(rows, ['1:A', '2:A.1', '3:A.1.1', '2:A.2', '1:B'])
 
     // Two levels; L1 holds A.1.1, shown with a checkbox on each row while L1 is chosen.
