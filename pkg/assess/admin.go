@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/mail"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -130,7 +131,8 @@ func ValidatePermissions(keys []string) ([]string, error) {
 	for _, k := range keys {
 		k = strings.TrimSpace(k)
 		if !KnownPermission(Perm(k)) {
-			details = append(details, Detail{Field: "permissions", Code: "unknown_permission", Message: "Unknown permission " + k + "."})
+			details = append(details, Detail{Field: "permissions", Code: "unknown_permission",
+				Message: "Unknown permission " + quoteShort(k, 64) + "."})
 			continue
 		}
 		out = append(out, k)
@@ -173,4 +175,13 @@ type ProfileUpdate struct {
 	Version     int64   `json:"version" minimum:"1" doc:"The version last read; a stale one is refused with 409 version_conflict"`
 	Email       *string `json:"email,omitempty" format:"email" maxLength:"254"`
 	DisplayName *string `json:"displayName,omitempty" minLength:"1" maxLength:"128"`
+}
+
+// quoteShort quotes s for a message, cut to at most n characters (an unknown value is
+// echoed so the caller can find it, not so a huge one comes back whole).
+func quoteShort(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		s = string(r[:n]) + "…"
+	}
+	return strconv.Quote(s)
 }

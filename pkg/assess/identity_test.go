@@ -2,6 +2,7 @@ package assess
 
 import (
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -70,5 +71,16 @@ func TestEveryAccountHasADisplayName(t *testing.T) {
 	u := NewUser{NewAccount: a}
 	if err := u.Validate(12); err != nil || len(u.Roles) != 1 || u.Roles[0] != RoleAssessee {
 		t.Errorf("a user without roles is an assessee: %v, %v", u.Roles, err)
+	}
+}
+
+func TestUnknownPermissionIsEchoedShort(t *testing.T) {
+	_, err := ValidatePermissions([]string{strings.Repeat("x", 5000), "admin.users"})
+	var e *Error
+	if !errors.As(err, &e) || len(e.Details) != 1 {
+		t.Fatalf("want one detail, got %v", err)
+	}
+	if d := e.Details[0]; d.Field != "permissions" || d.Code != "unknown_permission" || len(d.Message) > 120 {
+		t.Fatalf("detail %+v", d)
 	}
 }
