@@ -113,7 +113,7 @@ var treeQuery = `WITH RECURSIVE ranked AS (
 		UNION ALL
 		SELECT c.*, w.path || c.rk FROM ranked c JOIN walk w ON c.parent_id = w.id
 	), lv AS (
-		SELECT lr.requirement_id, array_agg(lr.level_id ORDER BY lr.level_id) AS ids
+		SELECT lr.requirement_id, array_agg(lr.level_id ORDER BY l.position, l.identifier, l.id) AS ids
 		FROM level_requirements lr JOIN levels l ON l.id = lr.level_id WHERE l.standard_id = $1 GROUP BY lr.requirement_id
 	)
 	SELECT ` + requirementColumns("coalesce(lv.ids, '{}')") + `
@@ -127,23 +127,28 @@ func (s *StandardService) FindStandardTree(ctx context.Context, id string) (asse
 		return assess.StandardTree{}, err
 	}
 	tree := assess.StandardTree{Standard: st}
-	rows, err := s.pool.Query(ctx, treeQuery, id)
-	if err != nil {
-		return tree, dbError(err)
+	if tree.Requirements, err = readTree(ctx, s.pool, id); err != nil {
+		return tree, err
 	}
-	tree.Requirements, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (assess.TreeRequirement, error) {
+	withShape(tree.Requirements)
+	tree.Levels, err = findLevels(ctx, s.pool, id)
+	return tree, err
+}
+
+// readTree reads every requirement of a standard depth first (treeQuery), with the ids of
+// its levels in level order; the tree view and the exports read it the same way.
+func readTree(ctx context.Context, q querier, standardID string) ([]assess.TreeRequirement, error) {
+	rows, err := q.Query(ctx, treeQuery, standardID)
+	if err != nil {
+		return nil, dbError(err)
+	}
+	list, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (assess.TreeRequirement, error) {
 		var t assess.TreeRequirement
 		err := r.Scan(requirementScan(&t.Requirement)...)
 		normalizeRequirement(&t.Requirement)
 		return t, err
 	})
-	if err != nil {
-		return tree, dbError(err)
-	}
-	tree.Requirements = orEmpty(tree.Requirements)
-	withShape(tree.Requirements)
-	tree.Levels, err = findLevels(ctx, s.pool, id)
-	return tree, err
+	return orEmpty(list), dbError(err)
 }
 
 // withShape sets depth and child count of a depth-first list, where every parent comes

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -15,50 +14,20 @@ import (
 // the change's transaction), exports and the feed's lookups. The standards core
 // (standards.go) edits them one record at a time.
 
-// transferStandardColumns are the columns of a Standard as this file reads it, for a
-// query over standards s.
-const transferStandardColumns = `s.id, s.identifier, s.standard_version, s.name, s.description, s.owner, s.bom_ref,
-	s.external_references, s.state, s.source, coalesce(s.duplicated_from, ''), coalesce(s.created_by, ''),
-	coalesce(s.submitted_by, ''), s.submitted_at, coalesce(s.approved_by, ''), s.approved_at,
-	coalesce(s.rejected_by, ''), s.rejected_at, coalesce(s.rejection_reason, ''), s.retired_at,
-	(SELECT count(*) FROM requirements r WHERE r.standard_id = s.id),
-	(SELECT count(*) FROM levels l WHERE l.standard_id = s.id),
-	s.version, s.created_at, s.updated_at`
-
 // transferStandards reads the standards a condition on s selects, with their tags.
 func transferStandards(ctx context.Context, q querier, cond string, args ...any) ([]assess.Standard, error) {
-	rows, err := q.Query(ctx, `SELECT `+transferStandardColumns+` FROM standards s WHERE `+cond+
-		` ORDER BY s.identifier, s.standard_version, s.id`, args...)
+	rows, err := q.Query(ctx, standardRows+` WHERE `+cond+` ORDER BY s.identifier, s.standard_version, s.id`, args...)
 	if err != nil {
 		return nil, err
 	}
 	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (assess.Standard, error) {
-		var s assess.Standard
-		err := row.Scan(&s.ID, &s.Identifier, &s.StandardVersion, &s.Name, &s.Description, &s.Owner, &s.BOMRef,
-			&s.ExternalReferences, &s.State, &s.Source, &s.DuplicatedFrom, &s.CreatedBy,
-			&s.SubmittedBy, &s.SubmittedAt, &s.ApprovedBy, &s.ApprovedAt,
-			&s.RejectedBy, &s.RejectedAt, &s.RejectionReason, &s.RetiredAt,
-			&s.RequirementCount, &s.LevelCount, &s.Version, &s.CreatedAt, &s.UpdatedAt)
-		return s, err
+		r, err := scanStandard(row)
+		return r.Standard, err
 	})
 	if err != nil {
 		return nil, err
 	}
-	ids := make([]string, len(out))
-	for i, s := range out {
-		ids[i] = s.ID
-	}
-	tags, err := loadTags(ctx, q, standardTags, ids)
-	if err != nil {
-		return nil, err
-	}
-	for i := range out {
-		out[i].Tags = tags[out[i].ID]
-		if out[i].ExternalReferences == nil {
-			out[i].ExternalReferences = []assess.ExternalReference{}
-		}
-	}
-	return out, nil
+	return out, withTags(ctx, q, out)
 }
 
 // errTransferNoStandard answers an unknown or malformed standard id.
@@ -105,7 +74,7 @@ func importStandard(ctx context.Context, tx *Tx, imp assess.StandardImport, sour
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12)
 		ON CONFLICT (identifier, standard_version) DO NOTHING RETURNING id`,
 		id, imp.Identifier, imp.StandardVersion, imp.Name, imp.Description, imp.Owner, imp.BOMRef,
-		transferRefs(imp.ExternalReferences), assess.StandardPublished, source, tx.Actor.ID, tx.Now).Scan(&inserted)
+		orEmpty(imp.ExternalReferences), assess.StandardPublished, source, tx.Actor.ID, tx.Now).Scan(&inserted)
 	outcome := assess.ImportCreated
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
@@ -152,7 +121,7 @@ func copyImportedTree(ctx context.Context, tx *Tx, standardID string, imp assess
 		pos := siblings[r.Parent]
 		siblings[r.Parent]++
 		rows = append(rows, []any{ids[r.Identifier], standardID, parent, r.Identifier, assess.NaturalKey(r.Identifier),
-			r.Name, r.Description, r.BOMRef, transferStrings(r.OpenCRE), transferRefs(r.ExternalReferences), transferProps(r.Properties),
+			r.Name, r.Description, r.BOMRef, orEmpty(r.OpenCRE), orEmpty(r.ExternalReferences), orEmpty(r.Properties),
 			pos, tx.Now, tx.Now})
 	}
 	if _, err := tx.CopyFrom(ctx, pgx.Identifier{"requirements"}, []string{"id", "standard_id", "parent_id", "identifier",
@@ -178,27 +147,6 @@ func copyImportedTree(ctx context.Context, tx *Tx, standardID string, imp assess
 	}
 	_, err := tx.CopyFrom(ctx, pgx.Identifier{"level_requirements"}, []string{"level_id", "requirement_id"}, pgx.CopyFromRows(members))
 	return err
-}
-
-func transferRefs(s []assess.ExternalReference) []assess.ExternalReference {
-	if s == nil {
-		return []assess.ExternalReference{}
-	}
-	return s
-}
-
-func transferProps(s []assess.Property) []assess.Property {
-	if s == nil {
-		return []assess.Property{}
-	}
-	return s
-}
-
-func transferStrings(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
 }
 
 // FindStandardsByIdentifier implements assess.StandardTransferService.
@@ -232,83 +180,18 @@ func transferContent(ctx context.Context, q querier, id string) (assess.Standard
 		return assess.StandardContent{}, errTransferNoStandard
 	}
 	c := assess.StandardContent{Standard: found[0]}
-	if c.Levels, err = transferLevels(ctx, q, id); err != nil {
+	if c.Levels, err = findLevels(ctx, q, id); err != nil {
 		return c, err
 	}
-	reqs, err := transferRequirements(ctx, q, id)
+	tree, err := readTree(ctx, q, id)
 	if err != nil {
 		return c, err
 	}
-	c.Requirements = transferTreeOrder(reqs)
+	c.Requirements = make([]assess.Requirement, len(tree))
+	for i, t := range tree {
+		c.Requirements[i] = t.Requirement
+	}
 	return c, nil
-}
-
-func transferLevels(ctx context.Context, q querier, standardID string) ([]assess.Level, error) {
-	rows, err := q.Query(ctx, `SELECT l.id, l.standard_id, l.identifier, l.title, l.description, l.bom_ref, l.position,
-		(SELECT count(*) FROM level_requirements m WHERE m.level_id = l.id), l.version, l.created_at, l.updated_at
-		FROM levels l WHERE l.standard_id = $1 ORDER BY l.position, l.identifier`, standardID)
-	if err != nil {
-		return nil, err
-	}
-	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (assess.Level, error) {
-		var l assess.Level
-		err := row.Scan(&l.ID, &l.StandardID, &l.Identifier, &l.Title, &l.Description, &l.BOMRef, &l.Position,
-			&l.RequirementCount, &l.Version, &l.CreatedAt, &l.UpdatedAt)
-		return l, err
-	})
-}
-
-// transferRequirements reads every requirement of a standard with its level ids, siblings in
-// order (position, then natural order).
-func transferRequirements(ctx context.Context, q querier, standardID string) ([]assess.Requirement, error) {
-	rows, err := q.Query(ctx, `SELECT r.id, r.standard_id, coalesce(r.parent_id, ''), r.identifier, r.name, r.description,
-		r.bom_ref, r.open_cre, r.external_references, r.properties, r.position,
-		coalesce((SELECT array_agg(m.level_id ORDER BY l.position, l.identifier) FROM level_requirements m
-			JOIN levels l ON l.id = m.level_id WHERE m.requirement_id = r.id), '{}'),
-		r.version, r.created_at, r.updated_at
-		FROM requirements r WHERE r.standard_id = $1 ORDER BY r.position, r.natural_key, r.id`, standardID)
-	if err != nil {
-		return nil, err
-	}
-	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (assess.Requirement, error) {
-		var r assess.Requirement
-		err := row.Scan(&r.ID, &r.StandardID, &r.ParentID, &r.Identifier, &r.Name, &r.Description, &r.BOMRef,
-			&r.OpenCRE, &r.ExternalReferences, &r.Properties, &r.Position, &r.Levels, &r.Version, &r.CreatedAt, &r.UpdatedAt)
-		return r, err
-	})
-}
-
-// transferTreeOrder orders requirements as a tree is read: each one followed by its children.
-// reqs come with siblings in order; a requirement whose parent is missing counts as a root.
-func transferTreeOrder(reqs []assess.Requirement) []assess.Requirement {
-	known := make(map[string]bool, len(reqs))
-	for _, r := range reqs {
-		known[r.ID] = true
-	}
-	children := map[string][]int{}
-	for i, r := range reqs {
-		parent := r.ParentID
-		if !known[parent] {
-			parent = ""
-		}
-		children[parent] = append(children[parent], i)
-	}
-	out := make([]assess.Requirement, 0, len(reqs))
-	var visit func(parent string)
-	visit = func(parent string) {
-		for _, i := range children[parent] {
-			out = append(out, reqs[i])
-			visit(reqs[i].ID)
-		}
-	}
-	visit("")
-	return out
-}
-
-// transferBumpStandard bumps a standard's version after its tree changed.
-func transferBumpStandard(ctx context.Context, tx *Tx, id string, now time.Time) error {
-	_, err := tx.Exec(ctx, `UPDATE standards SET version = version + 1, updated_at = $2 WHERE id = $1`, id, now)
-	return err
 }
 
 // csvTreeNode is a requirement of a draft as a CSV import merges it.
@@ -358,7 +241,7 @@ func (s *StandardTransferService) ImportRequirementRows(ctx context.Context, id 
 		if err := upsertCSVRows(ctx, tx, id, rows, nodes, levelIDs); err != nil {
 			return err
 		}
-		if err := transferBumpStandard(ctx, tx, id, tx.Now); err != nil {
+		if err := tx.BumpVersion(ctx, "standards", id); err != nil {
 			return err
 		}
 		return tx.Record(ctx, assess.ChangeStandardCSVImported, transferTarget(id), map[string]any{
