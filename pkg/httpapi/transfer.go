@@ -65,6 +65,11 @@ func (s *Server) handleStandardImport(ctx context.Context, in *standardImportInp
 	if err != nil {
 		return nil, err
 	}
+	return s.importDocument(ctx, data)
+}
+
+// importDocument parses a CycloneDX document and imports its standards (source import).
+func (s *Server) importDocument(ctx context.Context, data []byte) (*importResultOutput, error) {
 	imports, err := cyclonedx.Parse(data)
 	if err != nil {
 		return nil, err
@@ -100,11 +105,7 @@ func (s *Server) handleStandardImportURL(ctx context.Context, in *body[ImportURL
 	if err != nil {
 		return nil, err
 	}
-	imports, err := cyclonedx.Parse(data)
-	if err != nil {
-		return nil, err
-	}
-	return importAnswer(s.dep.Transfer.ImportStandards(ctx, imports, assess.SourceImport, requestActor(ctx)))
+	return s.importDocument(ctx, data)
 }
 
 // fetchDocument downloads a document through the guarded fetcher, capped at the import limit.
