@@ -114,7 +114,9 @@ func run(ctx context.Context, opts options) error {
 		APIKeys: svc.APIKeys, Audit: svc.Audit, Users: svc.Users, Roles: svc.Roles, Invites: svc.Invites,
 		Notifications: svc.Notifications, Rules: svc.Rules, Webhooks: svc.Webhooks, Chat: svc.Chat,
 		Deliveries: svc.Deliveries, Email: svc.Email, PasswordReset: svc.PasswordReset,
-		Standards: svc.Standards, Transfer: svc.Transfer, Entities: svc.Entities, Projects: svc.Projects, Tags: svc.Tags}
+		Standards: svc.Standards, Transfer: svc.Transfer, Entities: svc.Entities, Projects: svc.Projects, Tags: svc.Tags,
+		Assessments: svc.Assessments, Results: svc.Results, Evidence: svc.Evidence, Attachments: svc.Attachments, Claims: svc.Claims,
+		WorkNotes: svc.WorkNotes}
 	if deps.Web, err = fs.Sub(web.Dist, "dist"); err != nil {
 		return err
 	}

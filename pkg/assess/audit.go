@@ -54,7 +54,9 @@ type AuditEntry struct {
 	Action     AuditAction
 	TargetType string
 	TargetID   string
-	Details    map[string]any
+	// ScopeID is the assessment a change under an assessment belongs to (its timeline).
+	ScopeID string
+	Details map[string]any
 }
 
 // Audit actions written by the encryption layer.

@@ -47,6 +47,15 @@ type NewEvent struct {
 	// Link is the SPA path of the record, such as /admin/users?id=u_…; joined to APP_URL in
 	// e-mails and chat.
 	Link string
+	// Audience are further users the event concerns (the team of an assessment): they are
+	// notified like the subject user (per EventType.NotifySubject).
+	Audience []string
+	// AssessmentID and EvidenceID, when set, restrict every user recipient (default
+	// audience and rules alike) to the users who may see that assessment or that evidence
+	// (object-level access, PRODUCT P4.4): an event never tells a user about a record they
+	// could not open. Webhooks and chat destinations are organisation-wide and still get it.
+	AssessmentID string
+	EvidenceID   string
 }
 
 // EventType describes one type of the catalogue.
@@ -158,7 +167,7 @@ type ChannelTestMessage struct {
 
 // EventTypes is the catalogue. Every type the service emits is listed here, and the
 // OpenAPI document describes each under its webhooks root.
-var EventTypes = []EventType{
+var EventTypes = slices.Concat([]EventType{
 	{Type: EventUserCreated, Title: "User created", Description: "An account was created (setup, administrator, registration or invite).",
 		Permission: PermAdminUsers, NotifyHolders: true, Payload: User{}},
 	{Type: EventUserUpdated, Title: "User updated", Description: "An account's details, roles or state changed.",
@@ -243,7 +252,7 @@ var EventTypes = []EventType{
 		Permission: PermProjectsView, NotifySubject: true, Payload: Project{}},
 	{Type: EventStandardImported, Title: "Standard imported", Description: "A standard was imported from a CycloneDX document (upload, URL or the standards feed); one event per standard created.",
 		Permission: PermStandardsView, Payload: Standard{}},
-}
+}, workEventTypes)
 
 func init() {
 	for i := range EventTypes {

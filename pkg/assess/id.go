@@ -23,6 +23,14 @@ const (
 	PrefixPolicy       = "cp_"
 	PrefixProject      = "pr_"
 	PrefixTag          = "tg_"
+
+	PrefixAssessment            = "as_"
+	PrefixAssessmentRequirement = "ar_"
+	PrefixEvidence              = "ev_"
+	PrefixEvidenceNote          = "evn_"
+	PrefixAttachment            = "at_"
+	PrefixClaim                 = "cl_"
+	PrefixWorkNote              = "wn_"
 )
 
 const crockford = "0123456789abcdefghjkmnpqrstvwxyz"

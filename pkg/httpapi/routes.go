@@ -43,7 +43,8 @@ const (
 // list the same operations. The table is split by area, in this file only.
 func (s *Server) routes() []route {
 	return slices.Concat(s.accountRoutes(), s.identityRoutes(), s.deliveryRoutes(), s.platformRoutes(),
-		s.standardRoutes(), s.transferRoutes(), s.entityRoutes(), s.projectRoutes(), s.tagRoutes())
+		s.standardRoutes(), s.transferRoutes(), s.entityRoutes(), s.projectRoutes(), s.tagRoutes(),
+		s.assessmentRoutes(), s.resultRoutes(), s.evidenceRoutes(), s.attachmentRoutes(), s.claimRoutes(), s.workNoteRoutes())
 }
 
 // accountRoutes lists users and roles (users.go, roles.go).
@@ -230,6 +231,36 @@ func (s *Server) tagRoutes() []route {
 		on(httpPatch, "/api/v1/tags/{id}", assess.PermAdminTags, s.handleTagUpdate, docTagUpdate),
 		on(httpDelete, "/api/v1/tags/{id}", assess.PermAdminTags, s.handleTagDelete, docTagDelete),
 	}
+}
+
+// assessmentRoutes lists assessments, their team and state changes (assessments.go).
+func (s *Server) assessmentRoutes() []route {
+	return []route{}
+}
+
+// resultRoutes lists the requirements and results of assessments (results.go).
+func (s *Server) resultRoutes() []route {
+	return []route{}
+}
+
+// evidenceRoutes lists evidence, its review, notes and links (evidence.go).
+func (s *Server) evidenceRoutes() []route {
+	return []route{}
+}
+
+// attachmentRoutes lists the files of evidence (attachments.go).
+func (s *Server) attachmentRoutes() []route {
+	return []route{}
+}
+
+// claimRoutes lists claims (claims.go).
+func (s *Server) claimRoutes() []route {
+	return []route{}
+}
+
+// workNoteRoutes lists work notes and assessment timelines (worknotes.go).
+func (s *Server) workNoteRoutes() []route {
+	return []route{}
 }
 
 // onHealth lists the health probe: a plain net/http handler that New mounts outside the API

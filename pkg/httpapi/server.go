@@ -98,6 +98,18 @@ type Deps struct {
 	Projects assess.ProjectService
 	// Tags manages tags.
 	Tags assess.TagService
+	// Assessments runs assessments, their team, requirements and results.
+	Assessments assess.AssessmentService
+	// Results keeps the requirements, results and rationales of started assessments.
+	Results assess.ResultService
+	// Evidence keeps evidence, its review, notes and links to requirements.
+	Evidence assess.EvidenceService
+	// Attachments stores and serves the files of evidence.
+	Attachments assess.AttachmentService
+	// Claims keeps the claims of assessments.
+	Claims assess.ClaimService
+	// WorkNotes keeps the work notes and timelines of assessments.
+	WorkNotes assess.WorkNoteService
 	// Authorizer checks the credential of every operation that is not public. Nil denies
 	// them all with 401 until the identity layer provides one.
 	Authorizer Authorizer

@@ -42,7 +42,7 @@ func auditStatement(e assess.AuditEntry) (statement, error) {
 	if actor == "" {
 		actor = "unknown"
 	}
-	return statement{sql: `INSERT INTO audit_log (actor, action, target_type, target_id, details, request_id, ip)
-		VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-		args: []any{actor, e.Action, e.TargetType, e.TargetID, raw, e.Actor.RequestID, e.Actor.IP}}, nil
+	return statement{sql: `INSERT INTO audit_log (actor, action, target_type, target_id, details, request_id, ip, scope_id)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+		args: []any{actor, e.Action, e.TargetType, e.TargetID, raw, e.Actor.RequestID, e.Actor.IP, e.ScopeID}}, nil
 }

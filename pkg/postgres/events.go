@@ -24,6 +24,11 @@ type storedEvent struct {
 	Summary       string
 	Link          string
 	Data          json.RawMessage
+	// Not stored: who else the event concerns and which record's visibility bounds its
+	// user recipients (assess.NewEvent), used by the fan-out in the same transaction.
+	Audience     []string
+	AssessmentID string
+	EvidenceID   string
 }
 
 // emit records an event in the transaction of the change that caused it and fans it out
@@ -69,7 +74,8 @@ func (db *DB) newEvent(ctx context.Context, q querier, actor assess.Actor, ev as
 	}
 	now := db.now().UTC()
 	se := storedEvent{ID: assess.NewID(assess.PrefixEvent, now), Type: string(ev.Type), OccurredAt: now, ActorID: actorID(actor),
-		ActorName: name, SubjectUserID: ev.SubjectUserID, Summary: ev.Summary, Link: ev.Link, Data: data}
+		ActorName: name, SubjectUserID: ev.SubjectUserID, Summary: ev.Summary, Link: ev.Link, Data: data,
+		Audience: ev.Audience, AssessmentID: ev.AssessmentID, EvidenceID: ev.EvidenceID}
 	var subject *string
 	if se.SubjectUserID != "" {
 		subject = &se.SubjectUserID

@@ -28,7 +28,10 @@ import (
 //	Chat destination                             active, its platform switched on, its filter matches   one per event
 //	                                             or a matching enabled global rule names it
 //
-// "May receive" means holding the type's permission, or being the event's subject user.
+// "May receive" means holding the type's permission, or being the event's subject user or
+// one of its audience (assess.NewEvent.Audience: the team of an assessment, notified like
+// the subject). An event about an assessment or evidence reaches in addition only users
+// who may see that record (object-level access), whichever way they would get it.
 // The actor of the change is never a user recipient (in-app or e-mail); addresses listed
 // in a global rule are e-mailed whoever they belong to. E-mail goes out only while e-mail
 // is switched on, and only to users with an address. Duplicates collapse: one notification
@@ -73,7 +76,8 @@ func (db *DB) fanOutReads(ctx context.Context, tx pgx.Tx, se storedEvent, typ as
 	}
 	params := map[string]string{"actor": se.ActorName, "summary": se.Summary}
 	b.Queue(recipientsSQL, typ.Permission, se.ActorID, typ.NotifyHolders, typ.NotifySubject, typ.EmailDefault, se.SubjectUserID, keys,
-		notificationIDPrefix(se.OccurredAt), se.ID, se.Type, typ.Title, notificationMessage(se), se.Link, params, se.OccurredAt)
+		notificationIDPrefix(se.OccurredAt), se.ID, se.Type, typ.Title, notificationMessage(se), se.Link, params, se.OccurredAt,
+		audience(se.Audience), se.AssessmentID, se.EvidenceID)
 	b.Queue(ruleEmailsSQL, keys)
 	webhooks := db.delivery.WebhooksEnabled
 	if webhooks {
@@ -165,6 +169,8 @@ const recipientsSQL = `WITH wanted AS (
 			UNION ALL
 			SELECT $6::text, true, $5::boolean WHERE $4::boolean
 			UNION ALL
+			SELECT a, true, $5::boolean FROM unnest($16::text[]) a WHERE $4::boolean
+			UNION ALL
 			SELECT r.owner_id, r.in_app, r.email FROM notification_rules r
 				WHERE r.scope = 'personal' AND r.enabled AND r.event_types && $7::text[]
 			UNION ALL
@@ -174,8 +180,10 @@ const recipientsSQL = `WITH wanted AS (
 		), recipients AS (
 			SELECT u.id, u.email, bool_or(w.in_app) AS in_app, bool_or(w.email) AS mail
 			FROM wanted w JOIN users u ON u.id = w.id
-			WHERE u.active AND u.id <> $2 AND (u.id = $6 OR EXISTS (SELECT 1 FROM user_roles ur
+			WHERE u.active AND u.id <> $2 AND (u.id = $6 OR u.id = ANY ($16::text[]) OR EXISTS (SELECT 1 FROM user_roles ur
 				JOIN role_permissions rp ON rp.role_id = ur.role_id WHERE ur.user_id = u.id AND rp.permission = $1))
+				AND ($17::text = '' OR assessment_visible(u.id, $17::text))
+				AND ($18::text = '' OR evidence_visible(u.id, $18::text))
 			GROUP BY u.id, u.email
 		), notified AS (
 			INSERT INTO notifications (id, user_id, event_id, type, title, message, link, params, created_at)
@@ -185,6 +193,14 @@ const recipientsSQL = `WITH wanted AS (
 			ON CONFLICT (event_id, user_id) DO NOTHING
 		)
 		SELECT id, email, in_app, mail FROM recipients ORDER BY id`
+
+// audience is the users an event concerns besides its subject, never nil (a text[] argument).
+func audience(ids []string) []string {
+	if ids == nil {
+		return []string{}
+	}
+	return ids
+}
 
 // notificationIDPrefix is the prefix and time part of the notifications of an event at t:
 // the first ten digits of an identifier, which hold its 48 bits of milliseconds.

@@ -66,6 +66,24 @@ type ProjectService struct{ *DB }
 // TagService implements assess.TagService.
 type TagService struct{ *DB }
 
+// AssessmentService implements assess.AssessmentService.
+type AssessmentService struct{ *DB }
+
+// ResultService implements assess.ResultService.
+type ResultService struct{ *DB }
+
+// EvidenceService implements assess.EvidenceService.
+type EvidenceService struct{ *DB }
+
+// AttachmentService implements assess.AttachmentService.
+type AttachmentService struct{ *DB }
+
+// ClaimService implements assess.ClaimService.
+type ClaimService struct{ *DB }
+
+// WorkNoteService implements assess.WorkNoteService.
+type WorkNoteService struct{ *DB }
+
 // Services are the store's services, one per aggregate, on one DB.
 type Services struct {
 	Users         *UserService
@@ -88,6 +106,12 @@ type Services struct {
 	Entities      *EntityService
 	Projects      *ProjectService
 	Tags          *TagService
+	Assessments   *AssessmentService
+	Results       *ResultService
+	Evidence      *EvidenceService
+	Attachments   *AttachmentService
+	Claims        *ClaimService
+	WorkNotes     *WorkNoteService
 }
 
 // NewServices returns every service of the store on db.
@@ -100,5 +124,7 @@ func NewServices(db *DB) *Services {
 		DeliveryStore: &DeliveryStore{db}, Encryption: &EncryptionService{db},
 		Standards: &StandardService{db}, Transfer: &StandardTransferService{db}, Entities: &EntityService{db},
 		Projects: &ProjectService{db}, Tags: &TagService{db},
+		Assessments: &AssessmentService{db}, Results: &ResultService{db}, Evidence: &EvidenceService{db}, Attachments: &AttachmentService{db},
+		Claims: &ClaimService{db}, WorkNotes: &WorkNoteService{db},
 	}
 }

@@ -94,7 +94,7 @@ func (tx *Tx) As(actor assess.Actor) *Tx {
 // the fan-out's reads travel in one round trip (see fanOutReads).
 func (tx *Tx) Record(ctx context.Context, c assess.Change, target Target, details map[string]any, ev assess.NewEvent) error {
 	audit, err := auditStatement(assess.AuditEntry{Actor: tx.Actor, Action: c.Action,
-		TargetType: target.Type, TargetID: target.ID, Details: details})
+		TargetType: target.Type, TargetID: target.ID, ScopeID: target.Scope, Details: details})
 	if err != nil {
 		return err
 	}
@@ -124,6 +124,9 @@ func (tx *Tx) Announce(ctx context.Context, name assess.EventName, ev assess.New
 type Target struct {
 	Type string // "user", "role", "webhook", …
 	ID   string
+	// Scope is the assessment the record belongs to, for the assessment's activity
+	// timeline ("" outside assessments).
+	Scope string
 }
 
 // LockVersion locks the row id of table for the rest of the transaction and checks the

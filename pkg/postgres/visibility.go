@@ -1,0 +1,130 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/assay-dev/assay/pkg/assess"
+)
+
+// Object-level access (PRODUCT P4.4, docs/assessments.md "Who sees what"). A participant
+// of an assessment is an assessor or assessee of it, or the author or reviewer of evidence
+// linked to one of its requirements; participants see the assessment and everything under
+// it (requirements, results, claims, notes, timeline, linked evidence). assessments.view_all
+// widens that to every assessment; evidence.view_all (or assessments.view_all) to every
+// piece of evidence. Evidence is also visible to its author and reviewer, and to the
+// participants of an assessment whose requirement or claim cites it.
+//
+// What a caller may not see does not exist for them: reads and writes alike answer 404,
+// and every list applies the same rule in its WHERE clause so that counts and pages never
+// reveal a record. The rule is written twice — here for lists and reads, in SQL functions
+// of migrations/0011_assessments.sql for the event fan-out — and tests hold both to the
+// same answers.
+
+// participantSQL is "user $U takes part in assessment A" with A and $U substituted.
+const participantSQL = `(EXISTS (SELECT 1 FROM assessment_members pm WHERE pm.assessment_id = {A} AND pm.user_id = {U})
+	OR EXISTS (SELECT 1 FROM assessment_requirement_evidence pl JOIN evidence pe ON pe.id = pl.evidence_id
+		WHERE pl.assessment_id = {A} AND (pe.author_id = {U} OR pe.reviewer_id = {U})))`
+
+// assessmentVisibleSQL returns the condition "the assessment whose id is idExpr is visible
+// to actor", or "" when the actor sees every assessment. arg adds the actor's id as a
+// parameter and returns its placeholder (list.arg, or an args slice's).
+func assessmentVisibleSQL(actor assess.Actor, idExpr string, arg func(any) string) string {
+	if actor.Can(assess.PermAssessmentsViewAll) {
+		return ""
+	}
+	return participant(idExpr, arg(actorID(actor)))
+}
+
+// evidenceVisibleSQL returns the condition "the evidence whose id is idExpr (with author
+// and reviewer columns authorExpr and reviewerExpr) is visible to actor", or "" when the
+// actor sees all evidence.
+func evidenceVisibleSQL(actor assess.Actor, idExpr, authorExpr, reviewerExpr string, arg func(any) string) string {
+	if actor.Can(assess.PermEvidenceViewAll) || actor.Can(assess.PermAssessmentsViewAll) {
+		return ""
+	}
+	u := arg(actorID(actor))
+	return "(" + authorExpr + " = " + u + " OR " + reviewerExpr + " = " + u +
+		" OR EXISTS (SELECT 1 FROM assessment_requirement_evidence vl WHERE vl.evidence_id = " + idExpr +
+		" AND " + participant("vl.assessment_id", u) + ")" +
+		" OR EXISTS (SELECT 1 FROM claim_evidence vce JOIN claims vc ON vc.id = vce.claim_id WHERE vce.evidence_id = " + idExpr +
+		" AND " + participant("vc.assessment_id", u) + "))"
+}
+
+func participant(assessmentExpr, userPlaceholder string) string {
+	return strings.NewReplacer("{A}", assessmentExpr, "{U}", userPlaceholder).Replace(participantSQL)
+}
+
+// sqlArgs collects positional parameters for a hand-written query: add appends a value
+// and returns its placeholder.
+type sqlArgs []any
+
+func (a *sqlArgs) add(v any) string {
+	*a = append(*a, v)
+	return "$" + strconv.Itoa(len(*a))
+}
+
+// errAssessmentNotFound is the answer for an assessment that does not exist or that the
+// caller may not see: the same 404 either way.
+var errAssessmentNotFound = &assess.Error{Code: assess.ECodeNotFound, Message: "Assessment not found."}
+
+// errEvidenceNotFound is the same for evidence.
+var errEvidenceNotFound = &assess.Error{Code: assess.ECodeNotFound, Message: "Evidence not found."}
+
+// visibleAssessmentState returns the state of assessment id if actor may see it, and 404
+// otherwise. With lock, the row is locked (FOR SHARE) for the rest of the transaction, so
+// a change under the assessment cannot race a state change (which locks it FOR UPDATE).
+func visibleAssessmentState(ctx context.Context, q querier, actor assess.Actor, id string, lock bool) (assess.AssessmentState, error) {
+	if !assess.ValidID(assess.PrefixAssessment, id) {
+		return "", errAssessmentNotFound
+	}
+	var args sqlArgs
+	sql := "SELECT a.state FROM assessments a WHERE a.id = " + args.add(id)
+	if cond := assessmentVisibleSQL(actor, "a.id", args.add); cond != "" {
+		sql += " AND " + cond
+	}
+	if lock {
+		sql += " FOR SHARE OF a"
+	}
+	var state assess.AssessmentState
+	err := q.QueryRow(ctx, sql, args...).Scan(&state)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "", errAssessmentNotFound
+	}
+	return state, err
+}
+
+// writableAssessment is visibleAssessmentState with lock for a change of the assessment's
+// content: 404 when invisible, 409 read_only when complete, archived or cancelled.
+func writableAssessment(ctx context.Context, q querier, actor assess.Actor, id string) error {
+	state, err := visibleAssessmentState(ctx, q, actor, id, true)
+	if err != nil {
+		return err
+	}
+	if assess.AssessmentReadOnly(state) {
+		return assess.ErrAssessmentReadOnly(state)
+	}
+	return nil
+}
+
+// evidenceVisible returns nil if actor may see evidence id, and 404 otherwise.
+func evidenceVisible(ctx context.Context, q querier, actor assess.Actor, id string) error {
+	if !assess.ValidID(assess.PrefixEvidence, id) {
+		return errEvidenceNotFound
+	}
+	var args sqlArgs
+	sql := "SELECT true FROM evidence e WHERE e.id = " + args.add(id)
+	if cond := evidenceVisibleSQL(actor, "e.id", "e.author_id", "e.reviewer_id", args.add); cond != "" {
+		sql += " AND " + cond
+	}
+	var ok bool
+	err := q.QueryRow(ctx, sql, args...).Scan(&ok)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return errEvidenceNotFound
+	}
+	return err
+}
