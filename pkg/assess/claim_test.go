@@ -1,6 +1,7 @@
 package assess
 
 import (
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -36,7 +37,7 @@ func TestParseMentions(t *testing.T) {
 
 func validClaim() NewClaim {
 	return NewClaim{Name: " Encryption at rest ", Target: "Payments API", Predicate: "Data is encrypted at rest.",
-		EvidenceIDs: []string{"ev_1", " ev_1", "ev_2"},
+		EvidenceIDs:        []string{"ev_1", " ev_1", "ev_2"},
 		ExternalReferences: []ClaimReference{{Type: "pentest-report", URL: "https://example.com/report.pdf"}}}
 }
 
@@ -139,8 +140,8 @@ func manyIDs(n int) []string {
 }
 
 func hasDetailField(err error, field string) bool {
-	e, ok := err.(*Error)
-	if !ok {
+	var e *Error
+	if !errors.As(err, &e) {
 		return false
 	}
 	for _, d := range e.Details {

@@ -19,12 +19,6 @@ type workNoteListInput struct {
 	assess.WorkNoteFilter
 }
 
-// workNoteInput names one note of one assessment.
-type workNoteInput struct {
-	ID     string `path:"id" maxLength:"64"`
-	NoteID string `path:"noteId" maxLength:"64"`
-}
-
 // workNoteUpdateInput is a note of an assessment and a change to it.
 type workNoteUpdateInput struct {
 	ID     string `path:"id" maxLength:"64"`
