@@ -78,7 +78,7 @@ type Evidence struct {
 type EvidenceEvent struct {
 	Evidence
 	PreviousState EvidenceState `json:"previousState,omitempty" enum:"in_progress,in_review,claimed,expired,"`
-	Note          string        `json:"note,omitempty" doc:"The rejection note, on a rejection"`
+	Note          string        `json:"note,omitempty" doc:"The rejection note on a rejection; the note added on evidence.note_added"`
 	AssessmentID  string        `json:"assessmentId,omitempty" doc:"On link and unlink: the assessment"`
 	RequirementID string        `json:"requirementId,omitempty" doc:"On link and unlink: the assessment requirement (ar_…)"`
 }
@@ -251,6 +251,17 @@ func EvidenceRuleError(field, code, msg string) error {
 // ErrEvidenceInReview refuses a descriptor change while the evidence is in review.
 var ErrEvidenceInReview = &Error{Code: ECodeConflict, Message: "The evidence is in review; it changes after the reviewer approves or rejects it.",
 	Details: []Detail{{Field: "state", Code: CodeInReview, Message: "Wait for the review, or ask the reviewer to reject it."}}}
+
+// ErrEvidenceNotInReview refuses an approval or rejection of evidence that is not in
+// review: 409 invalid_state_transition whose details list the moves its state allows.
+func ErrEvidenceNotInReview(from EvidenceState) error {
+	details := []Detail{}
+	for _, s := range EvidenceLifecycle.Allowed(from) {
+		details = append(details, Detail{Field: "state", Code: "allowed", Message: string(s)})
+	}
+	return &Error{Code: ECodeInvalidState, Message: "The evidence is " + string(from) + "; only evidence in review can be approved or rejected.",
+		Details: details}
+}
 
 // Kinds of evidence notes.
 const (

@@ -12,13 +12,7 @@ import (
 // evidenceLockSQL decides the retention lock of evidence $1 in the order of the contract:
 // approved (claimed) first, then cited by a claim, then linked to a requirement of a
 // complete, archived or cancelled assessment. No row (or an empty reason) means unlocked.
-const evidenceLockSQL = `SELECT CASE
-	WHEN e.state = 'claimed' THEN 'claimed'
-	WHEN EXISTS (SELECT 1 FROM claim_evidence ce WHERE ce.evidence_id = e.id) THEN 'linked_to_claim'
-	WHEN EXISTS (SELECT 1 FROM assessment_requirement_evidence l JOIN assessments a ON a.id = l.assessment_id
-		WHERE l.evidence_id = e.id AND a.state IN ('complete', 'archived', 'cancelled')) THEN 'assessment_terminal'
-	ELSE '' END
-	FROM evidence e WHERE e.id = $1`
+const evidenceLockSQL = `SELECT ` + evidenceLockExpr + ` FROM evidence e WHERE e.id = $1`
 
 // evidenceLock returns why evidence id refuses changes (assess.LockClaimed,
 // LockLinkedToClaim, LockAssessmentTerminal) or "" when it takes them. The locks bind every
