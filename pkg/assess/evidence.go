@@ -344,8 +344,8 @@ type EvidenceFilter struct {
 	PageRequest
 }
 
-// Me stands for the caller in the author and reviewer filters.
-const Me = "me"
+// EvidenceFilterMe stands for the caller in the author and reviewer filters.
+const EvidenceFilterMe = "me"
 
 // checkEvidenceName trims a name and checks it: 1–300 characters, no control characters.
 func checkEvidenceName(name string) (string, *Detail) {

@@ -136,7 +136,7 @@ func (s *EvidenceService) FindEvidenceList(ctx context.Context, f assess.Evidenc
 
 // meOr resolves "me" in a user filter to the actor's id.
 func meOr(v string, actor assess.Actor) string {
-	if v == assess.Me {
+	if v == assess.EvidenceFilterMe {
 		return actorID(actor)
 	}
 	return v
