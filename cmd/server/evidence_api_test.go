@@ -95,7 +95,9 @@ func (w *evidenceWorld) evidence(t *testing.T, c *apiClient, body map[string]any
 }
 
 // evPath is the path of evidence e plus suffix.
-func evPath(e map[string]any, suffix string) string { return evidencePath + "/" + e["id"].(string) + suffix }
+func evPath(e map[string]any, suffix string) string {
+	return evidencePath + "/" + e["id"].(string) + suffix
+}
 
 // version returns the current version of evidence e as c reads it.
 func version(t *testing.T, c *apiClient, e map[string]any) any {
@@ -232,4 +234,177 @@ func TestEvidenceLifecycleAPI(t *testing.T) {
 		w.author.delete(t, evPath(gone, fmt.Sprintf("?version=%v", gone["version"])), http.StatusNoContent)
 		w.author.fails(t, "GET", evPath(gone, ""), nil, http.StatusNotFound, assess.ECodeNotFound)
 	})
+}
+
+// evidenceOperations are every evidence operation on evidence e, with a body good enough
+// to get past validation, for the BOLA and lock tables.
+func evidenceOperations(e map[string]any, arID string) []struct {
+	method, path string
+	body         any
+} {
+	v := e["version"]
+	return []struct {
+		method, path string
+		body         any
+	}{
+		{"GET", evPath(e, ""), nil},
+		{"PATCH", evPath(e, ""), map[string]any{"version": v, "name": "x"}},
+		{"DELETE", evPath(e, fmt.Sprintf("?version=%v", v)), nil},
+		{"POST", evPath(e, "/submit"), map[string]any{"version": v, "reviewerId": "u_someone"}},
+		{"POST", evPath(e, "/approve"), map[string]any{"version": v}},
+		{"POST", evPath(e, "/reject"), map[string]any{"version": v, "note": "no"}},
+		{"GET", evPath(e, "/notes"), nil},
+		{"POST", evPath(e, "/notes"), map[string]any{"content": "hello"}},
+		{"GET", evPath(e, "/links"), nil},
+		{"POST", evPath(e, "/links"), map[string]any{"assessmentRequirementId": arID}},
+		{"DELETE", evPath(e, "/links/"+arID), nil},
+		{"GET", evPath(e, "/claims"), nil},
+	}
+}
+
+// TestEvidenceBOLA: a user outside gets 404 on every evidence operation, and no list,
+// filter or count reveals the evidence; its author, reviewer, the participants of an
+// assessment it is linked to and holders of evidence.view_all see it.
+func TestEvidenceBOLA(t *testing.T) {
+	t.Parallel()
+	w := newEvidenceWorld(t)
+	asA, arA := w.assessment(t, "Private assessment", assess.AssessmentInProgress, w.member, w.author)
+	_, arOut := w.assessment(t, "Outsider's assessment", assess.AssessmentInProgress, w.outsider)
+	e := w.evidence(t, w.author, map[string]any{"name": "Secret report", "requirementIds": []string{arA[0]}})
+	e = w.author.post(t, evPath(e, "/submit"), map[string]any{"version": e["version"], "reviewerId": w.reviewer.user.ID}, http.StatusOK)
+	mine := w.evidence(t, w.outsider, map[string]any{"name": "Outsider's own"})
+
+	t.Run("404 on every operation", func(t *testing.T) {
+		for _, op := range evidenceOperations(e, arOut[0]) {
+			w.outsider.fails(t, op.method, op.path, op.body, http.StatusNotFound, assess.ECodeNotFound)
+		}
+		// unknown and malformed ids answer the same
+		for _, id := range []string{"ev_00000000000000000000000000", "nope"} {
+			w.outsider.fails(t, "GET", evidencePath+"/"+id, nil, http.StatusNotFound, assess.ECodeNotFound)
+		}
+	})
+
+	t.Run("lists, filters and counts", func(t *testing.T) {
+		for _, q := range []string{"?limit=200", "?q=Secret", "?state=in_review", "?author=" + w.author.user.ID,
+			"?reviewer=" + w.reviewer.user.ID, "?assessment=" + asA, "?requirement=" + arA[0], "?sort=name", "?sort=validUntil"} {
+			for _, it := range allPages(t, w.outsider, evidencePath+q) {
+				require.NotEqual(t, e["id"], it["id"], q)
+			}
+		}
+		require.Equal(t, []string{mine["id"].(string)}, idsOf(allPages(t, w.outsider, evidencePath+"?limit=200")))
+		// the outsider's own evidence linked into the outsider's assessment: the assessment
+		// filter by the private assessment finds nothing, even for the evidence view_all holder
+		w.outsider.post(t, evPath(mine, "/links"), map[string]any{"assessmentRequirementId": arOut[0]}, http.StatusCreated)
+		require.Empty(t, items(t, w.viewer.get(t, evidencePath+"?assessment="+asA+"&author="+w.outsider.user.ID, http.StatusOK)))
+	})
+
+	t.Run("who sees it", func(t *testing.T) {
+		for name, c := range map[string]*apiClient{"author": w.author, "reviewer": w.reviewer, "member": w.member, "view_all": w.viewer, "admin": w.admin} {
+			require.Equal(t, e["id"], c.get(t, evPath(e, ""), http.StatusOK)["id"], name)
+			require.Contains(t, idsOf(allPages(t, c, evidencePath+"?limit=200")), e["id"], name)
+		}
+		mineQ := idsOf(allPages(t, w.reviewer, evidencePath+"?reviewer=me&limit=200"))
+		require.Equal(t, []string{e["id"].(string)}, mineQ)
+		require.Equal(t, []string{e["id"].(string)}, idsOf(allPages(t, w.member, evidencePath+"?assessment="+asA+"&limit=200")))
+	})
+
+	t.Run("counts only visible assessments", func(t *testing.T) {
+		// evidence.view_all shows the evidence, not the assessments it is linked to.
+		require.EqualValues(t, 1, w.admin.get(t, evPath(e, ""), http.StatusOK)["assessmentCount"])
+		require.EqualValues(t, 0, w.viewer.get(t, evPath(e, ""), http.StatusOK)["assessmentCount"])
+		require.Empty(t, items(t, w.viewer.get(t, evPath(e, "/links"), http.StatusOK)))
+		require.Empty(t, items(t, w.viewer.get(t, evidencePath+"?assessment="+asA, http.StatusOK)))
+		require.Len(t, items(t, w.member.get(t, evPath(e, "/links"), http.StatusOK)), 1)
+	})
+
+	t.Run("events reach only who may see it", func(t *testing.T) {
+		for _, c := range []*apiClient{w.outsider, w.member} {
+			c.post(t, "/api/v1/notification-rules", map[string]any{"name": "all evidence", "eventTypes": []string{"evidence.*"},
+				"channels": map[string]any{"inApp": true, "email": false, "webhookIds": []string{}, "chatIds": []string{}}}, http.StatusCreated)
+		}
+		w.reviewer.post(t, evPath(e, "/notes"), map[string]any{"content": "Looking at it"}, http.StatusCreated)
+		require.Contains(t, notifiedTypes(t, w.member, e["id"].(string)), string(assess.EventEvidenceNoteAdded))
+		require.Contains(t, notifiedTypes(t, w.author, e["id"].(string)), string(assess.EventEvidenceNoteAdded))
+		require.Empty(t, notifiedTypes(t, w.outsider, e["id"].(string)))
+	})
+}
+
+// TestEvidenceLocks: every retention lock refuses every locked operation, for an
+// administrator too, with the reason as the details code.
+func TestEvidenceLocks(t *testing.T) {
+	t.Parallel()
+	w := newEvidenceWorld(t)
+	asA, arA := w.assessment(t, "Open", assess.AssessmentInProgress, w.author)
+	asT, arT := w.assessment(t, "Ending", assess.AssessmentInProgress, w.author)
+
+	claimed := w.evidence(t, w.author, map[string]any{"name": "Claimed", "requirementIds": []string{arA[0]}})
+	claimed = w.author.post(t, evPath(claimed, "/submit"), map[string]any{"version": claimed["version"], "reviewerId": w.reviewer.user.ID}, http.StatusOK)
+	claimed = w.reviewer.post(t, evPath(claimed, "/approve"), map[string]any{"version": claimed["version"]}, http.StatusOK)
+
+	cited := w.evidence(t, w.author, map[string]any{"name": "Cited", "requirementIds": []string{arA[1]}})
+	claim := assess.NewID(assess.PrefixClaim, time.Now())
+	w.ts.sqlExec(t, `INSERT INTO claims (id, assessment_id, name, target, predicate) VALUES ($1, $2, 'Claim', 'shop', 'is secure')`, claim, asA)
+	w.ts.sqlExec(t, `INSERT INTO claim_evidence (claim_id, evidence_id, kind) VALUES ($1, $2, 'evidence')`, claim, cited["id"])
+
+	terminal := w.evidence(t, w.author, map[string]any{"name": "Terminal", "requirementIds": []string{arT[0]}})
+	w.ts.sqlExec(t, `UPDATE assessments SET state = 'complete' WHERE id = $1`, asT)
+
+	for _, tc := range []struct {
+		reason string
+		e      map[string]any
+		ar     string
+	}{{assess.LockClaimed, claimed, arA[0]}, {assess.LockLinkedToClaim, cited, arA[1]}, {assess.LockAssessmentTerminal, terminal, arT[0]}} {
+		t.Run(tc.reason, func(t *testing.T) {
+			e := w.admin.get(t, evPath(tc.e, ""), http.StatusOK)
+			require.Equal(t, tc.reason, e["locked"])
+			for _, op := range evidenceOperations(e, tc.ar) {
+				if op.method == "GET" || strings.HasSuffix(op.path, "/links") {
+					continue // reads, and linking (reuse), are not locked
+				}
+				if strings.HasSuffix(op.path, "/submit") {
+					op.body = map[string]any{"version": e["version"], "reviewerId": w.reviewer.user.ID}
+				}
+				body := w.admin.fails(t, op.method, op.path, op.body, http.StatusConflict, assess.ECodeConflict)
+				require.Equal(t, tc.reason, detailCode(t, body), "%s %s", op.method, op.path)
+			}
+			require.Equal(t, e["version"], w.admin.get(t, evPath(e, ""), http.StatusOK)["version"], "nothing changed")
+		})
+	}
+	// the claim lock shows in the claims list
+	cl := items(t, w.author.get(t, evPath(cited, "/claims"), http.StatusOK))
+	require.Len(t, cl, 1)
+	require.Equal(t, "evidence", cl[0]["relation"])
+	require.Equal(t, asA, cl[0]["assessmentId"])
+}
+
+// TestEvidenceLinks: a link needs a visible assessment (404) that takes changes (409
+// read_only); unlinking goes through the same visibility.
+func TestEvidenceLinks(t *testing.T) {
+	t.Parallel()
+	w := newEvidenceWorld(t)
+	asA, arA := w.assessment(t, "Open", assess.AssessmentInProgress, w.author)
+	_, arHidden := w.assessment(t, "Hidden", assess.AssessmentInProgress)
+	_, arDone := w.assessment(t, "Done", assess.AssessmentArchived, w.author)
+	e := w.evidence(t, w.author, map[string]any{"name": "Scan"})
+
+	w.author.fails(t, "POST", evPath(e, "/links"), map[string]any{"assessmentRequirementId": arHidden[0]}, http.StatusNotFound, assess.ECodeNotFound)
+	w.author.fails(t, "POST", evPath(e, "/links"), map[string]any{"assessmentRequirementId": "ar_nope"}, http.StatusNotFound, assess.ECodeNotFound)
+	body := w.author.fails(t, "POST", evPath(e, "/links"), map[string]any{"assessmentRequirementId": arDone[0]}, http.StatusConflict, assess.ECodeConflict)
+	require.Equal(t, "read_only", detailCode(t, body))
+	body = w.author.fails(t, "POST", evidencePath, map[string]any{"name": "x", "requirementIds": []string{arDone[0]}}, http.StatusConflict, assess.ECodeConflict)
+	require.Equal(t, "requirementIds", body["details"].([]any)[0].(map[string]any)["field"])
+	w.author.fails(t, "POST", evidencePath, map[string]any{"name": "x", "requirementIds": []string{arHidden[0]}}, http.StatusNotFound, assess.ECodeNotFound)
+
+	l := w.author.post(t, evPath(e, "/links"), map[string]any{"assessmentRequirementId": arA[0]}, http.StatusCreated)
+	require.Equal(t, asA, l["assessmentId"])
+	require.Equal(t, "in_progress", l["assessmentState"])
+	// a link into an assessment the caller does not take part in is not listed: the
+	// evidence.view_all holder sees the evidence but none of its links
+	require.Len(t, items(t, w.admin.get(t, evPath(e, "/links"), http.StatusOK)), 1)
+	require.Empty(t, items(t, w.viewer.get(t, evPath(e, "/links"), http.StatusOK)))
+	w.outsider.fails(t, "DELETE", evPath(e, "/links/"+arA[0]), nil, http.StatusNotFound, assess.ECodeNotFound)
+	w.author.delete(t, evPath(e, "/links/"+arA[0]), http.StatusNoContent)
+	w.author.fails(t, "DELETE", evPath(e, "/links/"+arA[0]), nil, http.StatusNotFound, assess.ECodeNotFound)
+	require.Equal(t, 1, w.count(t, `SELECT count(*) FROM audit_log WHERE action = $1 AND scope_id = $2`, assess.ChangeEvidenceUnlinked.Action, asA))
+	require.Equal(t, 1, w.count(t, `SELECT count(*) FROM audit_log WHERE action = $1 AND scope_id = $2`, assess.ChangeEvidenceLinked.Action, asA))
 }
