@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"errors"
 
 	"github.com/assay-dev/assay/pkg/assess"
 )
@@ -88,8 +89,8 @@ func (s *EvidenceService) CreateEvidence(ctx context.Context, ne assess.NewEvide
 // namedField adds field to the details of a domain error that names none, so that an
 // error about one id of a request's list names the list.
 func namedField(err error, field string) error {
-	e, ok := err.(*assess.Error)
-	if !ok {
+	var e *assess.Error
+	if !errors.As(err, &e) {
 		return err
 	}
 	c := *e
