@@ -245,7 +245,23 @@ func (s *Server) resultRoutes() []route {
 
 // evidenceRoutes lists evidence, its review, notes and links (evidence.go).
 func (s *Server) evidenceRoutes() []route {
-	return []route{}
+	const ev = "/api/v1/evidence/{id}"
+	return []route{
+		on(httpGet, "/api/v1/evidence", assess.PermEvidenceView, s.handleEvidenceList, docEvidenceList),
+		on(httpPost, "/api/v1/evidence", assess.PermEvidenceCreate, s.handleEvidenceCreate, docEvidenceCreate),
+		on(httpGet, ev, assess.PermEvidenceView, s.handleEvidenceGet, docEvidenceGet),
+		on(httpPatch, ev, assess.PermEvidenceEdit, s.handleEvidenceUpdate, docEvidenceUpdate),
+		on(httpDelete, ev, assess.PermEvidenceDelete, s.handleEvidenceDelete, docEvidenceDelete),
+		on(httpPost, ev+"/submit", assess.PermEvidenceSubmit, s.handleEvidenceSubmit, docEvidenceSubmit),
+		on(httpPost, ev+"/approve", assess.PermEvidenceReview, s.handleEvidenceApprove, docEvidenceApprove),
+		on(httpPost, ev+"/reject", assess.PermEvidenceReview, s.handleEvidenceReject, docEvidenceReject),
+		on(httpGet, ev+"/notes", assess.PermEvidenceView, s.handleEvidenceNoteList, docEvidenceNoteList),
+		on(httpPost, ev+"/notes", assess.PermEvidenceEdit, s.handleEvidenceNoteCreate, docEvidenceNoteCreate),
+		on(httpGet, ev+"/links", assess.PermEvidenceView, s.handleEvidenceLinkList, docEvidenceLinkList),
+		on(httpPost, ev+"/links", assess.PermEvidenceEdit, s.handleEvidenceLinkCreate, docEvidenceLinkCreate),
+		on(httpDelete, ev+"/links/{arId}", assess.PermEvidenceEdit, s.handleEvidenceLinkDelete, docEvidenceLinkDelete),
+		on(httpGet, ev+"/claims", assess.PermEvidenceView, s.handleEvidenceClaimList, docEvidenceClaimList),
+	}
 }
 
 // attachmentRoutes lists the files of evidence (attachments.go).

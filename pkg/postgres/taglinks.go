@@ -20,6 +20,7 @@ var (
 	standardTags = tagLink{"standard_tags", "standard_id"}
 	entityTags   = tagLink{"entity_tags", "entity_id"}
 	projectTags  = tagLink{"project_tags", "project_id"}
+	evidenceTags = tagLink{"evidence_tags", "evidence_id"}
 )
 
 // errUnknownTag refuses a tag id that does not exist.
