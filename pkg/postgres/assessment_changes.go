@@ -146,15 +146,24 @@ func replaceTeam(ctx context.Context, tx *Tx, id string, assessors, assessees []
 			return nil, err
 		}
 	}
-	var added []string
-	err := tx.QueryRow(ctx, `WITH old AS (SELECT DISTINCT user_id FROM assessment_members WHERE assessment_id = $1),
-		gone AS (DELETE FROM assessment_members WHERE assessment_id = $1),
-		ins AS (INSERT INTO assessment_members (assessment_id, user_id, role, created_at)
-			SELECT $1, u, 'assessor', $4 FROM unnest($2::text[]) u
-			UNION ALL SELECT $1, u, 'assessee', $4 FROM unnest($3::text[]) u)
-		SELECT coalesce(array_agg(DISTINCT u ORDER BY u), '{}') FROM unnest($2::text[] || $3::text[]) u
-			WHERE u NOT IN (SELECT user_id FROM old)`, id, orEmpty(assessors), orEmpty(assessees), tx.Now).Scan(&added)
-	return added, err
+	var old []string
+	if err := tx.QueryRow(ctx, `WITH gone AS (DELETE FROM assessment_members WHERE assessment_id = $1 RETURNING user_id)
+		SELECT coalesce(array_agg(DISTINCT user_id), '{}') FROM gone`, id).Scan(&old); err != nil {
+		return nil, err
+	}
+	if _, err := tx.Exec(ctx, `INSERT INTO assessment_members (assessment_id, user_id, role, created_at)
+		SELECT $1, u, 'assessor', $4::timestamptz FROM unnest($2::text[]) u
+		UNION ALL SELECT $1, u, 'assessee', $4::timestamptz FROM unnest($3::text[]) u`,
+		id, orEmpty(assessors), orEmpty(assessees), tx.Now); err != nil {
+		return nil, err
+	}
+	added := []string{}
+	for _, u := range slices.Concat(assessors, assessees) {
+		if !slices.Contains(old, u) && !slices.Contains(added, u) {
+			added = append(added, u)
+		}
+	}
+	return added, nil
 }
 
 // checkTeamUsers refuses ids of users who do not exist (400 naming field) or are not
