@@ -292,8 +292,11 @@ func (u StandardUsage) InUse() bool { return u.Projects+u.Entities+u.Assessments
 // Error is the refusal to retire a standard in use: 422 business_rule_violation, the
 // first detail code in_use with the counts, then one detail per user named.
 func (u StandardUsage) Error() error {
-	msg := fmt.Sprintf("The standard is used by %d project(s), %d entity(ies) and %d assessment(s); retire it with force to retire it anyway.",
-		u.Projects, u.Entities, u.Assessments)
+	msg := fmt.Sprintf("The standard is used by %d project(s) and %d entity(ies)", u.Projects, u.Entities)
+	if u.Assessments > 0 {
+		msg += fmt.Sprintf(" and %d assessment(s)", u.Assessments)
+	}
+	msg += "; retire it with force to retire it anyway."
 	details := []Detail{{Field: "force", Code: "in_use", Message: msg}}
 	for _, n := range u.ProjectNames {
 		details = append(details, Detail{Field: "projects", Code: "in_use", Message: n})
