@@ -235,7 +235,21 @@ func (s *Server) tagRoutes() []route {
 
 // assessmentRoutes lists assessments, their team and state changes (assessments.go).
 func (s *Server) assessmentRoutes() []route {
-	return []route{}
+	const as = "/api/v1/assessments/{id}"
+	return []route{
+		on(httpGet, "/api/v1/assessments", assess.PermAssessmentsView, s.handleAssessmentList, docAssessmentList),
+		on(httpPost, "/api/v1/assessments", assess.PermAssessmentsCreate, s.handleAssessmentCreate, docAssessmentCreate),
+		on(httpGet, as, assess.PermAssessmentsView, s.handleAssessmentGet, docAssessmentGet),
+		on(httpPatch, as, assess.PermAssessmentsEdit, s.handleAssessmentUpdate, docAssessmentUpdate),
+		on(httpDelete, as, assess.PermAssessmentsManage, s.handleAssessmentDelete, docAssessmentDelete),
+		on(http.MethodPut, as+"/team", assess.PermAssessmentsManage, s.handleAssessmentTeam, docAssessmentTeam),
+		on(httpPost, as+"/transition", assess.PermAssessmentsManage, s.handleAssessmentTransition, docAssessmentTransition),
+		on(httpPost, as+"/start", assess.PermAssessmentsManage, s.handleAssessmentStart, docAssessmentStart),
+		on(httpPost, as+"/complete", assess.PermAssessmentsManage, s.handleAssessmentComplete, docAssessmentComplete),
+		on(httpPost, as+"/reopen", assess.PermAssessmentsManage, s.handleAssessmentReopen, docAssessmentReopen),
+		on(httpPost, as+"/archive", assess.PermAssessmentsManage, s.handleAssessmentArchive, docAssessmentArchive),
+		on(httpPost, as+"/cancel", assess.PermAssessmentsManage, s.handleAssessmentCancel, docAssessmentCancel),
+	}
 }
 
 // resultRoutes lists the requirements and results of assessments (results.go).
