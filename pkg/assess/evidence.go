@@ -100,6 +100,3 @@ type AttachmentEvent struct {
 
 // EvidenceService keeps evidence, its review, notes and links (pkg/postgres EvidenceService).
 type EvidenceService interface{}
-
-// AttachmentService stores and serves the files of evidence (pkg/postgres AttachmentService).
-type AttachmentService interface{}
