@@ -82,6 +82,9 @@ type Config struct {
 	RescueStuckJobsAfter time.Duration
 	// Metrics receives job and delivery measurements (nil: none).
 	Metrics Observer
+	// BlobCollector deletes the stored bytes of deleted attachments; when set, the blob
+	// collector runs every CollectBlobsInterval.
+	BlobCollector assess.BlobCollector
 }
 
 // NewClient returns a River client on pool configured from cfg. Without RunWorkers it
@@ -99,6 +102,10 @@ func NewClient(pool *pgxpool.Pool, cfg Config) (*river.Client[pgx.Tx], error) {
 		})
 		if lm, ok := cfg.Maintenance.(assess.LimitsMaintenance); ok {
 			river.AddWorker(w, &PurgeLimitsWorker{Service: lm, Logger: cfg.Logger, Now: cfg.Now, WorkerName: cfg.Name})
+		}
+		if cfg.BlobCollector != nil {
+			river.AddWorker(w, &CollectBlobsWorker{Collector: cfg.BlobCollector, Maintenance: cfg.Maintenance, Logger: cfg.Logger,
+				Now: cfg.Now, WorkerName: cfg.Name})
 		}
 		rc.Workers = w
 		rc.Queues = map[string]river.QueueConfig{
@@ -222,7 +229,23 @@ func periodicJobs(cfg Config) []*river.PeriodicJob {
 			&river.PeriodicJobOpts{RunOnStart: true, ID: args.Kind()},
 		))
 	}
+	if cfg.BlobCollector != nil {
+		out = append(out, collectBlobsJob())
+	}
 	return out
+}
+
+// collectBlobsJob schedules the blob collector every CollectBlobsInterval (and at start),
+// unique per period so that a change of leader cannot enqueue a period's run twice.
+func collectBlobsJob() *river.PeriodicJob {
+	args := jobs.CollectBlobsArgs{}
+	return river.NewPeriodicJob(river.PeriodicInterval(CollectBlobsInterval),
+		func() (river.JobArgs, *river.InsertOpts) {
+			opts := args.InsertOpts()
+			opts.UniqueOpts = river.UniqueOpts{ByPeriod: CollectBlobsInterval}
+			return args, &opts
+		},
+		&river.PeriodicJobOpts{RunOnStart: true, ID: args.Kind()})
 }
 
 // sanitizeClientID keeps River's client id within the characters it accepts.

@@ -87,6 +87,7 @@ type DB struct {
 	delivery      DeliveryConfig
 	jobs          *river.Client[pgx.Tx] // insert-only: delivery jobs join the change's transaction
 	creds         *credentialCache      // resolved principals; nil: no cache
+	storage       StorageConfig         // where evidence files go (attachment_storage.go)
 }
 
 // New returns a DB on pool. now is the clock (time.Now when nil).
