@@ -105,7 +105,7 @@ var Permissions = []Permission{
 	{PermAssessmentsManage, "assessments", "Change assessment states and teams", true},
 	{PermAssessmentsNotes, "assessments", "Write work notes", true},
 	{PermEvidenceView, "evidence", "See the evidence of one's assessments", false},
-	{PermEvidenceViewAll, "evidence", "See all evidence", true},
+	{PermEvidenceViewAll, "evidence", "See all evidence", false},
 	{PermEvidenceCreate, "evidence", "Create evidence and upload files", false},
 	{PermEvidenceEdit, "evidence", "Edit evidence", true},
 	{PermEvidenceReview, "evidence", "Approve or reject evidence", true},
