@@ -50,7 +50,7 @@ func databaseStorage() storageEnv {
 
 // s3Storage starts versitygw and returns the environment of a server storing in it, the
 // credentials in files.
-func s3Storage(t *testing.T, provider string) storageEnv {
+func s3Storage(t testing.TB, provider string) storageEnv {
 	t.Helper()
 	g := blobtest.StartVersityGW(t)
 	dir := t.TempDir()

@@ -1,11 +1,9 @@
-package assess_test
+package assess
 
 import (
 	"errors"
 	"strings"
 	"testing"
-
-	"github.com/assay-dev/assay/pkg/assess"
 )
 
 func TestDetectAttachmentType(t *testing.T) {
@@ -17,35 +15,35 @@ func TestDetectAttachmentType(t *testing.T) {
 		want                           string // "" when refused
 		refused                        string // the detected type named in the 415
 	}{
-		{"pdf", "%PDF-1.7\n%\xe2\xe3", "a.pdf", "application/pdf", assess.TypePDF, ""},
-		{"pdf declared as text", "%PDF-1.4", "a.txt", "text/plain", assess.TypePDF, ""},
-		{"png", "\x89PNG\r\n\x1a\n\x00\x00", "a.png", "", assess.TypePNG, ""},
-		{"jpeg", "\xff\xd8\xff\xe0\x00\x10JFIF", "a.jpg", "", assess.TypeJPEG, ""},
-		{"gif", "GIF89a\x01\x00", "a.gif", "", assess.TypeGIF, ""},
-		{"webp", "RIFF\x10\x00\x00\x00WEBPVP8 ", "a.webp", "", assess.TypeWebP, ""},
-		{"gzip", "\x1f\x8b\x08\x00", "a.tgz", "", assess.TypeGzip, ""},
-		{"bzip2", "BZh91AY", "a.bz2", "", assess.TypeBzip2, ""},
-		{"zip", ooxml, "bundle.zip", "", assess.TypeZip, ""},
-		{"docx", ooxml, "Report.DOCX", "", assess.TypeDocx, ""},
-		{"xlsx", ooxml, "a.xlsx", "", assess.TypeXlsx, ""},
-		{"pptx", ooxml, "a.pptx", "", assess.TypePptx, ""},
-		{"doc", ole, "a.doc", "", assess.TypeMSWord, ""},
-		{"xls", ole, "a.xls", "", assess.TypeMSExcel, ""},
-		{"ppt", ole, "a.ppt", "", assess.TypeMSPowerPoint, ""},
-		{"ole other", ole, "a.msg", "", assess.TypeOctetStream, ""},
-		{"json", " \n{\"a\": 1}", "a.json", "", assess.TypeJSON, ""},
-		{"json array", "[1,2]", "a", "", assess.TypeJSON, ""},
-		{"cyclonedx json by content", `{"bomFormat": "CycloneDX", "specVersion": "1.6"}`, "sbom.json", "", assess.TypeCycloneDXJSON, ""},
-		{"cyclonedx json by name", `{"x": 1}`, "app.cdx.json", "", assess.TypeCycloneDXJSON, ""},
-		{"cyclonedx xml", `<?xml version="1.0"?><bom xmlns="http://cyclonedx.org/schema/bom/1.6">`, "sbom.xml", "", assess.TypeCycloneDXXML, ""},
-		{"xml", "\xef\xbb\xbf<?xml version=\"1.0\"?><report/>", "a.xml", "", assess.TypeXML, ""},
-		{"csv", "a,b\n1,2\n", "data.csv", "text/csv", assess.TypeCSV, ""},
-		{"markdown", "# Title\n", "README.md", "", assess.TypeMarkdown, ""},
-		{"text", "hello\tworld\r\n", "notes.txt", "", assess.TypeText, ""},
-		{"empty", "", "empty.txt", "", assess.TypeText, ""},
-		{"text starting with MZ", "MZ is a fine abbreviation\n", "a.txt", "", assess.TypeText, ""},
-		{"shell script is text", "#!/bin/sh\necho hi\n", "harden.sh", "", assess.TypeText, ""},
-		{"binary", "\x00\x01\x02\x03\x04", "a.bin", "", assess.TypeOctetStream, ""},
+		{"pdf", "%PDF-1.7\n%\xe2\xe3", "a.pdf", "application/pdf", TypePDF, ""},
+		{"pdf declared as text", "%PDF-1.4", "a.txt", "text/plain", TypePDF, ""},
+		{"png", "\x89PNG\r\n\x1a\n\x00\x00", "a.png", "", TypePNG, ""},
+		{"jpeg", "\xff\xd8\xff\xe0\x00\x10JFIF", "a.jpg", "", TypeJPEG, ""},
+		{"gif", "GIF89a\x01\x00", "a.gif", "", TypeGIF, ""},
+		{"webp", "RIFF\x10\x00\x00\x00WEBPVP8 ", "a.webp", "", TypeWebP, ""},
+		{"gzip", "\x1f\x8b\x08\x00", "a.tgz", "", TypeGzip, ""},
+		{"bzip2", "BZh91AY", "a.bz2", "", TypeBzip2, ""},
+		{"zip", ooxml, "bundle.zip", "", TypeZip, ""},
+		{"docx", ooxml, "Report.DOCX", "", TypeDocx, ""},
+		{"xlsx", ooxml, "a.xlsx", "", TypeXlsx, ""},
+		{"pptx", ooxml, "a.pptx", "", TypePptx, ""},
+		{"doc", ole, "a.doc", "", TypeMSWord, ""},
+		{"xls", ole, "a.xls", "", TypeMSExcel, ""},
+		{"ppt", ole, "a.ppt", "", TypeMSPowerPoint, ""},
+		{"ole other", ole, "a.msg", "", TypeOctetStream, ""},
+		{"json", " \n{\"a\": 1}", "a.json", "", TypeJSON, ""},
+		{"json array", "[1,2]", "a", "", TypeJSON, ""},
+		{"cyclonedx json by content", `{"bomFormat": "CycloneDX", "specVersion": "1.6"}`, "sbom.json", "", TypeCycloneDXJSON, ""},
+		{"cyclonedx json by name", `{"x": 1}`, "app.cdx.json", "", TypeCycloneDXJSON, ""},
+		{"cyclonedx xml", `<?xml version="1.0"?><bom xmlns="http://cyclonedx.org/schema/bom/1.6">`, "sbom.xml", "", TypeCycloneDXXML, ""},
+		{"xml", "\xef\xbb\xbf<?xml version=\"1.0\"?><report/>", "a.xml", "", TypeXML, ""},
+		{"csv", "a,b\n1,2\n", "data.csv", "text/csv", TypeCSV, ""},
+		{"markdown", "# Title\n", "README.md", "", TypeMarkdown, ""},
+		{"text", "hello\tworld\r\n", "notes.txt", "", TypeText, ""},
+		{"empty", "", "empty.txt", "", TypeText, ""},
+		{"text starting with MZ", "MZ is a fine abbreviation\n", "a.txt", "", TypeText, ""},
+		{"shell script is text", "#!/bin/sh\necho hi\n", "harden.sh", "", TypeText, ""},
+		{"binary", "\x00\x01\x02\x03\x04", "a.bin", "", TypeOctetStream, ""},
 		{"html", "<!DOCTYPE html><html>", "a.txt", "text/plain", "", "text/html"},
 		{"html lower after space", "  \n<html><body>", "a", "", "", "text/html"},
 		{"html fragment with script", "<div><script>alert(1)</script></div>", "a.xml", "", "", "text/html"},
@@ -64,15 +62,15 @@ func TestDetectAttachmentType(t *testing.T) {
 		{"exe by name", "hello", "setup.exe", "", "", "application/x-executable"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			got, err := assess.DetectAttachmentType([]byte(c.head), c.filename, c.declared)
+			got, err := DetectAttachmentType([]byte(c.head), c.filename, c.declared)
 			if c.refused == "" {
 				if err != nil || got != c.want {
 					t.Fatalf("got %q, %v; want %q", got, err, c.want)
 				}
 				return
 			}
-			var e *assess.Error
-			if !errors.As(err, &e) || e.Code != assess.ECodeUnsupportedMedia || len(e.Details) != 1 ||
+			var e *Error
+			if !errors.As(err, &e) || e.Code != ECodeUnsupportedMedia || len(e.Details) != 1 ||
 				e.Details[0].Code != "unsupported_type" || e.Details[0].Message != c.refused {
 				t.Fatalf("got %q, %#v; want 415 naming %s", got, err, c.refused)
 			}
@@ -96,7 +94,7 @@ func TestCleanAttachmentFilename(t *testing.T) {
 		{long + ".pdf", strings.Repeat("é", 251) + ".pdf"},
 		{long, strings.Repeat("é", 255)},
 	} {
-		if got := assess.CleanAttachmentFilename(c.in); got != c.want {
+		if got := CleanAttachmentFilename(c.in); got != c.want {
 			t.Errorf("CleanAttachmentFilename(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}
