@@ -280,7 +280,14 @@ func (s *Server) evidenceRoutes() []route {
 
 // attachmentRoutes lists the files of evidence (attachments.go).
 func (s *Server) attachmentRoutes() []route {
-	return []route{}
+	const files, file = "/api/v1/evidence/{id}/attachments", "/api/v1/evidence/{id}/attachments/{attId}"
+	return []route{
+		onUpload(httpPost, files, assess.PermEvidenceCreate, s.handleAttachmentUpload, docAttachmentUpload),
+		on(httpGet, files, assess.PermEvidenceView, s.handleAttachmentList, docAttachmentList),
+		on(httpGet, file, assess.PermEvidenceView, s.handleAttachmentGet, docAttachmentGet),
+		on(httpGet, file+"/content", assess.PermEvidenceView, s.handleAttachmentDownload, docAttachmentDownload),
+		on(httpDelete, file, assess.PermEvidenceDelete, s.handleAttachmentDelete, docAttachmentDelete),
+	}
 }
 
 // claimRoutes lists claims (claims.go).

@@ -90,6 +90,7 @@ type DB struct {
 	// rationaleMinWords is the minimum length of a rationale, in words, for completing an
 	// assessment (WithRationaleMinWords).
 	rationaleMinWords int
+	storage           StorageConfig // where evidence files go (attachment_storage.go)
 }
 
 // New returns a DB on pool. now is the clock (time.Now when nil).
