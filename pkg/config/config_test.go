@@ -78,6 +78,8 @@ func TestFromEnvironDefaults(t *testing.T) {
 		InviteRetainAfterTerminal: 30 * 24 * time.Hour,
 		SessionCleanupInterval:    15 * time.Minute,
 		SessionRetainExpired:      24 * time.Hour,
+
+		AssessmentRationaleMinWords: 15,
 	}
 	want.settings = c.settings
 	require.Equal(t, want, c)
@@ -120,6 +122,7 @@ func TestFromEnvironReadsValues(t *testing.T) {
 		"REGISTRATION_MODE=open",
 		"ACCEPT_OPEN_REGISTRATION_RISK=1",
 		"SESSION_CLEANUP_INTERVAL_MINUTES=0",
+		"ASSESSMENT_RATIONALE_MIN_WORDS=0",
 		"PORT=9090", // a later entry wins
 		"UNRELATED=whatever",
 		"=C:=C:\\", // Windows keeps such entries in its environment block
@@ -150,6 +153,7 @@ func TestFromEnvironReadsValues(t *testing.T) {
 	require.False(t, c.SecureCookie(true))
 	require.Equal(t, RegistrationOpen, c.RegistrationMode)
 	require.Zero(t, c.SessionCleanupInterval)
+	require.Zero(t, c.AssessmentRationaleMinWords, "0 switches the rationale minimum off")
 
 	settings := settingsByName(c.Settings())
 	require.Equal(t, Setting{Name: "DATABASE_PROVIDER", Value: "pglite", Source: "env"}, settings["DATABASE_PROVIDER"])

@@ -87,6 +87,9 @@ type DB struct {
 	delivery      DeliveryConfig
 	jobs          *river.Client[pgx.Tx] // insert-only: delivery jobs join the change's transaction
 	creds         *credentialCache      // resolved principals; nil: no cache
+	// rationaleMinWords is the fewest words of a result's rationale
+	// (ASSESSMENT_RATIONALE_MIN_WORDS; 0: no minimum).
+	rationaleMinWords int
 }
 
 // New returns a DB on pool. now is the clock (time.Now when nil).
@@ -97,7 +100,7 @@ func New(p *pgxpool.Pool, now func() time.Time) *DB {
 	return &DB{pool: &pool{Pool: p}, now: now, keys: secret.NewKeyring(nil, nil), fields: EncryptedFields, setupComplete: &atomic.Bool{},
 		identity: IdentityConfig{PasswordMinLength: 12, MaxFailedLogins: 5, LockoutDuration: 15 * time.Minute},
 		hasher:   secret.NewHasher(secret.DefaultArgon2, 0),
-		delivery: defaultDeliveryConfig(), jobs: newInsertOnlyClient(p)}
+		delivery: defaultDeliveryConfig(), jobs: newInsertOnlyClient(p), rationaleMinWords: assess.DefaultRationaleMinWords}
 }
 
 // Pool returns the underlying pool (for River and metrics).
@@ -107,6 +110,13 @@ func (db *DB) Pool() *pgxpool.Pool { return db.pool.Pool }
 // past it a call fails with 503 service_unavailable instead of queueing on.
 func (db *DB) WithAcquireTimeout(d time.Duration) *DB {
 	db.pool.acquireTimeout = d
+	return db
+}
+
+// WithRationaleMinWords sets the fewest words a result's rationale needs
+// (ASSESSMENT_RATIONALE_MIN_WORDS); 0 sets no minimum.
+func (db *DB) WithRationaleMinWords(n int) *DB {
+	db.rationaleMinWords = max(n, 0)
 	return db
 }
 
