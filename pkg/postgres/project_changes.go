@@ -299,12 +299,3 @@ func (s *ProjectService) DeleteProject(ctx context.Context, id string, actor ass
 	})
 }
 
-// FindProjectFigures implements assess.ProjectService. Until assessments exist the counts
-// are zero and the ratios null; the warnings come from the project itself.
-func (s *ProjectService) FindProjectFigures(ctx context.Context, id string) (assess.ProjectFigures, error) {
-	p, err := s.FindProject(ctx, id)
-	if err != nil {
-		return assess.ProjectFigures{}, err
-	}
-	return assess.FiguresOf(p), nil
-}
