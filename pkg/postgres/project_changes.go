@@ -298,4 +298,3 @@ func (s *ProjectService) DeleteProject(ctx context.Context, id string, actor ass
 		return tx.Record(ctx, assess.ChangeProjectDeleted, projectTarget(id), map[string]any{"name": p.Name}, projectEvent(p))
 	})
 }
-
