@@ -18,13 +18,22 @@ import (
 
 var errAssessmentRequirementNotFound = &assess.Error{Code: assess.ECodeNotFound, Message: "No such requirement in this assessment."}
 
-// assessmentRequirementQuery reads the requirements of assessment $1 that pass where (a
-// condition on ar, the assessment_requirements row) in tree order, in one statement: the
-// catalogue trees of their standards are walked depth-first from the roots (siblings
-// ranked by position, then natural key), each node carrying its path of ranks and its
-// ancestors as JSON; the rows come in the order of the assessment's standards, then path.
+// The requirements of an assessment are read in tree order with their ancestors in one
+// statement, in one of two shapes that end alike (assessmentRequirementColumns):
+//
+//   - the workspace list walks the catalogue trees of the assessment's standards down from
+//     the roots once (siblings ranked by position, then natural key; each node carries its
+//     path of ranks and its ancestors as JSON): a few hundred rows for ASVS, cheaper than
+//     walking up from each of its requirements;
+//   - reads by id walk up from the requirements read (one primary-key read per level), with
+//     the path as the (position, natural key, id) of every level: reading one costs its depth.
+//
+// Either way the rows come in the order of the assessment's standards, then depth-first.
 // Evidence and claim counts are index lookups per row.
-func assessmentRequirementQuery(where string) string {
+
+// treeDownQuery reads the requirements of assessment $1 that pass where (a condition on
+// ar, the assessment_requirements row) by walking their standards' trees down.
+func treeDownQuery(where string) string {
 	return `WITH RECURSIVE sel AS (
 		SELECT ar.* FROM assessment_requirements ar WHERE ar.assessment_id = $1 AND ` + where + `
 	), ranked AS (
@@ -37,21 +46,43 @@ func assessmentRequirementQuery(where string) string {
 		SELECT c.id, c.identifier, c.name, w.path || c.rk,
 			w.ancestors || jsonb_build_object('id', w.id, 'identifier', w.identifier, 'name', w.name)
 		FROM ranked c JOIN walk w ON c.parent_id = w.id
-	)
-	SELECT sel.id, sel.requirement_id, sel.standard_id, r.identifier, r.name, r.description, w.ancestors,
+	)` + assessmentRequirementColumns + ` JOIN walk t ON t.id = sel.requirement_id` + assessmentRequirementOrder
+}
+
+// treeUpQuery reads the requirements of assessment $1 that pass where by walking up from
+// each of them.
+func treeUpQuery(where string) string {
+	return `WITH RECURSIVE sel AS (
+		SELECT ar.* FROM assessment_requirements ar WHERE ar.assessment_id = $1 AND ` + where + `
+	), up AS (
+		SELECT sel.id AS ar_id, r.parent_id AS next, ARRAY[ROW(r.position, r.natural_key, r.id)] AS path, '[]'::jsonb AS ancestors
+		FROM sel JOIN requirements r ON r.id = sel.requirement_id
+		UNION ALL
+		SELECT up.ar_id, p.parent_id, ROW(p.position, p.natural_key, p.id) || up.path,
+			jsonb_build_array(jsonb_build_object('id', p.id, 'identifier', p.identifier, 'name', p.name)) || up.ancestors
+		FROM up JOIN requirements p ON p.id = up.next
+	)` + assessmentRequirementColumns + ` JOIN up t ON t.ar_id = sel.id AND t.next IS NULL` + assessmentRequirementOrder
+}
+
+// assessmentRequirementColumns are the columns of both shapes; t is the walk's row.
+const assessmentRequirementColumns = `
+	SELECT sel.id, sel.requirement_id, sel.standard_id, r.identifier, r.name, r.description, t.ancestors,
 		sel.result, sel.rationale, coalesce(sel.assignee_id, ''), coalesce(sel.answered_by, ''), sel.answered_at,
 		(SELECT count(*) FROM assessment_requirement_evidence e WHERE e.assessment_requirement_id = sel.id),
 		(SELECT count(*) FROM claim_requirements cr WHERE cr.assessment_requirement_id = sel.id),
 		sel.version
-	FROM sel JOIN requirements r ON r.id = sel.requirement_id JOIN walk w ON w.id = sel.requirement_id
+	FROM sel JOIN requirements r ON r.id = sel.requirement_id`
+
+// assessmentRequirementOrder is the order of both shapes: the standards, then the path.
+const assessmentRequirementOrder = `
 	JOIN standards s ON s.id = sel.standard_id
 	LEFT JOIN assessment_standards ast ON ast.assessment_id = sel.assessment_id AND ast.standard_id = sel.standard_id
-	ORDER BY coalesce(ast.position, 2147483647), lower(s.name), s.standard_version, s.id, w.path`
-}
+	ORDER BY coalesce(ast.position, 2147483647), lower(s.name), s.standard_version, s.id, t.path`
 
-// readAssessmentRequirements runs assessmentRequirementQuery with args ($1 the assessment).
-func readAssessmentRequirements(ctx context.Context, q querier, where string, args sqlArgs) ([]assess.AssessmentRequirement, error) {
-	rows, err := q.Query(ctx, assessmentRequirementQuery(where), args...)
+// readAssessmentRequirements runs query (treeDownQuery or treeUpQuery) with args ($1 the
+// assessment).
+func readAssessmentRequirements(ctx context.Context, q querier, query string, args sqlArgs) ([]assess.AssessmentRequirement, error) {
+	rows, err := q.Query(ctx, query, args...)
 	if err != nil {
 		return nil, dbError(err)
 	}
@@ -109,7 +140,7 @@ func (s *ResultService) FindAssessmentRequirements(ctx context.Context, assessme
 	if err != nil {
 		return nil, err
 	}
-	return readAssessmentRequirements(ctx, s.pool, cond, args)
+	return readAssessmentRequirements(ctx, s.pool, treeDownQuery(cond), args)
 }
 
 // FindAssessmentRequirement implements assess.ResultService.
@@ -126,7 +157,7 @@ func findAssessmentRequirement(ctx context.Context, q querier, assessmentID, id 
 	if !assess.ValidID(assess.PrefixAssessmentRequirement, id) {
 		return assess.AssessmentRequirement{}, errAssessmentRequirementNotFound
 	}
-	list, err := readAssessmentRequirements(ctx, q, "ar.id = $2", sqlArgs{assessmentID, id})
+	list, err := readAssessmentRequirements(ctx, q, treeUpQuery("ar.id = $2"), sqlArgs{assessmentID, id})
 	if err != nil {
 		return assess.AssessmentRequirement{}, err
 	}
@@ -279,7 +310,7 @@ func (s *ResultService) RecordResults(ctx context.Context, assessmentID string, 
 			return err
 		}
 		var err error
-		if out, err = readAssessmentRequirements(ctx, tx, "ar.id = ANY ($2)", sqlArgs{assessmentID, ids}); err != nil {
+		if out, err = readAssessmentRequirements(ctx, tx, treeUpQuery("ar.id = ANY ($2)"), sqlArgs{assessmentID, ids}); err != nil {
 			return err
 		}
 		ev := assess.ResultEvent{AssessmentID: assessmentID, RequirementIDs: ids, Count: len(ids)}
