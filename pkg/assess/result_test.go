@@ -1,6 +1,7 @@
 package assess
 
 import (
+	"errors"
 	"testing"
 	"time"
 )
@@ -37,8 +38,8 @@ func TestResultUpdateValidate(t *testing.T) {
 			}
 			continue
 		}
-		e, ok := err.(*Error)
-		if !ok || e.Details[0].Field != tc.field || e.Details[0].Code != tc.code {
+		var e *Error
+		if !errors.As(err, &e) || e.Details[0].Field != tc.field || e.Details[0].Code != tc.code {
 			t.Errorf("%+v: got %v, want %s %s", tc.u, err, tc.field, tc.code)
 		}
 	}
@@ -48,8 +49,8 @@ func TestBulkResultsValidate(t *testing.T) {
 	yes := ResultYes
 	id := NewID(PrefixAssessmentRequirement, time.Now())
 	b := BulkResults{Items: []BulkResultItem{{ID: id, Result: &yes, Rationale: "one two three"}, {ID: "x"}, {ID: id}}}
-	e, ok := b.Validate(3).(*Error)
-	if !ok || len(e.Details) != 2 || e.Details[0].Field != "items[1].id" || e.Details[1].Code != "duplicate" {
+	var e *Error
+	if !errors.As(b.Validate(3), &e) || len(e.Details) != 2 || e.Details[0].Field != "items[1].id" || e.Details[1].Code != "duplicate" {
 		t.Fatalf("got %+v", e.Details)
 	}
 	if err := (&BulkResults{}).Validate(0); ErrorCode(err) != ECodeValidation {

@@ -1,6 +1,7 @@
 package postgres_test
 
 import (
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -265,13 +266,13 @@ func TestAssessmentBulkResults(t *testing.T) {
 		{ID: w.ar["V2.1"], Result: &no, Rationale: "short"},
 	}}, w.assessor)
 	requireCode(t, err, assess.ECodeValidation, "too_short")
-	require.Equal(t, "items[1].rationale", err.(*assess.Error).Details[0].Field)
+	require.Equal(t, "items[1].rationale", firstDetailField(t, err))
 	_, err = svc.RecordResults(ctx, w.assessmentID, assess.BulkResults{Items: []assess.BulkResultItem{
 		{ID: w.ar["V3"], Result: &yes, Rationale: fifteenWords},
 		{ID: assess.NewID(assess.PrefixAssessmentRequirement, time.Now()), Result: &no, Rationale: fifteenWords},
 	}}, w.assessor)
 	requireCode(t, err, assess.ECodeValidation, "unknown")
-	require.Equal(t, "items[1].id", err.(*assess.Error).Details[0].Field)
+	require.Equal(t, "items[1].id", firstDetailField(t, err))
 	_, err = svc.RecordResults(ctx, w.assessmentID, assess.BulkResults{Items: []assess.BulkResultItem{
 		{ID: w.ar["V3"], Result: &yes, Rationale: fifteenWords}, {ID: w.ar["V3"], Result: &yes, Rationale: fifteenWords},
 	}}, w.assessor)
@@ -333,4 +334,13 @@ func TestAssessmentWorkspaceVisibility(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, []string{"admin", "assessor"}, w.f.notified(w.f.lastEvent(assess.EventAssessmentResultRecorded)),
 		"the administrator (assessments.view_all) and the team's assessor; not the outsider, not the actor")
+}
+
+// firstDetailField is the field of the first detail of an *assess.Error.
+func firstDetailField(t *testing.T, err error) string {
+	t.Helper()
+	var e *assess.Error
+	require.True(t, errors.As(err, &e), "want *assess.Error, got %v", err)
+	require.NotEmpty(t, e.Details)
+	return e.Details[0].Field
 }
