@@ -254,7 +254,12 @@ func (s *Server) assessmentRoutes() []route {
 
 // resultRoutes lists the requirements and results of assessments (results.go).
 func (s *Server) resultRoutes() []route {
-	return []route{}
+	return []route{
+		on(httpGet, "/api/v1/assessments/{id}/requirements", assess.PermAssessmentsView, s.handleResultList, docResultList),
+		on(httpGet, "/api/v1/assessments/{id}/requirements/{arId}", assess.PermAssessmentsView, s.handleResultGet, docResultGet),
+		on(http.MethodPut, "/api/v1/assessments/{id}/requirements/{arId}", assess.PermAssessmentsEdit, s.handleResultUpdate, docResultUpdate),
+		on(httpPost, "/api/v1/assessments/{id}/requirements/bulk", assess.PermAssessmentsEdit, s.handleResultBulk, docResultBulk),
+	}
 }
 
 // evidenceRoutes lists evidence, its review, notes and links (evidence.go).

@@ -782,6 +782,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/assessments/{id}/requirements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an assessment's requirements
+         * @description The whole list in tree order: the assessment's standards in their order, then each standard's tree depth-first (by position, then natural order of identifiers). Each requirement names its ancestors (the chapters and sections above it), and counts its linked evidence and claims. Filters: q, result (comma-separated, unanswered for none), mine (assigned to the caller), noEvidence, standard. An assessment the caller may not see is 404, for every operation.
+         */
+        get: operations["listAssessmentRequirements"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/assessments/{id}/requirements/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record many results at once
+         * @description 1–500 items of one assessment, all or nothing: a problem with any item is 400 naming it (items[i].rationale, items[i].id for a requirement not of this assessment). Items carry no version: the last write wins. Answers the items written, in tree order; one audit row and one assessment.result_recorded event for the request. Only while the assessment is in progress: 409 conflict with details code not_in_progress while new, pending or on hold, read_only once complete, archived or cancelled. A result needs a rationale of at least ASSESSMENT_RATIONALE_MIN_WORDS words (default 15; words are whitespace-separated tokens with a letter or digit): 400 code too_short otherwise. A null result clears the answer. An assessment the caller may not see is 404, for every operation.
+         */
+        post: operations["recordAssessmentResults"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/assessments/{id}/requirements/{arId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a requirement of an assessment
+         * @description With its result, rationale, assignee and ancestors. An assessment the caller may not see is 404, for every operation.
+         */
+        get: operations["getAssessmentRequirement"];
+        /**
+         * Record a requirement's result
+         * @description Replaces result and rationale; assigneeId, when given, sets the assignee ("" clears), who must be an assessor or assessee of the assessment (422 code not_a_member). Send the version last read (409 version_conflict otherwise). Emits assessment.result_recorded. Only while the assessment is in progress: 409 conflict with details code not_in_progress while new, pending or on hold, read_only once complete, archived or cancelled. A result needs a rationale of at least ASSESSMENT_RATIONALE_MIN_WORDS words (default 15; words are whitespace-separated tokens with a letter or digit): 400 code too_short otherwise. A null result clears the answer. An assessment the caller may not see is 404, for every operation.
+         */
+        put: operations["recordAssessmentResult"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/assessments/{id}/start": {
         parameters: {
             query?: never;
@@ -1818,7 +1882,7 @@ export interface paths {
         };
         /**
          * A project's progress figures
-         * @description Assessment progress, overdue work, evidence coverage and conformance. Until the project has assessments the counts are 0 and the ratios null; warnings point at what needs attention (no standards, a standard no longer published, overdue).
+         * @description Assessments per state, completion (share of loaded requirements answered), overdue assessments, evidence coverage (share of loaded requirements with linked evidence) and conformance (mean score of the complete assessments). Only the project's assessments the caller may see are counted (participants; every assessment with assessments.view_all). Ratios are null while there is nothing to divide; warnings point at what needs attention (no standards, a standard no longer published, the project or assessments overdue).
          */
         get: operations["getProjectFigures"];
         put?: never;
@@ -4076,6 +4140,9 @@ export interface components {
             /** Format: int64 */
             version: number;
         };
+        AssessmentRequirementList: {
+            items: components["schemas"]["AssessmentRequirement"][] | null;
+        };
         /** @description Body of every assessment.result_recorded delivery: sent to the webhook destinations whose event filter selects the type or that a global notification rule names, signed per Standard Webhooks. */
         AssessmentResultRecordedEvent: {
             actor: components["schemas"]["EventActor"];
@@ -4251,6 +4318,19 @@ export interface components {
             created: number;
             /** Format: int64 */
             updated: number;
+        };
+        BulkResultItem: {
+            /** @description The assessment requirement (ar_…) */
+            id: string;
+            rationale: string;
+            /**
+             * @description null clears the answer
+             * @enum {string|null}
+             */
+            result: "yes" | "partial" | "no" | "not_applicable" | null;
+        };
+        BulkResults: {
+            items: components["schemas"]["BulkResultItem"][] | null;
         };
         /** @description Body of every channel.chat.created delivery: sent to the webhook destinations whose event filter selects the type or that a global notification rule names, signed per Standard Webhooks. */
         ChannelChatCreatedEvent: {
@@ -6065,24 +6145,44 @@ export interface components {
             type: "project.archived";
         };
         ProjectAssessmentFigures: {
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description Those with a result
+             */
+            answered: number;
+            /** @description Assessments per state, every state named (0 included) */
+            byState: {
+                [key: string]: number;
+            };
+            /**
+             * Format: int64
+             * @description Complete or archived
+             */
             complete: number;
             /** Format: int64 */
             inProgress: number;
             /**
              * Format: double
-             * @description null while there are no assessments
+             * @description answered / requirements × 100 (two decimals); null while no requirement is loaded
              */
             percentComplete: number | null;
+            /**
+             * Format: int64
+             * @description Requirements loaded in the assessments that are not cancelled
+             */
+            requirements: number;
             /** Format: int64 */
             total: number;
         };
         ProjectConformanceFigures: {
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description How many scores the mean is over
+             */
             assessed: number;
             /**
              * Format: double
-             * @description null while nothing is assessed
+             * @description Mean conformance score of the complete and archived assessments that have one (two decimals); null while none has
              */
             averageScore: number | null;
         };
@@ -6123,12 +6223,18 @@ export interface components {
         ProjectEvidenceFigures: {
             /**
              * Format: double
-             * @description null while there are no requirements to cover
+             * @description withEvidence / requirements × 100 (two decimals); null while there are no requirements to cover
              */
             percent: number | null;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description Requirements loaded in the assessments that are not cancelled
+             */
             requirements: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description Those with at least one linked piece of evidence
+             */
             withEvidence: number;
         };
         ProjectFigures: {
@@ -6141,7 +6247,7 @@ export interface components {
         ProjectOverdueFigures: {
             /**
              * Format: int64
-             * @description Assessments past their due date
+             * @description Assessments past their due date and not complete, archived or cancelled
              */
             assessments: number;
             /** @description The project itself is overdue */
@@ -6318,7 +6424,28 @@ export interface components {
         };
         ResultEvent: {
             assessmentId: string;
-            requirement: components["schemas"]["AssessmentRequirement"];
+            /**
+             * Format: int64
+             * @description How many requirements were written
+             */
+            count: number;
+            /** @description The requirement written (one requirement's update) */
+            requirement?: components["schemas"]["AssessmentRequirement"];
+            /** @description The requirements written (a bulk write) */
+            requirementIds?: string[] | null;
+        };
+        ResultUpdate: {
+            /** @description A member of the assessment's team; "" clears; absent keeps the assignee */
+            assigneeId?: string;
+            /** @description Needs at least ASSESSMENT_RATIONALE_MIN_WORDS words (default 15) when a result is given */
+            rationale: string;
+            /**
+             * @description null clears the answer
+             * @enum {string|null}
+             */
+            result: "yes" | "partial" | "no" | "not_applicable" | null;
+            /** Format: int64 */
+            version: number;
         };
         RetireRequest: {
             /** @description Retire even though projects or entities still use it */
@@ -12060,6 +12187,457 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Assessment"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Entity Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAssessmentRequirements: {
+        parameters: {
+            query?: {
+                /** @description Matches identifier, name or description (case-insensitive substring) */
+                q?: string;
+                /** @description Comma-separated: yes, partial, no, not_applicable, unanswered */
+                result?: string;
+                /** @description Only requirements assigned to the caller */
+                mine?: boolean;
+                /** @description Only requirements without linked evidence */
+                noEvidence?: boolean;
+                /** @description Only requirements of this standard (id) */
+                standard?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssessmentRequirementList"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    recordAssessmentResults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkResults"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssessmentRequirementList"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Entity Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAssessmentRequirement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                arId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssessmentRequirement"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    recordAssessmentResult: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                arId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResultUpdate"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssessmentRequirement"];
                 };
             };
             /** @description Bad Request */
