@@ -178,7 +178,6 @@ type ResultEvent struct {
 	Count          int                    `json:"count" doc:"How many requirements were written"`
 }
 
-
 // The inputs, filter and service of assessments (docs/assessments.md, "Assessments").
 
 // Bounds of an assessment's inputs.
