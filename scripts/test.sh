@@ -32,6 +32,12 @@ if ! ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 && ! command -v postg
   echo "installing Debian postgresql (server binaries for the test cluster)"
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null
 fi
+if ! command -v jq >/dev/null 2>&1 || ! command -v curl >/dev/null 2>&1; then
+  # The CI recipe of docs/ci-evidence.md is run as written by a Go test (curl and jq).
+  echo "installing Debian curl and jq"
+  if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
+  $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq curl jq >/dev/null
+fi
 make -s "$BIN/golangci-lint"
 # mailpit is the SMTP server of the e-mail tests (pkg/notify/notifytest starts it); it is
 # built from the pinned tools module because `go install` cannot fetch it here.
