@@ -140,7 +140,7 @@ describe('EvidenceDetailPage', () => {
   it('offers renewal of expired evidence and marks it expired', async () => {
     const wrapper = await mountAs(AUTHOR.id, EVERYTHING, evidence({ state: 'expired', validUntil: '2020-01-01' }))
     expect(actionsOf(wrapper)).toEqual(['renew', 'edit', 'more'])
-    expect(wrapper.get('[data-test="expired-notice"]').exists()).toBe(true)
+    expect(wrapper.find('[data-test="expired-notice"]').exists()).toBe(true)
     expect(wrapper.find('[data-validity="expired"]').exists()).toBe(true)
     wrapper.unmount()
   })
