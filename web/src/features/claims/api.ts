@@ -1,9 +1,12 @@
-import { deletePath, getJSON, patchJSON, postJSON } from '../../app/pendingApi'
+import { api, unwrap } from '../../api/client'
+import { getJSON } from '../../app/pendingApi'
 import type { Claim, ClaimUpdate, EvidenceOption, NewClaim, RequirementOption } from './types'
 
 export type { Claim, ClaimUpdate, NewClaim }
 
-// The claims API (contract section D) and the look-ups the claim editor needs.
+// The claims API (contract section D) through the typed client, and the look-ups the
+// claim editor needs (an assessment's requirements, evidence to cite), which go through
+// the stopgap client until their operations are in the generated schema.
 
 interface Whole<T> {
   items: T[] | null
@@ -13,31 +16,33 @@ interface Whole<T> {
 export const EVIDENCE_PICK_LIMIT = 20
 
 const assessment = (id: string) => `/assessments/${encodeURIComponent(id)}`
-const one = (id: string) => `/claims/${encodeURIComponent(id)}`
+const byId = (id: string) => ({ params: { path: { id } } })
 
 /** listClaims reads an assessment's claims, oldest first; `requirement` (ar_…) narrows them. */
 export async function listClaims(assessmentId: string, requirement?: string): Promise<Claim[]> {
-  return (await getJSON<Whole<Claim>>(`${assessment(assessmentId)}/claims`, { requirement })).items ?? []
+  const query = requirement ? { requirement } : {}
+  const list = await unwrap(api.GET('/api/v1/assessments/{id}/claims', { params: { path: { id: assessmentId }, query } }))
+  return list.items ?? []
 }
 
 /** fetchClaim reads one claim; 404 for one unknown or not visible. */
 export function fetchClaim(id: string): Promise<Claim> {
-  return getJSON(one(id))
+  return unwrap(api.GET('/api/v1/claims/{id}', byId(id)))
 }
 
 /** createClaim adds a claim to an assessment (201). */
 export function createClaim(assessmentId: string, input: NewClaim): Promise<Claim> {
-  return postJSON(`${assessment(assessmentId)}/claims`, input)
+  return unwrap(api.POST('/api/v1/assessments/{id}/claims', { ...byId(assessmentId), body: input }))
 }
 
 /** updateClaim changes a claim with the version last read; arrays given replace the old ones. */
 export function updateClaim(id: string, update: ClaimUpdate): Promise<Claim> {
-  return patchJSON(one(id), update)
+  return unwrap(api.PATCH('/api/v1/claims/{id}', { ...byId(id), body: update }))
 }
 
 /** deleteClaim removes a claim. */
-export function deleteClaim(id: string, version: number): Promise<void> {
-  return deletePath(one(id), { version })
+export async function deleteClaim(id: string, version: number): Promise<void> {
+  await unwrap(api.DELETE('/api/v1/claims/{id}', { params: { path: { id }, query: { version } } }))
 }
 
 /** fetchRequirementOptions reads an assessment's requirements for the editor's picker. */

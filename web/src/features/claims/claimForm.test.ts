@@ -120,4 +120,13 @@ describe('claim requests', () => {
     expect(update.evidenceIds).toBeUndefined()
     expect(update.requirementIds).toBeUndefined()
   })
+
+  it('clears the old free text when the target becomes an entity', () => {
+    const textClaim: Claim = { ...claim, targetEntityId: undefined, targetEntityName: undefined, target: 'The checkout' }
+    const draft = claimDraft(textClaim)
+    expect(draft.targetKind).toBe('text')
+    draft.targetKind = 'entity'
+    draft.targetEntityId = 'en_2'
+    expect(claimUpdate(textClaim, draft)).toMatchObject({ targetEntityId: 'en_2', target: '' })
+  })
 })

@@ -19,8 +19,12 @@ export const REFERENCE_TYPES = [
 
 /** CLAIM_NAME_MAX_LENGTH bounds a claim's name. */
 export const CLAIM_NAME_MAX_LENGTH = 300
-/** CLAIM_TEXT_MAX_LENGTH bounds the predicate, the reasoning and a free-text target. */
-export const CLAIM_TEXT_MAX_LENGTH = 10000
+/** CLAIM_TARGET_MAX_LENGTH, CLAIM_PREDICATE_MAX_LENGTH and CLAIM_REASONING_MAX_LENGTH bound those texts, as the server does. */
+export const CLAIM_TARGET_MAX_LENGTH = 1000
+export const CLAIM_PREDICATE_MAX_LENGTH = 10000
+export const CLAIM_REASONING_MAX_LENGTH = 20000
+/** MAX_REFERENCES bounds a claim's external references. */
+export const MAX_REFERENCES = 50
 /** URL_MAX_LENGTH and COMMENT_MAX_LENGTH bound a reference, as the server does. */
 export const URL_MAX_LENGTH = 2048
 export const COMMENT_MAX_LENGTH = 1000
@@ -177,7 +181,8 @@ const sameList = (a: string[], b: string[]) => a.length === b.length && a.every(
 /**
  * claimUpdate is the change from `claim` to the draft: every scalar field as it now is
  * (the server takes them as given) and the lists that changed, with the version read.
- * A target switched to free text sends targetEntityId '' to clear the entity.
+ * A target switched to free text sends targetEntityId '' to clear the entity; one switched
+ * to an entity clears the old free text.
  */
 export function claimUpdate(claim: Claim, draft: ClaimDraft): ClaimUpdate {
   const before = claimDraft(claim)
@@ -190,8 +195,10 @@ export function claimUpdate(claim: Claim, draft: ClaimDraft): ClaimUpdate {
     isCounterClaim: full.isCounterClaim ?? false,
     countersClaimId: full.countersClaimId ?? '',
   }
-  if (draft.targetKind === 'entity') update.targetEntityId = draft.targetEntityId
-  else {
+  if (draft.targetKind === 'entity') {
+    update.targetEntityId = draft.targetEntityId
+    if (before.targetKind === 'text') update.target = ''
+  } else {
     update.target = draft.target.trim()
     update.targetEntityId = ''
   }
