@@ -70,6 +70,10 @@ func run(ctx context.Context, opts options) error {
 	if err := boot.LoadKeys(ctx, store, cfg, log); err != nil {
 		return err
 	}
+	storageHealth, err := boot.ConfigureStorage(ctx, store, cfg, log)
+	if err != nil {
+		return err
+	}
 	listenCtx, stopListening := context.WithCancel(ctx)
 	defer stopListening()
 	go store.ListenCredentialChanges(listenCtx, log)
@@ -117,6 +121,7 @@ func run(ctx context.Context, opts options) error {
 		Standards: svc.Standards, Transfer: svc.Transfer, Entities: svc.Entities, Projects: svc.Projects, Tags: svc.Tags,
 		Assessments: svc.Assessments, Results: svc.Results, Evidence: svc.Evidence, Attachments: svc.Attachments, Claims: svc.Claims,
 		WorkNotes: svc.WorkNotes}
+	deps.Storage = storageHealth
 	if deps.Web, err = fs.Sub(web.Dist, "dist"); err != nil {
 		return err
 	}
