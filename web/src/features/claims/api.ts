@@ -5,8 +5,8 @@ import type { Claim, ClaimUpdate, EvidenceOption, NewClaim, RequirementOption } 
 export type { Claim, ClaimUpdate, NewClaim }
 
 // The claims API (contract section D) through the typed client, and the look-ups the
-// claim editor needs (an assessment's requirements, evidence to cite), which go through
-// the stopgap client until their operations are in the generated schema.
+// claim editor needs: evidence to cite, and an assessment's requirements (through the
+// stopgap client until that operation is in the generated schema).
 
 interface Whole<T> {
   items: T[] | null
@@ -51,8 +51,10 @@ export async function fetchRequirementOptions(assessmentId: string): Promise<Req
   return items.map(({ id, identifier, name }) => ({ id, identifier, name }))
 }
 
-async function findEvidence(q: string, scope: Record<string, string>): Promise<EvidenceOption[]> {
-  const page = await getJSON<Whole<EvidenceOption>>('/evidence', { ...scope, q: q.trim(), sort: 'name', limit: EVIDENCE_PICK_LIMIT })
+async function findEvidence(q: string, scope: { assessment?: string; author?: string }): Promise<EvidenceOption[]> {
+  const text = q.trim()
+  const query = { ...scope, ...(text ? { q: text } : {}), sort: 'name' as const, limit: EVIDENCE_PICK_LIMIT }
+  const page = await unwrap(api.GET('/api/v1/evidence', { params: { query } }))
   return (page.items ?? []).map(({ id, name, state }) => ({ id, name, state }))
 }
 
