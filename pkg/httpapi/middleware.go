@@ -150,9 +150,11 @@ func splitList(values []string) []string {
 }
 
 // contentSecurityPolicy fits the SPA and the docs page: everything from our own origin,
-// inline styles only (Element Plus and Swagger UI set style attributes), no framing.
+// inline styles only (Element Plus and Swagger UI set style attributes), no framing of
+// our pages. blob: images and frames let the evidence page preview an attachment it read
+// with the session (an image, or a PDF in a frame of its own); scripts stay 'self' only.
 const contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; " +
-	"img-src 'self' data:; font-src 'self' data:; connect-src 'self'; object-src 'none'; " +
+	"img-src 'self' data: blob:; frame-src blob:; font-src 'self' data:; connect-src 'self'; object-src 'none'; " +
 	"base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
 
 // securityHeaderNames and securityHeaderValues are the headers every answer carries.

@@ -4,6 +4,7 @@ import { chatRoutes } from '../features/chat/routes'
 import { dashboardRoutes } from '../features/dashboard/routes'
 import { emailRoutes } from '../features/email/routes'
 import { entitiesRoutes } from '../features/entities/routes'
+import { evidenceRoutes } from '../features/evidence/routes'
 import { invitesRoutes } from '../features/invites/routes'
 import { loginRoutes } from '../features/login/routes'
 import { notFoundRoutes } from '../features/not-found/routes'
@@ -43,6 +44,7 @@ export const routes: RouteRecordRaw[] = [
   ...standardsRoutes,
   ...entitiesRoutes,
   ...projectsRoutes,
+  ...evidenceRoutes,
   ...tagsRoutes,
   ...notFoundRoutes,
 ]

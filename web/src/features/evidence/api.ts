@@ -1,0 +1,144 @@
+import { api, unwrap } from '../../api/client'
+import { evidenceQuery, type EvidenceFilters } from './filters'
+import type {
+  Attachment,
+  Evidence,
+  EvidenceClaim,
+  EvidenceLink,
+  EvidenceNote,
+  EvidenceUpdate,
+  NewEvidence,
+  Page,
+  UserRef,
+} from './types'
+
+export type { Attachment, Evidence, EvidenceClaim, EvidenceLink, EvidenceNote, EvidenceUpdate, NewEvidence }
+export { VERSION_CONFLICT } from '../../api/errors'
+
+// The evidence API (contract sections B and C) through the typed client: the library,
+// one piece of evidence with its review, notes, links and citing claims, and its
+// attachments. Uploads go through upload.ts (XMLHttpRequest, for progress and cancel).
+// The server sends null for a reviewer not yet chosen and for users whose account is
+// gone; the types here say so, hence the casts from the generated ones.
+
+/** PICK_LIMIT is how many pieces of evidence a picker offers per search. */
+export const PICK_LIMIT = 20
+
+const byId = (id: string) => ({ params: { path: { id } } })
+
+/** listEvidence lists the evidence matching the filters (GET /evidence). */
+export async function listEvidence(filters: EvidenceFilters, cursor?: string): Promise<Page<Evidence>> {
+  return (await unwrap(api.GET('/api/v1/evidence', { params: { query: evidenceQuery(filters, cursor) } }))) as Page<Evidence>
+}
+
+/** EvidenceScope narrows a picker's search: the caller's own, an assessment's, a requirement's. */
+export interface EvidenceScope {
+  author?: string
+  assessment?: string
+  requirement?: string
+}
+
+/** searchEvidence finds evidence by name for pickers, narrowed by `scope`. */
+export async function searchEvidence(q: string, scope: EvidenceScope = {}): Promise<Evidence[]> {
+  const text = q.trim()
+  const query = { ...scope, ...(text ? { q: text } : {}), limit: PICK_LIMIT, sort: 'name' as const }
+  const page = await unwrap(api.GET('/api/v1/evidence', { params: { query } }))
+  return (page.items ?? []) as Evidence[]
+}
+
+/** fetchEvidence reads one piece of evidence; 404 for one unknown or not visible. */
+export async function fetchEvidence(id: string): Promise<Evidence> {
+  return (await unwrap(api.GET('/api/v1/evidence/{id}', byId(id)))) as Evidence
+}
+
+/** createEvidence adds evidence authored by the caller (201, in_progress). */
+export async function createEvidence(input: NewEvidence): Promise<Evidence> {
+  return (await unwrap(api.POST('/api/v1/evidence', { body: input }))) as Evidence
+}
+
+/** updateEvidence changes the descriptor; locked evidence is 409 conflict (reason in details). */
+export async function updateEvidence(id: string, update: EvidenceUpdate): Promise<Evidence> {
+  return (await unwrap(api.PATCH('/api/v1/evidence/{id}', { ...byId(id), body: update }))) as Evidence
+}
+
+/** deleteEvidence removes evidence and its files. */
+export async function deleteEvidence(id: string, version: number): Promise<void> {
+  await unwrap(api.DELETE('/api/v1/evidence/{id}', { params: { path: { id }, query: { version } } }))
+}
+
+/** submitEvidence sends in-progress evidence to a reviewer who is not its author. */
+export async function submitEvidence(id: string, version: number, reviewerId: string): Promise<Evidence> {
+  return (await unwrap(api.POST('/api/v1/evidence/{id}/submit', { ...byId(id), body: { version, reviewerId } }))) as Evidence
+}
+
+/** approveEvidence approves evidence in review (the assigned reviewer only): it becomes claimed. */
+export async function approveEvidence(id: string, version: number): Promise<Evidence> {
+  return (await unwrap(api.POST('/api/v1/evidence/{id}/approve', { ...byId(id), body: { version } }))) as Evidence
+}
+
+/** rejectEvidence returns evidence in review to its author with a note. */
+export async function rejectEvidence(id: string, version: number, note: string): Promise<Evidence> {
+  return (await unwrap(api.POST('/api/v1/evidence/{id}/reject', { ...byId(id), body: { version, note } }))) as Evidence
+}
+
+/** listNotes reads a page of the evidence's notes, newest first. */
+export async function listNotes(id: string, cursor?: string): Promise<Page<EvidenceNote>> {
+  const query = { limit: 50, ...(cursor ? { cursor } : {}) }
+  return (await unwrap(api.GET('/api/v1/evidence/{id}/notes', { params: { path: { id }, query } }))) as Page<EvidenceNote>
+}
+
+/** addNote adds a note to the evidence. */
+export async function addNote(id: string, content: string): Promise<EvidenceNote> {
+  return (await unwrap(api.POST('/api/v1/evidence/{id}/notes', { ...byId(id), body: { content } }))) as EvidenceNote
+}
+
+/** listLinks reads the assessment requirements the evidence is linked to (visible ones). */
+export async function listLinks(id: string): Promise<EvidenceLink[]> {
+  return (await unwrap(api.GET('/api/v1/evidence/{id}/links', byId(id)))).items ?? []
+}
+
+/** linkEvidence links the evidence to an assessment requirement (ar_…). */
+export function linkEvidence(id: string, assessmentRequirementId: string): Promise<EvidenceLink> {
+  return unwrap(api.POST('/api/v1/evidence/{id}/links', { ...byId(id), body: { assessmentRequirementId } }))
+}
+
+/** unlinkEvidence removes a link to an assessment requirement. */
+export async function unlinkEvidence(id: string, assessmentRequirementId: string): Promise<void> {
+  await unwrap(api.DELETE('/api/v1/evidence/{id}/links/{arId}', { params: { path: { id, arId: assessmentRequirementId } } }))
+}
+
+/** listEvidenceClaims reads the claims citing the evidence (visible ones). */
+export async function listEvidenceClaims(id: string): Promise<EvidenceClaim[]> {
+  return (await unwrap(api.GET('/api/v1/evidence/{id}/claims', byId(id)))).items ?? []
+}
+
+/** listAttachments reads the evidence's files. */
+export async function listAttachments(id: string): Promise<Attachment[]> {
+  return ((await unwrap(api.GET('/api/v1/evidence/{id}/attachments', byId(id)))).items ?? []) as Attachment[]
+}
+
+/** attachmentsPath is where files of the evidence are uploaded (POST, multipart field `file`). */
+export function attachmentsPath(id: string): string {
+  return `/api/v1/evidence/${encodeURIComponent(id)}/attachments`
+}
+
+/** contentPath is the download address of an attachment's bytes. */
+export function contentPath(evidenceId: string, attachmentId: string): string {
+  return `${attachmentsPath(evidenceId)}/${encodeURIComponent(attachmentId)}/content`
+}
+
+/** fetchAttachmentContent reads an attachment's bytes with the session (the server checks their hash first). */
+export async function fetchAttachmentContent(evidenceId: string, attachmentId: string, signal?: AbortSignal): Promise<Blob> {
+  const params = { params: { path: { id: evidenceId, attId: attachmentId } }, parseAs: 'blob' as const, signal }
+  return (await unwrap(api.GET('/api/v1/evidence/{id}/attachments/{attId}/content', params))) as Blob
+}
+
+/** deleteAttachment removes a file of the evidence. */
+export async function deleteAttachment(evidenceId: string, attachmentId: string): Promise<void> {
+  await unwrap(api.DELETE('/api/v1/evidence/{id}/attachments/{attId}', { params: { path: { id: evidenceId, attId: attachmentId } } }))
+}
+
+/** fetchMentionable reads the people of an assessment (its team and evidence participants). */
+export async function fetchMentionable(assessmentId: string): Promise<UserRef[]> {
+  return (await unwrap(api.GET('/api/v1/assessments/{id}/mentionable', byId(assessmentId)))).items ?? []
+}

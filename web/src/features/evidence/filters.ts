@@ -1,0 +1,111 @@
+import type { LocationQuery, LocationQueryRaw } from 'vue-router'
+import { EVIDENCE_STATES, type EvidenceState } from './types'
+
+// The evidence library's filters, kept in the URL's query so a filtered list can be
+// bookmarked, shared and restored with the back button. Every filter is applied by the
+// server (GET /evidence).
+
+/** EVIDENCE_PAGE_SIZE is how many pieces of evidence one page lists. */
+export const EVIDENCE_PAGE_SIZE = 50
+
+/** EVIDENCE_SORTS are the orders the server offers: newest first, by name, soonest expiring first. */
+export const EVIDENCE_SORTS = ['-createdAt', 'name', 'validUntil'] as const
+
+/** EvidenceSort is one of EVIDENCE_SORTS. */
+export type EvidenceSort = (typeof EVIDENCE_SORTS)[number]
+
+/** EXPIRING_CHOICES are the "expiring within N days" choices the filter offers. */
+export const EXPIRING_CHOICES = [7, 14, 30, 90] as const
+
+/** EvidenceFilters are the library's search box, filters and sort; '' means "any". */
+export interface EvidenceFilters {
+  q: string
+  state: EvidenceState | ''
+  /** mine narrows to evidence the caller authored. */
+  mine: boolean
+  /** toReview narrows to evidence the caller is the reviewer of. */
+  toReview: boolean
+  assessment: string
+  tag: string
+  /** expiringWithin is a number of days, or 0 for no such filter. */
+  expiringWithin: number
+  /** counter narrows to counter-evidence. */
+  counter: boolean
+  sort: EvidenceSort
+}
+
+/** EvidenceQuery is the query string of GET /api/v1/evidence. */
+export interface EvidenceQuery {
+  q?: string
+  state?: EvidenceState
+  author?: string
+  reviewer?: string
+  assessment?: string
+  tag?: string
+  expiringWithin?: number
+  counter?: boolean
+  sort?: EvidenceSort
+  cursor?: string
+  limit: number
+}
+
+/** emptyEvidenceFilters is the whole library, newest first. */
+export function emptyEvidenceFilters(): EvidenceFilters {
+  return { q: '', state: '', mine: false, toReview: false, assessment: '', tag: '', expiringWithin: 0, counter: false, sort: '-createdAt' }
+}
+
+function one(value: LocationQuery[string] | undefined): string {
+  const first = Array.isArray(value) ? value[0] : value
+  return typeof first === 'string' ? first : ''
+}
+
+/** evidenceFiltersFromQuery reads the filters from a route's query; what it does not understand is ignored. */
+export function evidenceFiltersFromQuery(query: LocationQuery): EvidenceFilters {
+  const state = one(query.state)
+  const sort = one(query.sort)
+  const days = Number.parseInt(one(query.expiringWithin), 10)
+  return {
+    q: one(query.q),
+    state: (EVIDENCE_STATES as readonly string[]).includes(state) ? (state as EvidenceState) : '',
+    mine: one(query.author) === 'me',
+    toReview: one(query.reviewer) === 'me',
+    assessment: one(query.assessment),
+    tag: one(query.tag),
+    expiringWithin: Number.isInteger(days) && days > 0 && days <= 3650 ? days : 0,
+    counter: one(query.counter) === 'true',
+    sort: (EVIDENCE_SORTS as readonly string[]).includes(sort) ? (sort as EvidenceSort) : '-createdAt',
+  }
+}
+
+/** evidenceQuery turns the filters into the list's query, leaving out what does not narrow it. */
+export function evidenceQuery(filters: EvidenceFilters, cursor?: string): EvidenceQuery {
+  const query: EvidenceQuery = { limit: EVIDENCE_PAGE_SIZE }
+  const q = filters.q.trim()
+  if (q !== '') query.q = q
+  if (filters.state !== '') query.state = filters.state
+  if (filters.mine) query.author = 'me'
+  if (filters.toReview) query.reviewer = 'me'
+  if (filters.assessment !== '') query.assessment = filters.assessment
+  if (filters.tag !== '') query.tag = filters.tag
+  if (filters.expiringWithin > 0) query.expiringWithin = filters.expiringWithin
+  if (filters.counter) query.counter = true
+  if (filters.sort !== '-createdAt') query.sort = filters.sort
+  if (cursor) query.cursor = cursor
+  return query
+}
+
+/** evidenceFiltersToQuery writes the filters into a route query, leaving out the defaults. */
+export function evidenceFiltersToQuery(filters: EvidenceFilters): LocationQueryRaw {
+  const { limit: _limit, expiringWithin, counter, ...rest } = evidenceQuery(filters)
+  return {
+    ...rest,
+    ...(expiringWithin ? { expiringWithin: String(expiringWithin) } : {}),
+    ...(counter ? { counter: 'true' } : {}),
+  }
+}
+
+/** isFiltered reports whether anything narrows the list (for the empty state's text). */
+export function isFiltered(filters: EvidenceFilters): boolean {
+  const { limit: _limit, sort: _sort, ...narrowing } = evidenceQuery(filters)
+  return Object.keys(narrowing).length > 0
+}
