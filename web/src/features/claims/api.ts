@@ -1,21 +1,14 @@
 import { api, unwrap } from '../../api/client'
-import { getJSON } from '../../app/pendingApi'
 import type { Claim, ClaimUpdate, EvidenceOption, NewClaim, RequirementOption } from './types'
 
 export type { Claim, ClaimUpdate, NewClaim }
 
 // The claims API (contract section D) through the typed client, and the look-ups the
-// claim editor needs: evidence to cite, and an assessment's requirements (through the
-// stopgap client until that operation is in the generated schema).
-
-interface Whole<T> {
-  items: T[] | null
-}
+// claim editor needs: evidence to cite, and an assessment's requirements.
 
 /** EVIDENCE_PICK_LIMIT is how many pieces of evidence each search of the editor offers. */
 export const EVIDENCE_PICK_LIMIT = 20
 
-const assessment = (id: string) => `/assessments/${encodeURIComponent(id)}`
 const byId = (id: string) => ({ params: { path: { id } } })
 
 /** listClaims reads an assessment's claims, oldest first; `requirement` (ar_…) narrows them. */
@@ -47,7 +40,10 @@ export async function deleteClaim(id: string, version: number): Promise<void> {
 
 /** fetchRequirementOptions reads an assessment's requirements for the editor's picker. */
 export async function fetchRequirementOptions(assessmentId: string): Promise<RequirementOption[]> {
-  const items = (await getJSON<Whole<RequirementOption>>(`${assessment(assessmentId)}/requirements`)).items ?? []
+  const list = await unwrap(
+    api.GET('/api/v1/assessments/{id}/requirements', { params: { path: { id: assessmentId } } }),
+  )
+  const items = list.items ?? []
   return items.map(({ id, identifier, name }) => ({ id, identifier, name }))
 }
 

@@ -63,7 +63,7 @@ describe('ProjectDetailPage', () => {
   beforeEach(() => {
     vi.mocked(fetchProject).mockReset().mockResolvedValue(project)
     vi.mocked(fetchProjectFigures).mockReset().mockResolvedValue({
-      assessments: { total: 0, complete: 0, inProgress: 0, percentComplete: null },
+      assessments: { total: 0, complete: 0, inProgress: 0, percentComplete: null, requirements: 0, answered: 0, byState: {} },
       overdue: { project: true, assessments: 0 },
       evidenceCoverage: { requirements: 0, withEvidence: 0, percent: null },
       conformance: { averageScore: null, assessed: 0 },

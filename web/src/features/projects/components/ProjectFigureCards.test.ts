@@ -5,7 +5,7 @@ import type { ProjectFigures } from '../types'
 import ProjectFigureCards from './ProjectFigureCards.vue'
 
 const none: ProjectFigures = {
-  assessments: { total: 0, complete: 0, inProgress: 0, percentComplete: null },
+  assessments: { total: 0, complete: 0, inProgress: 0, percentComplete: null, requirements: 0, answered: 0, byState: {} },
   overdue: { project: false, assessments: 0 },
   evidenceCoverage: { requirements: 12, withEvidence: 0, percent: 0 },
   conformance: { averageScore: null, assessed: 0 },
@@ -13,7 +13,15 @@ const none: ProjectFigures = {
 }
 
 const some: ProjectFigures = {
-  assessments: { total: 4, complete: 1, inProgress: 2, percentComplete: 25 },
+  assessments: {
+    total: 4,
+    complete: 1,
+    inProgress: 2,
+    percentComplete: 25,
+    requirements: 40,
+    answered: 10,
+    byState: { new: 1, in_progress: 2, complete: 1 },
+  },
   overdue: { project: true, assessments: 2 },
   evidenceCoverage: { requirements: 40, withEvidence: 18, percent: 45 },
   conformance: { averageScore: 72.4, assessed: 1 },
