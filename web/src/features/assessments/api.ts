@@ -1,0 +1,191 @@
+import { ApiError, toApiError } from '../../api/client'
+import { networkError } from '../../api/errors'
+import { assessmentQuery, type AssessmentFilters } from './filters'
+import type {
+  Assessment,
+  AssessmentRequirement,
+  AssessmentState,
+  AssessmentUpdate,
+  Claim,
+  Evidence,
+  Items,
+  NewAssessment,
+  Page,
+  ResultUpdate,
+  TeamUpdate,
+  TimelineEntry,
+  UserRef,
+  WorkNote,
+} from './types'
+
+export { VERSION_CONFLICT } from '../../api/errors'
+
+// The assessment operations of the API (/work/wt/briefs/api-contract-13.md, A, A2, B, D).
+// Until the generated schema carries these paths, the calls go through `call`, a small
+// fetch wrapper that answers and fails exactly like the typed client's `unwrap`.
+
+/** INVALID_STATE_TRANSITION is the error code of a move the lifecycle does not allow. */
+export const INVALID_STATE_TRANSITION = 'invalid_state_transition'
+/** BUSINESS_RULE_VIOLATION is the error code of a refused precondition (details carry counts). */
+export const BUSINESS_RULE_VIOLATION = 'business_rule_violation'
+
+type QueryValue = string | number | boolean | undefined
+type Query = Record<string, QueryValue>
+
+function withQuery(path: string, query: Query | undefined): string {
+  const params = new URLSearchParams()
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value !== undefined && value !== '') params.set(key, String(value))
+  }
+  const text = params.toString()
+  return text === '' ? path : `${path}?${text}`
+}
+
+async function call<T>(method: string, path: string, options: { query?: Query; body?: unknown } = {}): Promise<T> {
+  let response: Response
+  try {
+    response = await fetch(withQuery(`/api/v1${path}`, options.query), {
+      method,
+      credentials: 'same-origin',
+      headers: options.body === undefined ? { Accept: 'application/json' } : { Accept: 'application/json', 'Content-Type': 'application/json' },
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    })
+  } catch (cause) {
+    throw cause instanceof ApiError ? cause : networkError(cause)
+  }
+  const text = await response.text()
+  let body: unknown = undefined
+  if (text !== '') {
+    try {
+      body = JSON.parse(text)
+    } catch {
+      body = undefined
+    }
+  }
+  if (!response.ok) throw toApiError(response, body)
+  return body as T
+}
+
+const enc = encodeURIComponent
+
+// Assessments.
+
+/** listAssessments lists assessments matching the filters (GET /assessments). */
+export function listAssessments(filters: AssessmentFilters, cursor?: string): Promise<Page<Assessment>> {
+  return call('GET', '/assessments', { query: { ...assessmentQuery(filters, cursor) } })
+}
+
+/** fetchAssessment reads one assessment; 404 when unknown or not visible. */
+export function fetchAssessment(id: string): Promise<Assessment> {
+  return call('GET', `/assessments/${enc(id)}`)
+}
+
+/** createAssessment adds an assessment (201, state new). */
+export function createAssessment(input: NewAssessment): Promise<Assessment> {
+  return call('POST', '/assessments', { body: input })
+}
+
+/** updateAssessment changes title, description, due date, project, tags or (before the start) standards. */
+export function updateAssessment(id: string, update: AssessmentUpdate): Promise<Assessment> {
+  return call('PATCH', `/assessments/${enc(id)}`, { body: update })
+}
+
+/** updateTeam replaces the assessors and assessees. */
+export function updateTeam(id: string, update: TeamUpdate): Promise<Assessment> {
+  return call('PUT', `/assessments/${enc(id)}/team`, { body: update })
+}
+
+/** transitionAssessment moves an assessment to `to`; 409 invalid_state_transition or 422 with precondition counts. */
+export function transitionAssessment(id: string, to: AssessmentState, version: number, reason?: string): Promise<Assessment> {
+  return call('POST', `/assessments/${enc(id)}/transition`, { body: { to, version, ...(reason ? { reason } : {}) } })
+}
+
+/** deleteAssessment removes an assessment (refused once complete or archived). */
+export async function deleteAssessment(id: string, version: number): Promise<void> {
+  await call('DELETE', `/assessments/${enc(id)}`, { query: { version } })
+}
+
+// Requirements and results.
+
+/** RequirementQuery narrows the workspace list on the server. */
+export interface RequirementQuery {
+  q?: string
+  result?: string
+  mine?: boolean
+  noEvidence?: boolean
+  standard?: string
+}
+
+/** listRequirements reads an assessment's requirements in tree order (whole list). */
+export async function listRequirements(id: string, query: RequirementQuery = {}): Promise<AssessmentRequirement[]> {
+  const answer = await call<Items<AssessmentRequirement>>('GET', `/assessments/${enc(id)}/requirements`, { query: { ...query } })
+  return answer.items ?? []
+}
+
+/** fetchRequirement reads one requirement of an assessment. */
+export function fetchRequirement(id: string, arId: string): Promise<AssessmentRequirement> {
+  return call('GET', `/assessments/${enc(id)}/requirements/${enc(arId)}`)
+}
+
+/** saveResult records a requirement's result, rationale and assignee (400 rationale too_short, 409 version_conflict). */
+export function saveResult(id: string, arId: string, update: ResultUpdate): Promise<AssessmentRequirement> {
+  return call('PUT', `/assessments/${enc(id)}/requirements/${enc(arId)}`, { body: update })
+}
+
+// Evidence, as far as the workspace shows it.
+
+/** listAssessmentEvidence lists the evidence linked to an assessment or one of its requirements. */
+export function listEvidence(filter: { assessment?: string; requirement?: string; q?: string }, cursor?: string): Promise<Page<Evidence>> {
+  return call('GET', '/evidence', { query: { ...filter, cursor, limit: 50 } })
+}
+
+/** unlinkEvidence removes the link between a piece of evidence and a requirement. */
+export async function unlinkEvidence(evidenceId: string, arId: string): Promise<void> {
+  await call('DELETE', `/evidence/${enc(evidenceId)}/links/${enc(arId)}`)
+}
+
+// Claims.
+
+/** listClaims reads an assessment's claims, oldest first (whole list). */
+export async function listClaims(id: string): Promise<Claim[]> {
+  const answer = await call<Items<Claim>>('GET', `/assessments/${enc(id)}/claims`)
+  return answer.items ?? []
+}
+
+/** deleteClaim removes a claim. */
+export async function deleteClaim(claim: Claim): Promise<void> {
+  await call('DELETE', `/claims/${enc(claim.id)}`, { query: { version: claim.version } })
+}
+
+// Work notes, mentions and the timeline.
+
+/** listNotes reads a page of work notes, newest first. */
+export function listNotes(id: string, cursor?: string): Promise<Page<WorkNote>> {
+  return call('GET', `/assessments/${enc(id)}/notes`, { query: { cursor, limit: 50 } })
+}
+
+/** addNote posts a work note; @username mentions notify those who may see the assessment. */
+export function addNote(id: string, content: string): Promise<WorkNote> {
+  return call('POST', `/assessments/${enc(id)}/notes`, { body: { content } })
+}
+
+/** editNote changes one's own note. */
+export function editNote(note: WorkNote, content: string): Promise<WorkNote> {
+  return call('PATCH', `/assessments/${enc(note.assessmentId)}/notes/${enc(note.id)}`, { body: { version: note.version, content } })
+}
+
+/** deleteNote removes one's own note. */
+export async function deleteNote(note: WorkNote): Promise<void> {
+  await call('DELETE', `/assessments/${enc(note.assessmentId)}/notes/${enc(note.id)}`, { query: { version: note.version } })
+}
+
+/** listMentionable lists the users a note may mention (team and evidence participants), by prefix. */
+export async function listMentionable(id: string, q = ''): Promise<UserRef[]> {
+  const answer = await call<Items<UserRef>>('GET', `/assessments/${enc(id)}/mentionable`, { query: { q: q.trim() } })
+  return answer.items ?? []
+}
+
+/** listTimeline reads a page of the assessment's timeline, newest first. */
+export function listTimeline(id: string, cursor?: string): Promise<Page<TimelineEntry>> {
+  return call('GET', `/assessments/${enc(id)}/timeline`, { query: { cursor, limit: 50 } })
+}
