@@ -1,4 +1,5 @@
 import { createRouter, createWebHistory, type RouteRecordRaw, type Router, type RouterHistory } from 'vue-router'
+import { assessmentsRoutes } from '../features/assessments/routes'
 import { auditRoutes } from '../features/audit/routes'
 import { chatRoutes } from '../features/chat/routes'
 import { dashboardRoutes } from '../features/dashboard/routes'
@@ -43,6 +44,7 @@ export const routes: RouteRecordRaw[] = [
   ...standardsRoutes,
   ...entitiesRoutes,
   ...projectsRoutes,
+  ...assessmentsRoutes,
   ...tagsRoutes,
   ...notFoundRoutes,
 ]

@@ -1,4 +1,4 @@
-import { ApiError, toApiError } from '../../api/client'
+import { api, ApiError, toApiError, unwrap } from '../../api/client'
 import { networkError } from '../../api/errors'
 import { assessmentQuery, type AssessmentFilters } from './filters'
 import type {
@@ -188,4 +188,26 @@ export async function listMentionable(id: string, q = ''): Promise<UserRef[]> {
 /** listTimeline reads a page of the assessment's timeline, newest first. */
 export function listTimeline(id: string, cursor?: string): Promise<Page<TimelineEntry>> {
   return call('GET', `/assessments/${enc(id)}/timeline`, { query: { cursor, limit: 50 } })
+}
+
+// Catalogue look-ups for the create dialog and the list's filters (typed client).
+
+/** ProjectChoice is a project as the pickers show it, with the standards it assesses against. */
+export interface ProjectChoice {
+  id: string
+  name: string
+  standardIds: string[]
+}
+
+/** searchProjects finds projects by name for the pickers (up to 20). */
+export async function searchProjects(q: string): Promise<ProjectChoice[]> {
+  const text = q.trim()
+  const page = await unwrap(api.GET('/api/v1/projects', { params: { query: { ...(text ? { q: text } : {}), limit: 20 } } }))
+  return (page.items ?? []).map((project) => ({ id: project.id, name: project.name, standardIds: (project.standards ?? []).map((s) => s.id) }))
+}
+
+/** fetchProjectChoice reads one project with its standards. */
+export async function fetchProjectChoice(id: string): Promise<ProjectChoice> {
+  const project = await unwrap(api.GET('/api/v1/projects/{id}', { params: { path: { id } } }))
+  return { id: project.id, name: project.name, standardIds: (project.standards ?? []).map((s) => s.id) }
 }

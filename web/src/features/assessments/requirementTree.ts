@@ -48,7 +48,7 @@ export function buildRows(requirements: readonly AssessmentRequirement[], standa
   for (const requirement of requirements) {
     const standardId = requirement.standardId
     const ancestors = requirement.ancestors ?? []
-    const ids = [standardId, ...ancestors.map((a, i) => `${standardId}/${ancestors.slice(0, i + 1).map((x) => x.id).join('/')}`)]
+    const ids = [standardId, ...ancestors.map((_, i) => `${standardId}/${ancestors.slice(0, i + 1).map((x) => x.id).join('/')}`)]
     // Reuse the groups the previous requirement opened as long as the paths agree.
     let same = 0
     while (same < ids.length && same < path.length && ids[same] === path[same]) same++

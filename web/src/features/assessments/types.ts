@@ -33,7 +33,7 @@ export interface UserRef {
 export interface TagRef {
   id: string
   name: string
-  color?: string
+  color: string
 }
 
 /** AssessmentStandard is a standard the assessment is against, optionally narrowed to a level. */
