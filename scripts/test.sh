@@ -71,10 +71,11 @@ TEST_DATABASE_URL=$(cat "$WORK/dsn") go test -race -count=1 -timeout 20m ./...
 step "browser journeys (Chromium) against the real server"
 make -s go-build
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-# Four servers, each with its own embedded database: one stays a fresh installation for
+# Five servers, each with its own embedded database: one stays a fresh installation for
 # the first-run journeys, one is set up by the session journeys, one (invite-only
-# registration) by the administration journeys, and one by the catalogue journeys. Separate servers keep each group within
-# the sign-in limit of 10 attempts per IP per 15 minutes.
+# registration) by the administration journeys, one by the catalogue journeys and one by
+# the assessment-work journeys. Separate servers keep each group within the sign-in limit
+# of 10 attempts per IP per 15 minutes.
 start_server() { # name port [VAR=value ...]
   local name=$1 port=$2; shift 2
   mkdir -p "$WORK/$name"
@@ -86,6 +87,7 @@ wait_healthy() { # name port
   echo "server $1 did not become healthy"; cat "$WORK/$1.log"; return 1
 }
 FRESH_PORT=$(free_port); SETUP_PORT=$(free_port); ADMIN_PORT=$(free_port); CATALOGUE_PORT=$(free_port); FEED_PORT=$(free_port)
+WORK_PORT=$(free_port)
 # The catalogue journeys read the standards feed from a loopback copy of the public catalogue
 # (../shared/data/standards, beside the checkout as in CI), never from the internet.
 STANDARDS_DATA=${STANDARDS_DATA:-$ROOT/../shared/data/standards}
@@ -95,8 +97,11 @@ start_server fresh "$FRESH_PORT" OUTBOUND_ALLOW_NETWORKS=127.0.0.1/32 RUN_WORKER
 start_server setup "$SETUP_PORT" OUTBOUND_ALLOW_NETWORKS=127.0.0.1/32 RUN_WORKERS=true DELIVERY_RETRY_BASE_MS=1000
 start_server admin "$ADMIN_PORT" OUTBOUND_ALLOW_NETWORKS=127.0.0.1/32 RUN_WORKERS=true DELIVERY_RETRY_BASE_MS=1000 REGISTRATION_MODE=invite_only
 start_server catalogue "$CATALOGUE_PORT" OUTBOUND_ALLOW_NETWORKS=127.0.0.1/32 STANDARDS_FEED_URL="http://127.0.0.1:$FEED_PORT/feed.json"
+start_server work "$WORK_PORT" OUTBOUND_ALLOW_NETWORKS=127.0.0.1/32
 wait_healthy fresh "$FRESH_PORT"; wait_healthy setup "$SETUP_PORT"; wait_healthy admin "$ADMIN_PORT"; wait_healthy catalogue "$CATALOGUE_PORT"
+wait_healthy work "$WORK_PORT"
 (cd web && BASE_URL="http://127.0.0.1:$FRESH_PORT" SETUP_BASE_URL="http://127.0.0.1:$SETUP_PORT" \
-  ADMIN_BASE_URL="http://127.0.0.1:$ADMIN_PORT" CATALOGUE_BASE_URL="http://127.0.0.1:$CATALOGUE_PORT" npm run --silent e2e)
+  ADMIN_BASE_URL="http://127.0.0.1:$ADMIN_PORT" CATALOGUE_BASE_URL="http://127.0.0.1:$CATALOGUE_PORT" \
+  WORK_BASE_URL="http://127.0.0.1:$WORK_PORT" npm run --silent e2e)
 
 step "all checks passed"

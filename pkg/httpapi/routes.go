@@ -255,12 +255,26 @@ func (s *Server) attachmentRoutes() []route {
 
 // claimRoutes lists claims (claims.go).
 func (s *Server) claimRoutes() []route {
-	return []route{}
+	return []route{
+		on(httpGet, "/api/v1/assessments/{id}/claims", assess.PermClaimsView, s.handleClaimList, docClaimList),
+		on(httpPost, "/api/v1/assessments/{id}/claims", assess.PermClaimsCreate, s.handleClaimCreate, docClaimCreate),
+		on(httpGet, "/api/v1/claims/{id}", assess.PermClaimsView, s.handleClaimGet, docClaimGet),
+		on(httpPatch, "/api/v1/claims/{id}", assess.PermClaimsEdit, s.handleClaimUpdate, docClaimUpdate),
+		on(httpDelete, "/api/v1/claims/{id}", assess.PermClaimsEdit, s.handleClaimDelete, docClaimDelete),
+	}
 }
 
-// workNoteRoutes lists work notes and assessment timelines (worknotes.go).
+// workNoteRoutes lists work notes, mentionable users and assessment timelines (worknotes.go).
 func (s *Server) workNoteRoutes() []route {
-	return []route{}
+	const notes = "/api/v1/assessments/{id}/notes"
+	return []route{
+		on(httpGet, notes, assess.PermAssessmentsView, s.handleWorkNoteList, docWorkNoteList),
+		on(httpPost, notes, assess.PermAssessmentsNotes, s.handleWorkNoteCreate, docWorkNoteCreate),
+		on(httpPatch, notes+"/{noteId}", assess.PermAssessmentsNotes, s.handleWorkNoteUpdate, docWorkNoteUpdate),
+		on(httpDelete, notes+"/{noteId}", assess.PermAssessmentsNotes, s.handleWorkNoteDelete, docWorkNoteDelete),
+		on(httpGet, "/api/v1/assessments/{id}/mentionable", assess.PermAssessmentsView, s.handleMentionableList, docMentionableList),
+		on(httpGet, "/api/v1/assessments/{id}/timeline", assess.PermAssessmentsView, s.handleTimelineList, docTimelineList),
+	}
 }
 
 // onHealth lists the health probe: a plain net/http handler that New mounts outside the API

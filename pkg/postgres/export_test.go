@@ -53,3 +53,18 @@ func (db *DB) CachedForTest(key string) bool {
 func (db *DB) ChangeForTest(ctx context.Context, fn func(pgx.Tx) error) error {
 	return db.change(ctx, assess.SystemActor, func(tx *Tx) error { return fn(tx) })
 }
+
+// VisibleForTest answers whether actor may see the assessment (kind "assessment") or the
+// evidence (kind "evidence") id through the store's rule (visibility.go).
+func (db *DB) VisibleForTest(ctx context.Context, actor assess.Actor, kind, id string) (bool, error) {
+	var err error
+	if kind == "assessment" {
+		_, err = visibleAssessmentState(ctx, db.pool, actor, id, false)
+	} else {
+		err = evidenceVisible(ctx, db.pool, actor, id)
+	}
+	if assess.ErrorCode(err) == assess.ECodeNotFound {
+		return false, nil
+	}
+	return err == nil, err
+}

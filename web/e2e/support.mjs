@@ -44,6 +44,21 @@ export const CATALOGUE_ADMIN = Object.freeze({
   displayName: 'Catalogue Admin',
 })
 
+/**
+ * WORK_BASE_URL is a fifth running Assay server, fresh when the run starts (database
+ * storage for evidence files), for the assessment-work journeys. Empty when unset: those
+ * journeys are then skipped.
+ */
+export const WORK_BASE_URL = (process.env.WORK_BASE_URL || '').replace(/\/$/, '')
+
+/** WORK_ADMIN is the first administrator of the assessment-work server (WORK_BASE_URL). */
+export const WORK_ADMIN = Object.freeze({
+  username: 'work-admin',
+  password: 'work admin passphrase 12',
+  email: 'work-admin@example.com',
+  displayName: 'Work Admin',
+})
+
 const ARTIFACTS = fileURLToPath(new URL('./artifacts/', import.meta.url))
 
 const LAUNCH_ARGS = [
