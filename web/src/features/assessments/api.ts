@@ -144,50 +144,60 @@ export async function unlinkEvidence(evidenceId: string, arId: string): Promise<
   await call('DELETE', `/evidence/${enc(evidenceId)}/links/${enc(arId)}`)
 }
 
-// Claims.
+// Claims, work notes, mentions and the timeline (typed client).
+
+const assessmentPath = (id: string) => ({ path: { id } })
 
 /** listClaims reads an assessment's claims, oldest first (whole list). */
 export async function listClaims(id: string): Promise<Claim[]> {
-  const answer = await call<Items<Claim>>('GET', `/assessments/${enc(id)}/claims`)
+  const answer = await unwrap(api.GET('/api/v1/assessments/{id}/claims', { params: assessmentPath(id) }))
   return answer.items ?? []
 }
 
 /** deleteClaim removes a claim. */
 export async function deleteClaim(claim: Claim): Promise<void> {
-  await call('DELETE', `/claims/${enc(claim.id)}`, { query: { version: claim.version } })
+  await unwrap(api.DELETE('/api/v1/claims/{id}', { params: { path: { id: claim.id }, query: { version: claim.version } } }))
 }
-
-// Work notes, mentions and the timeline.
 
 /** listNotes reads a page of work notes, newest first. */
 export function listNotes(id: string, cursor?: string): Promise<Page<WorkNote>> {
-  return call('GET', `/assessments/${enc(id)}/notes`, { query: { cursor, limit: 50 } })
+  return unwrap(api.GET('/api/v1/assessments/{id}/notes', { params: { ...assessmentPath(id), query: { cursor, limit: 50 } } }))
 }
 
 /** addNote posts a work note; @username mentions notify those who may see the assessment. */
 export function addNote(id: string, content: string): Promise<WorkNote> {
-  return call('POST', `/assessments/${enc(id)}/notes`, { body: { content } })
+  return unwrap(api.POST('/api/v1/assessments/{id}/notes', { params: assessmentPath(id), body: { content } }))
 }
 
 /** editNote changes one's own note. */
 export function editNote(note: WorkNote, content: string): Promise<WorkNote> {
-  return call('PATCH', `/assessments/${enc(note.assessmentId)}/notes/${enc(note.id)}`, { body: { version: note.version, content } })
+  return unwrap(
+    api.PATCH('/api/v1/assessments/{id}/notes/{noteId}', {
+      params: { path: { id: note.assessmentId, noteId: note.id } },
+      body: { version: note.version, content },
+    }),
+  )
 }
 
 /** deleteNote removes one's own note. */
 export async function deleteNote(note: WorkNote): Promise<void> {
-  await call('DELETE', `/assessments/${enc(note.assessmentId)}/notes/${enc(note.id)}`, { query: { version: note.version } })
+  await unwrap(
+    api.DELETE('/api/v1/assessments/{id}/notes/{noteId}', {
+      params: { path: { id: note.assessmentId, noteId: note.id }, query: { version: note.version } },
+    }),
+  )
 }
 
-/** listMentionable lists the users a note may mention (team and evidence participants), by prefix. */
+/** listMentionable lists the users a note may mention (team and evidence participants, at most 50), by prefix. */
 export async function listMentionable(id: string, q = ''): Promise<UserRef[]> {
-  const answer = await call<Items<UserRef>>('GET', `/assessments/${enc(id)}/mentionable`, { query: { q: q.trim() } })
+  const text = q.trim()
+  const answer = await unwrap(api.GET('/api/v1/assessments/{id}/mentionable', { params: { ...assessmentPath(id), query: text ? { q: text } : {} } }))
   return answer.items ?? []
 }
 
 /** listTimeline reads a page of the assessment's timeline, newest first. */
 export function listTimeline(id: string, cursor?: string): Promise<Page<TimelineEntry>> {
-  return call('GET', `/assessments/${enc(id)}/timeline`, { query: { cursor, limit: 50 } })
+  return unwrap(api.GET('/api/v1/assessments/{id}/timeline', { params: { ...assessmentPath(id), query: { cursor, limit: 50 } } }))
 }
 
 // Catalogue look-ups for the create dialog and the list's filters (typed client).

@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest'
 import { actorLabel, describeEntry } from './timeline'
 import type { TimelineEntry } from './types'
 
+// The service may record no details at all (null), whatever the schema says.
 const entry = (action: string, details: Record<string, unknown> | null = {}): TimelineEntry => ({
   id: 1, occurredAt: '2026-01-01T00:00:00Z', actor: { id: 'us_1', username: 'ada', displayName: 'Ada' },
-  action, targetType: 'assessment', targetId: 'as_1', details,
+  action, targetType: 'assessment', targetId: 'as_1', details: details as Record<string, unknown>,
 })
 
 describe('describeEntry', () => {

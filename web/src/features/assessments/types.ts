@@ -1,6 +1,11 @@
+import type { components } from '../../api/schema'
+
 // The assessment types as the API answers them (pkg/assess assessment.go, claim.go and
-// evidence.go). They are declared here by hand while the generated schema does not carry
-// the assessment paths yet; once it does, they become aliases of the generated schemas.
+// evidence.go). Those the generated schema carries already (claims, work notes, the
+// timeline) are its types; the others are declared here by hand, mirroring the Go types,
+// until the assessment and result operations are in the schema.
+
+type Schemas = components['schemas']
 
 /** ASSESSMENT_STATES lists an assessment's lifecycle states, in their usual order. */
 export const ASSESSMENT_STATES = ['new', 'pending', 'in_progress', 'on_hold', 'complete', 'archived', 'cancelled'] as const
@@ -23,11 +28,7 @@ export const RESULTS = ['yes', 'partial', 'no', 'not_applicable'] as const
 export type Result = (typeof RESULTS)[number]
 
 /** UserRef names a user as records show them. */
-export interface UserRef {
-  id: string
-  username: string
-  displayName: string
-}
+export type UserRef = Schemas['UserRef']
 
 /** TagRef is a tag on a record. */
 export interface TagRef {
@@ -184,65 +185,19 @@ export interface Evidence {
 }
 
 /** ClaimEvidence is a piece of evidence as a claim cites it. */
-export interface ClaimEvidence {
-  id: string
-  name: string
-  state: EvidenceState
-}
+export type ClaimEvidence = Schemas['ClaimEvidence']
 
 /** ClaimReference is an external reference of a claim (CycloneDX externalReference). */
-export interface ClaimReference {
-  type: string
-  url: string
-  comment?: string
-}
+export type ClaimReference = Schemas['ClaimReference']
 
 /** Claim is an assertion about requirements of an assessment (CycloneDX CDXA). */
-export interface Claim {
-  id: string
-  assessmentId: string
-  name: string
-  bomRef?: string
-  target: string
-  targetEntityId?: string
-  targetEntityName?: string
-  predicate: string
-  reasoning: string
-  isCounterClaim: boolean
-  countersClaimId?: string
-  evidence: ClaimEvidence[] | null
-  counterEvidence: ClaimEvidence[] | null
-  mitigationStrategies: ClaimEvidence[] | null
-  requirementIds: string[] | null
-  externalReferences: ClaimReference[] | null
-  createdBy?: string
-  version: number
-  createdAt: string
-  updatedAt: string
-}
+export type Claim = Schemas['Claim']
 
 /** WorkNote is a note on an assessment; @username mentions notify the users named. */
-export interface WorkNote {
-  id: string
-  assessmentId: string
-  author: UserRef | null
-  content: string
-  mentions: UserRef[] | null
-  version: number
-  createdAt: string
-  updatedAt: string
-}
+export type WorkNote = Schemas['WorkNote']
 
 /** TimelineEntry is one change under an assessment, from the audit log. */
-export interface TimelineEntry {
-  id: number
-  occurredAt: string
-  actor: UserRef
-  action: string
-  targetType: string
-  targetId: string
-  details: Record<string, unknown> | null
-}
+export type TimelineEntry = Schemas['TimelineEntry']
 
 /** Page is one page of a server list. */
 export interface Page<T> {
