@@ -1,14 +1,19 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/cookiejar"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/stretchr/testify/require"
+
+	"github.com/assay-dev/assay/pkg/assess"
 )
 
 // Fixture factories for the end-to-end tests. They reach the server through its HTTP API
@@ -300,3 +305,76 @@ func detailCode(t testing.TB, body map[string]any) string {
 	code, _ := d["code"].(string)
 	return code
 }
+
+// ---- Assessment fixtures (issue #13, slice A: assessments) ----
+//
+// Catalogue rows an assessment needs (requirement trees, levels, compliance policies),
+// written straight to the database, and the assessment itself created through the API.
+
+// requirement inserts a requirement of standard under parent ("" at the top) at position
+// and returns its id.
+func (c *catalogueRows) requirement(standardID, parentID, identifier string, position int) string {
+	c.t.Helper()
+	id := assess.NewID(assess.PrefixRequirement, time.Now())
+	c.exec(`INSERT INTO requirements (id, standard_id, parent_id, identifier, natural_key, name, position)
+		VALUES ($1, $2, nullif($3, ''), $4, $5, $6, $7)`, id, standardID, parentID, identifier, assess.NaturalKey(identifier),
+		"Requirement "+identifier, position)
+	return id
+}
+
+// level inserts a level of standard holding requirementIDs and returns its id.
+func (c *catalogueRows) level(standardID, identifier string, requirementIDs ...string) string {
+	c.t.Helper()
+	id := assess.NewID(assess.PrefixLevel, time.Now())
+	c.exec(`INSERT INTO levels (id, standard_id, identifier, title) VALUES ($1, $2, $3, $3)`, id, standardID, identifier)
+	c.exec(`INSERT INTO level_requirements (level_id, requirement_id) SELECT $1, unnest($2::text[])`, id, requirementIDs)
+	return id
+}
+
+// policy inserts a compliance policy of standard (and level, "" for none) on entity.
+func (c *catalogueRows) policy(entityID, standardID, levelID string) {
+	c.t.Helper()
+	c.exec(`INSERT INTO compliance_policies (id, entity_id, standard_id, level_id) VALUES ($1, $2, $3, nullif($4, ''))`,
+		assess.NewID(assess.PrefixPolicy, time.Now()), entityID, standardID, levelID)
+}
+
+// texts runs a query answering one text column and returns its values in order.
+func (c *catalogueRows) texts(sql string, args ...any) []string {
+	c.t.Helper()
+	rows, err := c.conn.Query(context.Background(), sql, args...)
+	require.NoError(c.t, err)
+	out, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	require.NoError(c.t, err, sql)
+	return out
+}
+
+// answer sets the result and rationale of the requirements of assessment whose catalogue
+// identifier is one of identifiers, straight in the database.
+func (c *catalogueRows) answer(assessmentID, result, rationale string, identifiers ...string) {
+	c.t.Helper()
+	c.exec(`UPDATE assessment_requirements ar SET result = $2, rationale = $3 FROM requirements r
+		WHERE r.id = ar.requirement_id AND ar.assessment_id = $1 AND r.identifier = ANY($4)`, assessmentID, result, rationale, identifiers)
+}
+
+// linkEvidence inserts evidence authored by authorID and links it to the requirement of
+// assessment with the given catalogue identifier; it returns the evidence id.
+func (c *catalogueRows) linkEvidence(assessmentID, identifier, authorID string) string {
+	c.t.Helper()
+	id := assess.NewID(assess.PrefixEvidence, time.Now())
+	c.exec(`INSERT INTO evidence (id, name, author_id) VALUES ($1, 'Evidence', $2)`, id, authorID)
+	c.exec(`INSERT INTO assessment_requirement_evidence (assessment_requirement_id, evidence_id, assessment_id)
+		SELECT ar.id, $2, $1 FROM assessment_requirements ar JOIN requirements r ON r.id = ar.requirement_id
+		WHERE ar.assessment_id = $1 AND r.identifier = $3`, assessmentID, id, identifier)
+	return id
+}
+
+// newAssessment creates an assessment through the API as c and returns it.
+func newAssessment(t testing.TB, c *apiClient, body map[string]any) map[string]any {
+	t.Helper()
+	return c.post(t, "/api/v1/assessments", body, http.StatusCreated)
+}
+
+// fifteenWords is a rationale of the default minimum length.
+const fifteenWords = "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen"
+
+// ---- end of assessment fixtures ----

@@ -82,6 +82,14 @@ type Config struct {
 	RescueStuckJobsAfter time.Duration
 	// Metrics receives job and delivery measurements (nil: none).
 	Metrics Observer
+
+	// Evidence expires evidence and sends the expiry reminders. When set (and RunWorkers),
+	// the expiry job runs every EvidenceExpiryInterval (default 1 h).
+	Evidence assess.EvidenceExpiry
+	// EvidenceExpiryInterval is the period of the evidence expiry job.
+	EvidenceExpiryInterval time.Duration
+	// EvidenceReminderDays is EVIDENCE_EXPIRY_REMINDER_DAYS (0: no reminders).
+	EvidenceReminderDays int
 }
 
 // NewClient returns a River client on pool configured from cfg. Without RunWorkers it
@@ -99,6 +107,10 @@ func NewClient(pool *pgxpool.Pool, cfg Config) (*river.Client[pgx.Tx], error) {
 		})
 		if lm, ok := cfg.Maintenance.(assess.LimitsMaintenance); ok {
 			river.AddWorker(w, &PurgeLimitsWorker{Service: lm, Logger: cfg.Logger, Now: cfg.Now, WorkerName: cfg.Name})
+		}
+		if cfg.Evidence != nil {
+			river.AddWorker(w, &ExpireEvidenceWorker{Service: cfg.Evidence, Maintenance: cfg.Maintenance, Logger: cfg.Logger,
+				Now: cfg.Now, WorkerName: cfg.Name})
 		}
 		rc.Workers = w
 		rc.Queues = map[string]river.QueueConfig{
@@ -151,6 +163,9 @@ func withDefaults(cfg Config) Config {
 	}
 	if cfg.DeliveryRetryBase <= 0 {
 		cfg.DeliveryRetryBase = 30 * time.Second
+	}
+	if cfg.EvidenceExpiryInterval <= 0 {
+		cfg.EvidenceExpiryInterval = ExpireEvidenceInterval
 	}
 	if cfg.PurgeDeliveriesInterval <= 0 {
 		cfg.PurgeDeliveriesInterval = PurgeDeliveriesInterval
@@ -210,6 +225,9 @@ func periodicJobs(cfg Config) []*river.PeriodicJob {
 			&river.PeriodicJobOpts{RunOnStart: true, ID: args.Kind()},
 		))
 	}
+	if cfg.Evidence != nil {
+		out = append(out, periodicEvidenceExpiry(cfg))
+	}
 	if _, ok := cfg.Maintenance.(assess.LimitsMaintenance); ok {
 		args := jobs.PurgeLimitsArgs{RateLimitRetention: assess.RateLimitWindowRetention, IdempotencyRetention: assess.IdempotencyKeyLifetime}
 		out = append(out, river.NewPeriodicJob(
@@ -223,6 +241,21 @@ func periodicJobs(cfg Config) []*river.PeriodicJob {
 		))
 	}
 	return out
+}
+
+// periodicEvidenceExpiry is the evidence expiry job, once per interval (River runs
+// periodic jobs on the elected leader only, and the job is unique per period).
+func periodicEvidenceExpiry(cfg Config) *river.PeriodicJob {
+	args := jobs.ExpireEvidenceArgs{ReminderDays: cfg.EvidenceReminderDays}
+	return river.NewPeriodicJob(
+		river.PeriodicInterval(cfg.EvidenceExpiryInterval),
+		func() (river.JobArgs, *river.InsertOpts) {
+			opts := args.InsertOpts()
+			opts.UniqueOpts = river.UniqueOpts{ByPeriod: cfg.EvidenceExpiryInterval}
+			return args, &opts
+		},
+		&river.PeriodicJobOpts{RunOnStart: true, ID: args.Kind()},
+	)
 }
 
 // sanitizeClientID keeps River's client id within the characters it accepts.

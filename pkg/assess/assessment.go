@@ -1,6 +1,13 @@
 package assess
 
-import "time"
+import (
+	"context"
+	"slices"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+)
 
 // AssessmentState is where an assessment is in its lifecycle.
 type AssessmentState string
@@ -167,10 +174,257 @@ type ResultEvent struct {
 	Requirement  AssessmentRequirement `json:"requirement"`
 }
 
-// AssessmentService runs assessments, their team, requirements and results
-// (pkg/postgres AssessmentService).
-type AssessmentService interface{}
-
 // ResultService keeps the requirements of started assessments: the workspace list, results,
 // rationales and assignees (pkg/postgres ResultService).
 type ResultService interface{}
+
+// The inputs, filter and service of assessments (docs/assessments.md, "Assessments").
+
+// Bounds of an assessment's inputs.
+const (
+	MaxAssessmentStandards = 20
+	MaxAssessmentTeam      = 200
+)
+
+// DefaultRationaleMinWords is the minimum number of words of a rationale when
+// ASSESSMENT_RATIONALE_MIN_WORDS does not say: shorter ones count as missing when an
+// assessment is completed.
+const DefaultRationaleMinWords = 15
+
+// NewAssessment is an assessment to create: an entity assessed against standards (each
+// optionally narrowed to a level), optionally inside a project, by a team.
+type NewAssessment struct {
+	Title       string                    `json:"title" minLength:"1" maxLength:"300"`
+	Description string                    `json:"description,omitempty" maxLength:"10000"`
+	EntityID    string                    `json:"entityId" minLength:"1" maxLength:"64" doc:"The entity assessed (not archived)"`
+	ProjectID   string                    `json:"projectId,omitempty" maxLength:"64" doc:"The project the assessment belongs to, if any"`
+	Standards   []AssessmentStandardInput `json:"standards,omitempty" maxItems:"20" doc:"Published standards, each optionally narrowed to one of its levels; empty: decided when the assessment starts (the entity's policies, else the project's standards)"`
+	AssessorIDs []string                  `json:"assessorIds,omitempty" maxItems:"200" doc:"Active users"`
+	AssesseeIDs []string                  `json:"assesseeIds,omitempty" maxItems:"200" doc:"Active users"`
+	DueDate     string                    `json:"dueDate,omitempty" maxLength:"10" doc:"YYYY-MM-DD"`
+	TagIDs      []string                  `json:"tagIds,omitempty" maxItems:"100"`
+}
+
+// Validate trims and checks the assessment: a title of 1–300 characters without control
+// characters, an entity, a well-formed due date, at most 20 standards each named once.
+// Whether the ids exist is the store's check.
+func (n *NewAssessment) Validate() error {
+	var details []Detail
+	var d *Detail
+	n.Title, d = checkAssessmentTitle(n.Title)
+	details = addTagDetail(details, d)
+	n.Description = strings.TrimSpace(n.Description)
+	n.EntityID, n.ProjectID = strings.TrimSpace(n.EntityID), strings.TrimSpace(n.ProjectID)
+	if n.EntityID == "" {
+		details = append(details, Detail{Field: "entityId", Code: "required", Message: "Name the entity assessed."})
+	}
+	details = addTagDetail(details, checkProjectDate("dueDate", &n.DueDate))
+	details = append(details, checkAssessmentStandards(n.Standards)...)
+	n.AssessorIDs, n.AssesseeIDs, n.TagIDs = idSet(n.AssessorIDs), idSet(n.AssesseeIDs), idSet(n.TagIDs)
+	details = append(details, checkTeamSize(n.AssessorIDs, n.AssesseeIDs)...)
+	if len(details) > 0 {
+		return &Error{Code: ECodeValidation, Message: "The assessment is invalid.", Details: details}
+	}
+	return nil
+}
+
+// AssessmentUpdate changes an assessment. Omitted fields stay; an empty dueDate or
+// projectId clears it; tagIds and standards, when present, replace the whole set. The
+// standards change only while the assessment is new or pending (409 conflict, code
+// started, afterwards). The team and the state change through their own operations.
+type AssessmentUpdate struct {
+	Version     int64                      `json:"version" minimum:"1" doc:"The version last read; a stale one is refused with 409 version_conflict"`
+	Title       *string                    `json:"title,omitempty" minLength:"1" maxLength:"300"`
+	Description *string                    `json:"description,omitempty" maxLength:"10000"`
+	DueDate     *string                    `json:"dueDate,omitempty" maxLength:"10" doc:"YYYY-MM-DD; empty to clear"`
+	ProjectID   *string                    `json:"projectId,omitempty" maxLength:"64" doc:"A project id; empty to clear"`
+	TagIDs      *[]string                  `json:"tagIds,omitempty" maxItems:"100" doc:"The whole set"`
+	Standards   *[]AssessmentStandardInput `json:"standards,omitempty" maxItems:"20" doc:"The whole set; only while new or pending"`
+}
+
+// Validate trims and checks the fields present.
+func (u *AssessmentUpdate) Validate() error {
+	var details []Detail
+	if u.Title != nil {
+		t, d := checkAssessmentTitle(*u.Title)
+		u.Title = &t
+		details = addTagDetail(details, d)
+	}
+	trimPtr(u.Description)
+	trimPtr(u.ProjectID)
+	if u.DueDate != nil {
+		details = addTagDetail(details, checkProjectDate("dueDate", u.DueDate))
+	}
+	if u.TagIDs != nil {
+		*u.TagIDs = idSet(*u.TagIDs)
+	}
+	if u.Standards != nil {
+		details = append(details, checkAssessmentStandards(*u.Standards)...)
+	}
+	if len(details) > 0 {
+		return &Error{Code: ECodeValidation, Message: "The assessment is invalid.", Details: details}
+	}
+	return nil
+}
+
+// TeamUpdate replaces the team of an assessment: its assessors and its assessees (a
+// user may be both). Users must be active.
+type TeamUpdate struct {
+	Version     int64    `json:"version" minimum:"1" doc:"The version last read; a stale one is refused with 409 version_conflict"`
+	AssessorIDs []string `json:"assessorIds" maxItems:"200" doc:"The whole set of assessors"`
+	AssesseeIDs []string `json:"assesseeIds" maxItems:"200" doc:"The whole set of assessees"`
+}
+
+// Validate normalises the two sets (trimmed, sorted, without duplicates).
+func (t *TeamUpdate) Validate() error {
+	t.AssessorIDs, t.AssesseeIDs = idSet(t.AssessorIDs), idSet(t.AssesseeIDs)
+	if t.AssessorIDs == nil {
+		t.AssessorIDs = []string{}
+	}
+	if t.AssesseeIDs == nil {
+		t.AssesseeIDs = []string{}
+	}
+	if details := checkTeamSize(t.AssessorIDs, t.AssesseeIDs); len(details) > 0 {
+		return &Error{Code: ECodeValidation, Message: "The team is invalid.", Details: details}
+	}
+	return nil
+}
+
+// AssessmentTransition moves an assessment along AssessmentLifecycle.
+type AssessmentTransition struct {
+	To      AssessmentState `json:"to" enum:"new,pending,in_progress,on_hold,cancelled,complete,archived"`
+	Version int64           `json:"version" minimum:"1" doc:"The version last read; a stale one is refused with 409 version_conflict"`
+	Reason  string          `json:"reason,omitempty" maxLength:"2000" doc:"Why; kept in the audit log"`
+	// From, when set, is the state the assessment must be in (the reopen action: only a
+	// complete assessment is reopened); another answers 409 invalid_state_transition.
+	From AssessmentState `json:"-"`
+}
+
+// Validate trims the reason and checks that the target is a state of the lifecycle.
+func (tr *AssessmentTransition) Validate() error {
+	tr.Reason = strings.TrimSpace(tr.Reason)
+	if !slices.Contains(AssessmentLifecycle.States(), tr.To) {
+		return &Error{Code: ECodeValidation, Message: "Unknown assessment state.",
+			Details: []Detail{{Field: "to", Code: "invalid", Message: "One of new, pending, in_progress, on_hold, cancelled, complete, archived."}}}
+	}
+	return nil
+}
+
+// AssessmentVersion is the body of the convenience actions (start, complete, reopen,
+// archive, cancel): the version last read.
+type AssessmentVersion struct {
+	Version int64 `json:"version" minimum:"1" doc:"The version last read; a stale one is refused with 409 version_conflict"`
+}
+
+// AssessmentFilter selects assessments for the list; the caller sees only assessments
+// they may see (docs/assessments.md, "Who sees what").
+type AssessmentFilter struct {
+	State     string `query:"state" enum:"new,pending,in_progress,on_hold,cancelled,complete,archived," doc:"Only assessments in this state"`
+	Project   string `query:"project" maxLength:"64" doc:"Only assessments of this project (id)"`
+	Entity    string `query:"entity" maxLength:"64" doc:"Only assessments of this entity (id)"`
+	Standard  string `query:"standard" maxLength:"64" doc:"Only assessments against this standard (id)"`
+	Tag       string `query:"tag" maxLength:"64" doc:"Only assessments carrying this tag (id)"`
+	Mine      bool   `query:"mine" doc:"Only assessments the caller is an assessor or assessee of"`
+	Overdue   bool   `query:"overdue" doc:"Only overdue assessments (due date passed, not complete, cancelled or archived)"`
+	DueBefore string `query:"dueBefore" maxLength:"10" doc:"YYYY-MM-DD: only assessments due before this day"`
+	Q         string `query:"q" maxLength:"100" doc:"Matches title or description (case-insensitive substring)"`
+	Sort      string `query:"sort" enum:"-createdAt,title,dueDate,-updatedAt," doc:"-createdAt (default, newest first), title, dueDate (soonest first, undated last) or -updatedAt (recently changed first)"`
+	PageRequest
+}
+
+// Validate checks the form of dueBefore.
+func (f *AssessmentFilter) Validate() error {
+	if d := checkProjectDate("dueBefore", &f.DueBefore); d != nil {
+		return &Error{Code: ECodeValidation, Message: "The filter is invalid.", Details: []Detail{*d}}
+	}
+	return nil
+}
+
+// AssessmentOverdue reports whether an assessment in state s with dueDate (YYYY-MM-DD or
+// "") is overdue on day today: the due date has passed and it is not complete, cancelled
+// or archived.
+func AssessmentOverdue(s AssessmentState, dueDate, today string) bool {
+	return dueDate != "" && dueDate < today && !AssessmentReadOnly(s)
+}
+
+// ErrAssessmentStarted refuses a change of the standards of an assessment that has
+// started: its requirements are loaded from them.
+var ErrAssessmentStarted = &Error{Code: ECodeConflict, Message: "The assessment has started; its standards can no longer change.",
+	Details: []Detail{{Field: "standards", Code: "started", Message: "Standards change only while the assessment is new or pending."}}}
+
+// ErrNoRequirements refuses to start an assessment with nothing to assess: no standard
+// of its own, of its entity's compliance policies or of its project, or none with
+// requirements (in its level).
+var ErrNoRequirements = &Error{Code: ECodeBusinessRule, Message: "There are no requirements to assess: name standards on the assessment, " +
+	"a compliance policy on its entity, or standards on its project.",
+	Details: []Detail{{Field: "standards", Code: "no_requirements", Message: "No requirements found to load."}}}
+
+// checkAssessmentTitle trims a title and checks it: 1–300 characters, no control
+// characters.
+func checkAssessmentTitle(title string) (string, *Detail) {
+	title = strings.TrimSpace(title)
+	switch n := utf8.RuneCountInString(title); {
+	case n == 0:
+		return title, &Detail{Field: "title", Code: "required", Message: "Give the assessment a title."}
+	case n > 300:
+		return title, &Detail{Field: "title", Code: "too_long", Message: "At most 300 characters."}
+	case strings.ContainsFunc(title, unicode.IsControl):
+		return title, &Detail{Field: "title", Code: "invalid", Message: "A title cannot contain control characters."}
+	}
+	return title, nil
+}
+
+// checkAssessmentStandards trims the standards in place and checks that there are at
+// most 20, each named once.
+func checkAssessmentStandards(list []AssessmentStandardInput) []Detail {
+	var details []Detail
+	if len(list) > MaxAssessmentStandards {
+		details = append(details, Detail{Field: "standards", Code: "too_many", Message: "At most 20 standards."})
+	}
+	seen := map[string]bool{}
+	for i := range list {
+		list[i].StandardID, list[i].LevelID = strings.TrimSpace(list[i].StandardID), strings.TrimSpace(list[i].LevelID)
+		switch id := list[i].StandardID; {
+		case id == "":
+			details = append(details, Detail{Field: "standards", Code: "required", Message: "Name each standard by its id."})
+		case seen[id]:
+			details = append(details, Detail{Field: "standards", Code: "duplicate", Message: "Name each standard once."})
+		}
+		seen[list[i].StandardID] = true
+	}
+	return details
+}
+
+// checkTeamSize bounds each side of a team.
+func checkTeamSize(assessors, assessees []string) []Detail {
+	var details []Detail
+	if len(assessors) > MaxAssessmentTeam {
+		details = append(details, Detail{Field: "assessorIds", Code: "too_many", Message: "At most 200 assessors."})
+	}
+	if len(assessees) > MaxAssessmentTeam {
+		details = append(details, Detail{Field: "assesseeIds", Code: "too_many", Message: "At most 200 assessees."})
+	}
+	return details
+}
+
+// AssessmentService runs assessments: the list, the record, its team and its lifecycle
+// (pkg/postgres AssessmentService). Every method answers 404 for an assessment the actor
+// may not see.
+type AssessmentService interface {
+	// FindAssessments returns one page of the assessments actor may see.
+	FindAssessments(ctx context.Context, f AssessmentFilter, actor Actor) (Page[Assessment], error)
+	// FindAssessment returns one assessment with its allowed states and progress.
+	FindAssessment(ctx context.Context, id string, actor Actor) (Assessment, error)
+	// CreateAssessment creates an assessment in state new; the creator joins the team as
+	// assessor unless already in it or holding assessments.view_all.
+	CreateAssessment(ctx context.Context, in NewAssessment, actor Actor) (Assessment, error)
+	// UpdateAssessment changes an assessment with optimistic concurrency.
+	UpdateAssessment(ctx context.Context, id string, upd AssessmentUpdate, actor Actor) (Assessment, error)
+	// ReplaceAssessmentTeam replaces the assessors and assessees.
+	ReplaceAssessmentTeam(ctx context.Context, id string, t TeamUpdate, actor Actor) (Assessment, error)
+	// TransitionAssessment moves an assessment along AssessmentLifecycle, with the
+	// preconditions and effects of the target (start loads requirements, complete scores).
+	TransitionAssessment(ctx context.Context, id string, tr AssessmentTransition, actor Actor) (Assessment, error)
+	// DeleteAssessment deletes an assessment (not complete or archived) for good.
+	DeleteAssessment(ctx context.Context, id string, version int64, actor Actor) error
+}

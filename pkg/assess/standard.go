@@ -274,22 +274,29 @@ func (d *DuplicateRequest) Validate() error {
 	return c.err("The duplicate request is invalid.")
 }
 
-// StandardUsage is what still uses a standard: the projects that include it and the
-// entities (not archived) with a compliance policy on it, counted, with up to ten names.
+// StandardUsage is what still uses a standard: the projects that include it, the
+// entities (not archived) with a compliance policy on it and the assessments (not
+// archived) against it, counted, with up to ten names of projects and entities.
+// Assessments are only counted: their titles are for those who may see them.
 type StandardUsage struct {
 	Projects     int
 	Entities     int
+	Assessments  int
 	ProjectNames []string
 	EntityNames  []string
 }
 
 // InUse reports whether anything uses the standard.
-func (u StandardUsage) InUse() bool { return u.Projects+u.Entities > 0 }
+func (u StandardUsage) InUse() bool { return u.Projects+u.Entities+u.Assessments > 0 }
 
 // Error is the refusal to retire a standard in use: 422 business_rule_violation, the
 // first detail code in_use with the counts, then one detail per user named.
 func (u StandardUsage) Error() error {
-	msg := fmt.Sprintf("The standard is used by %d project(s) and %d entity(ies); retire it with force to retire it anyway.", u.Projects, u.Entities)
+	msg := fmt.Sprintf("The standard is used by %d project(s) and %d entity(ies)", u.Projects, u.Entities)
+	if u.Assessments > 0 {
+		msg += fmt.Sprintf(" and %d assessment(s)", u.Assessments)
+	}
+	msg += "; retire it with force to retire it anyway."
 	details := []Detail{{Field: "force", Code: "in_use", Message: msg}}
 	for _, n := range u.ProjectNames {
 		details = append(details, Detail{Field: "projects", Code: "in_use", Message: n})

@@ -151,6 +151,10 @@ type Config struct {
 	// S3ForcePathStyle selects path-style addressing (S3_FORCE_PATH_STYLE).
 	S3ForcePathStyle bool
 
+	// EvidenceExpiryReminderDays is how many days before its valid-until day evidence is
+	// announced as expiring, once (EVIDENCE_EXPIRY_REMINDER_DAYS); 0 sends no reminders.
+	EvidenceExpiryReminderDays int
+
 	// SMTPEnabled switches the e-mail channel on (SMTP_ENABLED).
 	SMTPEnabled bool
 	// SMTPHost is the mail server (SMTP_HOST), set whenever SMTPEnabled.

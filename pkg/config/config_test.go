@@ -61,6 +61,8 @@ func TestFromEnvironDefaults(t *testing.T) {
 		NotificationRetention:    90 * 24 * time.Hour,
 		DeliveryRetryBase:        30 * time.Second,
 
+		EvidenceExpiryReminderDays: 14,
+
 		DeliveryDisableAfterFailures: 20,
 
 		MetricsPrefix:                "cdxa_",
@@ -120,6 +122,7 @@ func TestFromEnvironReadsValues(t *testing.T) {
 		"REGISTRATION_MODE=open",
 		"ACCEPT_OPEN_REGISTRATION_RISK=1",
 		"SESSION_CLEANUP_INTERVAL_MINUTES=0",
+		"EVIDENCE_EXPIRY_REMINDER_DAYS=0",
 		"PORT=9090", // a later entry wins
 		"UNRELATED=whatever",
 		"=C:=C:\\", // Windows keeps such entries in its environment block
@@ -150,6 +153,7 @@ func TestFromEnvironReadsValues(t *testing.T) {
 	require.False(t, c.SecureCookie(true))
 	require.Equal(t, RegistrationOpen, c.RegistrationMode)
 	require.Zero(t, c.SessionCleanupInterval)
+	require.Zero(t, c.EvidenceExpiryReminderDays)
 
 	settings := settingsByName(c.Settings())
 	require.Equal(t, Setting{Name: "DATABASE_PROVIDER", Value: "pglite", Source: "env"}, settings["DATABASE_PROVIDER"])

@@ -41,6 +41,7 @@ func FromEnviron(environ []string) (*Config, error) {
 	l.loadGeneral(c)
 	l.loadDatabase(c)
 	l.loadStorage(c)
+	l.loadEvidence(c)
 	l.loadSMTP(c)
 	l.loadDelivery(c)
 	l.loadMetrics(c)
@@ -138,6 +139,10 @@ func (l *loader) loadStorage(c *Config) {
 	case c.S3AccessKeyID == "" && c.S3SecretAccessKey != "":
 		l.refuse("S3_ACCESS_KEY_ID", "required when S3_SECRET_ACCESS_KEY is set: "+pair)
 	}
+}
+
+func (l *loader) loadEvidence(c *Config) {
+	c.EvidenceExpiryReminderDays = l.integer("EVIDENCE_EXPIRY_REMINDER_DAYS", 0, 365, "days; 0 sends no reminders")
 }
 
 func (l *loader) loadSMTP(c *Config) {

@@ -48,6 +48,8 @@ func TestFromEnvironRefuses(t *testing.T) {
 		{name: "s3 without bucket", env: []string{"STORAGE_PROVIDER=s3"}, variable: "S3_BUCKET", value: "", mention: "STORAGE_PROVIDER is s3"},
 		{name: "s3 with half a key pair", env: []string{"STORAGE_PROVIDER=s3", "S3_BUCKET=b", "S3_ACCESS_KEY_ID=AKIA"}, variable: "S3_SECRET_ACCESS_KEY", value: ""},
 		{name: "s3 endpoint relative", env: []string{"S3_ENDPOINT=minio:9000"}, variable: "S3_ENDPOINT", value: "minio:9000"},
+		{name: "evidence reminder negative", env: []string{"EVIDENCE_EXPIRY_REMINDER_DAYS=-1"}, variable: "EVIDENCE_EXPIRY_REMINDER_DAYS", value: "-1", mention: "between 0 and 365"},
+		{name: "evidence reminder too far", env: []string{"EVIDENCE_EXPIRY_REMINDER_DAYS=366"}, variable: "EVIDENCE_EXPIRY_REMINDER_DAYS", value: "366"},
 		{name: "storage provider", env: []string{"STORAGE_PROVIDER=disk"}, variable: "STORAGE_PROVIDER", value: "disk"},
 		{name: "bad boolean", env: []string{"SMTP_ENABLED=maybe"}, variable: "SMTP_ENABLED", value: "maybe", mention: "true, false, 1, 0, yes, no, on, off"},
 		{name: "outbound networks", env: []string{"OUTBOUND_ALLOW_NETWORKS=127.0.0.1,intranet"}, variable: "OUTBOUND_ALLOW_NETWORKS", value: "127.0.0.1,intranet", mention: "CIDR"},

@@ -69,6 +69,9 @@ var variables = []variable{
 	{name: "S3_SECRET_ACCESS_KEY_FILE"},
 	{name: "S3_FORCE_PATH_STYLE", def: "false"},
 
+	// Evidence.
+	{name: "EVIDENCE_EXPIRY_REMINDER_DAYS", def: "14"},
+
 	// SMTP.
 	{name: "SMTP_ENABLED", def: "false"},
 	{name: "SMTP_HOST"},

@@ -235,7 +235,21 @@ func (s *Server) tagRoutes() []route {
 
 // assessmentRoutes lists assessments, their team and state changes (assessments.go).
 func (s *Server) assessmentRoutes() []route {
-	return []route{}
+	const as = "/api/v1/assessments/{id}"
+	return []route{
+		on(httpGet, "/api/v1/assessments", assess.PermAssessmentsView, s.handleAssessmentList, docAssessmentList),
+		on(httpPost, "/api/v1/assessments", assess.PermAssessmentsCreate, s.handleAssessmentCreate, docAssessmentCreate),
+		on(httpGet, as, assess.PermAssessmentsView, s.handleAssessmentGet, docAssessmentGet),
+		on(httpPatch, as, assess.PermAssessmentsEdit, s.handleAssessmentUpdate, docAssessmentUpdate),
+		on(httpDelete, as, assess.PermAssessmentsManage, s.handleAssessmentDelete, docAssessmentDelete),
+		on(http.MethodPut, as+"/team", assess.PermAssessmentsManage, s.handleAssessmentTeam, docAssessmentTeam),
+		on(httpPost, as+"/transition", assess.PermAssessmentsManage, s.handleAssessmentTransition, docAssessmentTransition),
+		on(httpPost, as+"/start", assess.PermAssessmentsManage, s.handleAssessmentStart, docAssessmentStart),
+		on(httpPost, as+"/complete", assess.PermAssessmentsManage, s.handleAssessmentComplete, docAssessmentComplete),
+		on(httpPost, as+"/reopen", assess.PermAssessmentsManage, s.handleAssessmentReopen, docAssessmentReopen),
+		on(httpPost, as+"/archive", assess.PermAssessmentsManage, s.handleAssessmentArchive, docAssessmentArchive),
+		on(httpPost, as+"/cancel", assess.PermAssessmentsManage, s.handleAssessmentCancel, docAssessmentCancel),
+	}
 }
 
 // resultRoutes lists the requirements and results of assessments (results.go).
@@ -245,7 +259,23 @@ func (s *Server) resultRoutes() []route {
 
 // evidenceRoutes lists evidence, its review, notes and links (evidence.go).
 func (s *Server) evidenceRoutes() []route {
-	return []route{}
+	const ev = "/api/v1/evidence/{id}"
+	return []route{
+		on(httpGet, "/api/v1/evidence", assess.PermEvidenceView, s.handleEvidenceList, docEvidenceList),
+		on(httpPost, "/api/v1/evidence", assess.PermEvidenceCreate, s.handleEvidenceCreate, docEvidenceCreate),
+		on(httpGet, ev, assess.PermEvidenceView, s.handleEvidenceGet, docEvidenceGet),
+		on(httpPatch, ev, assess.PermEvidenceEdit, s.handleEvidenceUpdate, docEvidenceUpdate),
+		on(httpDelete, ev, assess.PermEvidenceDelete, s.handleEvidenceDelete, docEvidenceDelete),
+		on(httpPost, ev+"/submit", assess.PermEvidenceSubmit, s.handleEvidenceSubmit, docEvidenceSubmit),
+		on(httpPost, ev+"/approve", assess.PermEvidenceReview, s.handleEvidenceApprove, docEvidenceApprove),
+		on(httpPost, ev+"/reject", assess.PermEvidenceReview, s.handleEvidenceReject, docEvidenceReject),
+		on(httpGet, ev+"/notes", assess.PermEvidenceView, s.handleEvidenceNoteList, docEvidenceNoteList),
+		on(httpPost, ev+"/notes", assess.PermEvidenceEdit, s.handleEvidenceNoteCreate, docEvidenceNoteCreate),
+		on(httpGet, ev+"/links", assess.PermEvidenceView, s.handleEvidenceLinkList, docEvidenceLinkList),
+		on(httpPost, ev+"/links", assess.PermEvidenceEdit, s.handleEvidenceLinkCreate, docEvidenceLinkCreate),
+		on(httpDelete, ev+"/links/{arId}", assess.PermEvidenceEdit, s.handleEvidenceLinkDelete, docEvidenceLinkDelete),
+		on(httpGet, ev+"/claims", assess.PermEvidenceView, s.handleEvidenceClaimList, docEvidenceClaimList),
+	}
 }
 
 // attachmentRoutes lists the files of evidence (attachments.go).

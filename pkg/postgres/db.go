@@ -87,6 +87,9 @@ type DB struct {
 	delivery      DeliveryConfig
 	jobs          *river.Client[pgx.Tx] // insert-only: delivery jobs join the change's transaction
 	creds         *credentialCache      // resolved principals; nil: no cache
+	// rationaleMinWords is the minimum length of a rationale, in words, for completing an
+	// assessment (WithRationaleMinWords).
+	rationaleMinWords int
 }
 
 // New returns a DB on pool. now is the clock (time.Now when nil).
@@ -97,7 +100,7 @@ func New(p *pgxpool.Pool, now func() time.Time) *DB {
 	return &DB{pool: &pool{Pool: p}, now: now, keys: secret.NewKeyring(nil, nil), fields: EncryptedFields, setupComplete: &atomic.Bool{},
 		identity: IdentityConfig{PasswordMinLength: 12, MaxFailedLogins: 5, LockoutDuration: 15 * time.Minute},
 		hasher:   secret.NewHasher(secret.DefaultArgon2, 0),
-		delivery: defaultDeliveryConfig(), jobs: newInsertOnlyClient(p)}
+		delivery: defaultDeliveryConfig(), jobs: newInsertOnlyClient(p), rationaleMinWords: assess.DefaultRationaleMinWords}
 }
 
 // Pool returns the underlying pool (for River and metrics).

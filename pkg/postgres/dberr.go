@@ -28,6 +28,8 @@ var uniqueFields = map[string]struct{ field, noun string }{
 	"requirements_identifier_key":      {"identifier", "requirement identifier"},
 	"levels_identifier_key":            {"identifier", "level identifier"},
 	"tags_name_key":                    {"name", "tag name"},
+	// evidence (slice "evidence")
+	"assessment_requirement_evidence_pkey": {"assessmentRequirementId", "link of this evidence to this requirement"},
 }
 
 // dbError maps what the driver reports to what the caller should see; domain errors and

@@ -105,7 +105,7 @@ func (s *StandardService) RetireStandard(ctx context.Context, id string, r asses
 		if usage.InUse() && !r.Force {
 			return nil, usage.Error()
 		}
-		return map[string]any{"force": r.Force, "projects": usage.Projects, "entities": usage.Entities}, nil
+		return map[string]any{"force": r.Force, "projects": usage.Projects, "entities": usage.Entities, "assessments": usage.Assessments}, nil
 	}
 	return s.transition(ctx, id, assess.StandardRetired, assess.ChangeStandardRetired, actor, check, "retired_at = $3")
 }
@@ -113,9 +113,9 @@ func (s *StandardService) RetireStandard(ctx context.Context, id string, r asses
 // usageNames bounds the names a refusal lists per kind of user.
 const usageNames = 10
 
-// standardUsage tells what uses a standard: projects that include it and entities (not
-// archived) with a compliance policy on it. This is the one place that knows; assessments
-// add their own count here when they arrive.
+// standardUsage tells what uses a standard: projects that include it, entities (not
+// archived) with a compliance policy on it and assessments (not archived) against it.
+// This is the one place that knows.
 func standardUsage(ctx context.Context, q querier, standardID string) (assess.StandardUsage, error) {
 	var u assess.StandardUsage
 	err := q.QueryRow(ctx, `SELECT
@@ -125,7 +125,9 @@ func standardUsage(ctx context.Context, q querier, standardID string) (assess.St
 		(SELECT count(DISTINCT cp.entity_id) FROM compliance_policies cp JOIN entities e ON e.id = cp.entity_id
 			WHERE cp.standard_id = $1 AND e.state <> 'archived'),
 		coalesce((SELECT array_agg(name) FROM (SELECT e.name FROM compliance_policies cp JOIN entities e ON e.id = cp.entity_id
-			WHERE cp.standard_id = $1 AND e.state <> 'archived' ORDER BY lower(e.name), e.id LIMIT $2) n), '{}')`,
-		standardID, usageNames).Scan(&u.Projects, &u.ProjectNames, &u.Entities, &u.EntityNames)
+			WHERE cp.standard_id = $1 AND e.state <> 'archived' ORDER BY lower(e.name), e.id LIMIT $2) n), '{}'),
+		(SELECT count(*) FROM assessment_standards ast JOIN assessments a ON a.id = ast.assessment_id
+			WHERE ast.standard_id = $1 AND a.state <> 'archived')`,
+		standardID, usageNames).Scan(&u.Projects, &u.ProjectNames, &u.Entities, &u.EntityNames, &u.Assessments)
 	return u, err
 }

@@ -11,7 +11,7 @@ import (
 
 // tagLink names the join table that attaches tags to one kind of record.
 type tagLink struct {
-	table  string // standard_tags, entity_tags, project_tags
+	table  string // standard_tags, entity_tags, project_tags, assessment_tags
 	column string // the record's id column in it
 }
 
@@ -20,6 +20,9 @@ var (
 	standardTags = tagLink{"standard_tags", "standard_id"}
 	entityTags   = tagLink{"entity_tags", "entity_id"}
 	projectTags  = tagLink{"project_tags", "project_id"}
+	evidenceTags = tagLink{"evidence_tags", "evidence_id"}
+
+	assessmentTags = tagLink{"assessment_tags", "assessment_id"}
 )
 
 // errUnknownTag refuses a tag id that does not exist.

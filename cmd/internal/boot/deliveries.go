@@ -71,5 +71,6 @@ func WorkersConfig(cfg *config.Config, store *postgres.DB, log *slog.Logger) wor
 		OutboundAllowNetworks: cfg.OutboundAllowNetworks,
 		WebhookRetention:      cfg.WebhookDeliveryRetention, ChatRetention: cfg.ChatDeliveryRetention, EmailRetention: cfg.EmailDeliveryRetention,
 		NotificationRetention: cfg.NotificationRetention,
+		Evidence:              postgres.NewServices(store).Evidence, EvidenceReminderDays: cfg.EvidenceExpiryReminderDays,
 	}
 }

@@ -1,0 +1,41 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/assay-dev/assay/pkg/assess"
+)
+
+// evidenceLockSQL decides the retention lock of evidence $1 in the order of the contract:
+// approved (claimed) first, then cited by a claim, then linked to a requirement of a
+// complete, archived or cancelled assessment. No row (or an empty reason) means unlocked.
+const evidenceLockSQL = `SELECT ` + evidenceLockExpr + ` FROM evidence e WHERE e.id = $1`
+
+// evidenceLock returns why evidence id refuses changes (assess.LockClaimed,
+// LockLinkedToClaim, LockAssessmentTerminal) or "" when it takes them. The locks bind every
+// caller, administrators included; visibility is the caller's business (evidenceVisible
+// first). Callers that change the evidence should hold its row lock (SELECT … FOR UPDATE)
+// before asking, so the answer holds until commit. Unknown evidence answers "".
+func evidenceLock(ctx context.Context, q querier, id string) (reason string, err error) {
+	err = q.QueryRow(ctx, evidenceLockSQL, id).Scan(&reason)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "", nil
+	}
+	return reason, err
+}
+
+// evidenceLockError is evidenceLock as an error: assess.ErrEvidenceLocked with the reason,
+// or nil when the evidence is not locked.
+func evidenceLockError(ctx context.Context, q querier, id string) error {
+	reason, err := evidenceLock(ctx, q, id)
+	if err != nil {
+		return err
+	}
+	if reason != "" {
+		return assess.ErrEvidenceLocked(reason)
+	}
+	return nil
+}
