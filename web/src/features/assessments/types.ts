@@ -1,9 +1,9 @@
 import type { components } from '../../api/schema'
+import type { AssertSame } from '../../app/catalogue/api'
 
-// The assessment types as the API answers them (pkg/assess assessment.go, claim.go and
-// evidence.go). Those the generated schema carries already (claims, work notes, the
-// timeline) are its types; the others are declared here by hand, mirroring the Go types,
-// until the assessment and result operations are in the schema.
+// The assessment types as the API answers them: the generated schema's (src/api/schema.d.ts).
+// The requirement and result types are declared here by hand, mirroring pkg/assess
+// assessment.go, until the result operations are in the schema.
 
 type Schemas = components['schemas']
 
@@ -12,6 +12,9 @@ export const ASSESSMENT_STATES = ['new', 'pending', 'in_progress', 'on_hold', 'c
 
 /** AssessmentState is where an assessment is in its lifecycle. */
 export type AssessmentState = (typeof ASSESSMENT_STATES)[number]
+
+/** ASSESSMENT_STATES_COMPLETE proves that ASSESSMENT_STATES lists exactly the generated enum. */
+export const ASSESSMENT_STATES_COMPLETE: AssertSame<Schemas['Assessment']['state'], AssessmentState> = true
 
 /** READ_ONLY_STATES are the states whose content (results, team, notes, claims, links) refuses changes. */
 export const READ_ONLY_STATES: readonly AssessmentState[] = ['complete', 'archived', 'cancelled']
@@ -31,99 +34,31 @@ export type Result = (typeof RESULTS)[number]
 export type UserRef = Schemas['UserRef']
 
 /** TagRef is a tag on a record. */
-export interface TagRef {
-  id: string
-  name: string
-  color: string
-}
+export type TagRef = Schemas['TagRef']
 
 /** AssessmentStandard is a standard the assessment is against, optionally narrowed to a level. */
-export interface AssessmentStandard {
-  id: string
-  name: string
-  standardVersion: string
-  levelId?: string
-  levelName?: string
-  /** 0–100 once complete; null otherwise or when every answer is not applicable. */
-  conformanceScore: number | null
-}
+export type AssessmentStandard = Schemas['AssessmentStandard']
 
 /** AssessmentProgress counts the answers of an assessment's requirements. */
-export interface AssessmentProgress {
-  total: number
-  answered: number
-  yes: number
-  partial: number
-  no: number
-  notApplicable: number
-  withEvidence: number
-}
+export type AssessmentProgress = Schemas['AssessmentProgress']
 
-/** Assessment is one entity assessed against one or more standards by a team. */
-export interface Assessment {
-  id: string
-  title: string
-  description: string
-  state: AssessmentState
-  /** The states this assessment may move to now. */
-  allowedStates: AssessmentState[] | null
-  entityId: string
-  entityName: string
-  projectId?: string
-  projectName?: string
-  standards: AssessmentStandard[] | null
-  assessors: UserRef[] | null
-  assessees: UserRef[] | null
-  tags: TagRef[] | null
-  /** YYYY-MM-DD */
-  dueDate?: string
-  overdue: boolean
-  startedAt?: string
-  endedAt?: string
-  conformanceScore: number | null
-  progress: AssessmentProgress
-  createdBy?: string
-  version: number
-  createdAt: string
-  updatedAt: string
-}
+/**
+ * Assessment is one entity assessed against one or more standards by a team. The schema
+ * types `allowedStates` as plain strings; they are states.
+ */
+export type Assessment = Omit<Schemas['Assessment'], 'allowedStates'> & { allowedStates: AssessmentState[] | null }
 
 /** AssessmentStandardInput names a standard for a new assessment and, optionally, one of its levels. */
-export interface AssessmentStandardInput {
-  standardId: string
-  levelId?: string
-}
+export type AssessmentStandardInput = Schemas['AssessmentStandardInput']
 
 /** NewAssessment is what the create dialog posts. */
-export interface NewAssessment {
-  title: string
-  description?: string
-  entityId: string
-  projectId?: string
-  standards: AssessmentStandardInput[]
-  assessorIds?: string[]
-  assesseeIds?: string[]
-  dueDate?: string
-  tagIds?: string[]
-}
+export type NewAssessment = Schemas['NewAssessment']
 
 /** AssessmentUpdate changes an assessment; `version` is the one last read. */
-export interface AssessmentUpdate {
-  version: number
-  title?: string
-  description?: string
-  dueDate?: string
-  projectId?: string
-  tagIds?: string[]
-  standards?: AssessmentStandardInput[]
-}
+export type AssessmentUpdate = Schemas['AssessmentUpdate']
 
 /** TeamUpdate replaces an assessment's team. */
-export interface TeamUpdate {
-  version: number
-  assessorIds: string[]
-  assesseeIds: string[]
-}
+export type TeamUpdate = Schemas['TeamUpdate']
 
 /** RequirementRef names a catalogue requirement. */
 export interface RequirementRef {
@@ -162,27 +97,11 @@ export interface ResultUpdate {
   assigneeId?: string
 }
 
-/** EvidenceState is where a piece of evidence is in its review. */
-export type EvidenceState = 'in_progress' | 'in_review' | 'claimed' | 'expired'
+/** Evidence is a piece of evidence as lists show it. */
+export type Evidence = Schemas['Evidence']
 
-/** Evidence is a piece of evidence as lists show it (the fields this feature reads). */
-export interface Evidence {
-  id: string
-  name: string
-  description: string
-  classification: string
-  isCounterEvidence: boolean
-  state: EvidenceState
-  author: UserRef
-  reviewer: UserRef | null
-  validUntil?: string
-  locked?: string
-  attachmentCount: number
-  assessmentCount: number
-  version: number
-  createdAt: string
-  updatedAt: string
-}
+/** EvidenceState is where a piece of evidence is in its review. */
+export type EvidenceState = Evidence['state']
 
 /** ClaimEvidence is a piece of evidence as a claim cites it. */
 export type ClaimEvidence = Schemas['ClaimEvidence']
