@@ -10,7 +10,7 @@ LDFLAGS       := -s -w -X github.com/assay-dev/assay/cmd/internal/boot.Version=$
 GOLANGCI_LINT_VERSION := v2.15.0
 BIN           := $(CURDIR)/bin
 
-.PHONY: run build web-deps web-build go-build test lint bench bench-startup bench-auth bench-deliveries bench-upload clean
+.PHONY: run build web-deps web-build go-build test lint bench bench-startup bench-auth bench-deliveries bench-upload bench-attachments clean
 
 # Links in e-mails and chat messages point at APP_URL; for a local run that is this server.
 run: build
@@ -55,6 +55,12 @@ bench-deliveries:
 # Memory and throughput of the streaming upload path: bytes allocated per 50 MiB upload.
 bench-upload:
 	$(GO) test ./pkg/httpapi -run '^$$' -bench BenchmarkUpload50MiB -benchtime 5x -count 1
+
+# Evidence attachments through the real server to each storage provider (database, S3 on
+# versitygw built from tools/versitygw): peak resident-memory growth of a 50 MiB upload
+# (must stay under 16 MiB) and a 51 MiB upload refused with 413 before its body is sent.
+bench-attachments:
+	$(GO) test ./cmd/server -run '^$$' -bench BenchmarkAttachmentUpload50MiB -benchtime 3x -count 1
 
 lint: $(BIN)/golangci-lint
 	$(BIN)/golangci-lint run ./...

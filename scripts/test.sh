@@ -40,6 +40,13 @@ if [ ! -x "$BIN/mailpit" ]; then
   (cd tools/mailpit && go build -o "$BIN/mailpit" github.com/axllent/mailpit)
 fi
 export MAILPIT_BIN="$BIN/mailpit"
+# versitygw is the S3-compatible server of the storage tests (pkg/blob/blobtest starts it),
+# built from the pinned tools module likewise.
+if [ ! -x "$BIN/versitygw" ]; then
+  echo "building versitygw from tools/versitygw"
+  (cd tools/versitygw && go build -o "$BIN/versitygw" github.com/versity/versitygw/cmd/versitygw)
+fi
+export VERSITYGW_BIN="$BIN/versitygw"
 
 step "gofmt, go vet, golangci-lint, dependency boundaries"
 unformatted=$(gofmt -l $(git ls-files '*.go'))

@@ -352,8 +352,9 @@ func (c *catalogueRows) texts(sql string, args ...any) []string {
 // identifier is one of identifiers, straight in the database.
 func (c *catalogueRows) answer(assessmentID, result, rationale string, identifiers ...string) {
 	c.t.Helper()
-	c.exec(`UPDATE assessment_requirements ar SET result = $2, rationale = $3 FROM requirements r
-		WHERE r.id = ar.requirement_id AND ar.assessment_id = $1 AND r.identifier = ANY($4)`, assessmentID, result, rationale, identifiers)
+	c.exec(`UPDATE assessment_requirements ar SET result = $2, rationale = $3, rationale_words = $5 FROM requirements r
+		WHERE r.id = ar.requirement_id AND ar.assessment_id = $1 AND r.identifier = ANY($4)`, assessmentID, result, rationale, identifiers,
+		assess.RationaleWords(rationale))
 }
 
 // linkEvidence inserts evidence authored by authorID and links it to the requirement of

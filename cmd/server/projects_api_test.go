@@ -163,9 +163,14 @@ func TestProjectsAPI(t *testing.T) {
 		admin.fails(t, "POST", projects+"/"+pid+"/state", map[string]any{"version": 5, "state": "done"}, 400, "validation_failed")
 	})
 
-	t.Run("the figures are zeros and nulls until assessments exist", func(t *testing.T) {
+	t.Run("the figures are zeros and nulls until assessments exist (TestProjectFiguresFromAssessments fills them)", func(t *testing.T) {
 		body := admin.get(t, projects+"/"+pid+"/figures", 200)
-		require.Equal(t, map[string]any{"total": float64(0), "complete": float64(0), "inProgress": float64(0), "percentComplete": nil}, body["assessments"])
+		byState := map[string]any{}
+		for _, st := range assess.AssessmentLifecycle.States() {
+			byState[string(st)] = float64(0)
+		}
+		require.Equal(t, map[string]any{"total": float64(0), "complete": float64(0), "inProgress": float64(0), "byState": byState,
+			"requirements": float64(0), "answered": float64(0), "percentComplete": nil}, body["assessments"])
 		require.Equal(t, map[string]any{"project": false, "assessments": float64(0)}, body["overdue"])
 		require.Equal(t, map[string]any{"requirements": float64(0), "withEvidence": float64(0), "percent": nil}, body["evidenceCoverage"])
 		require.Equal(t, map[string]any{"averageScore": nil, "assessed": float64(0)}, body["conformance"])

@@ -66,8 +66,13 @@ func run(ctx context.Context, opts options) error {
 		identity.Breaches = &secret.BreachChecker{BaseURL: cfg.PasswordHIBPAPIURL, Timeout: cfg.PasswordHIBPTimeout, Logger: log}
 	}
 	store := postgres.New(db.Pool, nil).WithAcquireTimeout(cfg.DBAcquireTimeout).ConfigureIdentity(identity, secret.NewHasher(secret.DefaultArgon2, 0)).
-		ConfigureDeliveries(boot.DeliveryConfig(cfg)).WithCredentialCache(cfg.CredentialCacheTTL)
+		ConfigureDeliveries(boot.DeliveryConfig(cfg)).WithCredentialCache(cfg.CredentialCacheTTL).
+		WithRationaleMinWords(cfg.AssessmentRationaleMinWords)
 	if err := boot.LoadKeys(ctx, store, cfg, log); err != nil {
+		return err
+	}
+	storageHealth, err := boot.ConfigureStorage(ctx, store, cfg, log)
+	if err != nil {
 		return err
 	}
 	listenCtx, stopListening := context.WithCancel(ctx)
@@ -117,6 +122,7 @@ func run(ctx context.Context, opts options) error {
 		Standards: svc.Standards, Transfer: svc.Transfer, Entities: svc.Entities, Projects: svc.Projects, Tags: svc.Tags,
 		Assessments: svc.Assessments, Results: svc.Results, Evidence: svc.Evidence, Attachments: svc.Attachments, Claims: svc.Claims,
 		WorkNotes: svc.WorkNotes}
+	deps.Storage = storageHealth
 	if deps.Web, err = fs.Sub(web.Dist, "dist"); err != nil {
 		return err
 	}

@@ -67,6 +67,9 @@ func runWorker(ctx context.Context, opts options) error {
 	if err := boot.LoadKeys(ctx, store, cfg, log); err != nil {
 		return err
 	}
+	if _, err := boot.ConfigureStorage(ctx, store, cfg, log); err != nil {
+		return err
+	}
 	wcfg := boot.WorkersConfig(cfg, store, log)
 	wcfg.RunWorkers = true
 	if cfg.MetricsEnabled {

@@ -90,6 +90,10 @@ type Config struct {
 	EvidenceExpiryInterval time.Duration
 	// EvidenceReminderDays is EVIDENCE_EXPIRY_REMINDER_DAYS (0: no reminders).
 	EvidenceReminderDays int
+
+	// BlobCollector deletes the stored bytes of deleted attachments; when set, the blob
+	// collector runs every CollectBlobsInterval.
+	BlobCollector assess.BlobCollector
 }
 
 // NewClient returns a River client on pool configured from cfg. Without RunWorkers it
@@ -110,6 +114,10 @@ func NewClient(pool *pgxpool.Pool, cfg Config) (*river.Client[pgx.Tx], error) {
 		}
 		if cfg.Evidence != nil {
 			river.AddWorker(w, &ExpireEvidenceWorker{Service: cfg.Evidence, Maintenance: cfg.Maintenance, Logger: cfg.Logger,
+				Now: cfg.Now, WorkerName: cfg.Name})
+		}
+		if cfg.BlobCollector != nil {
+			river.AddWorker(w, &CollectBlobsWorker{Collector: cfg.BlobCollector, Maintenance: cfg.Maintenance, Logger: cfg.Logger,
 				Now: cfg.Now, WorkerName: cfg.Name})
 		}
 		rc.Workers = w
@@ -240,6 +248,9 @@ func periodicJobs(cfg Config) []*river.PeriodicJob {
 			&river.PeriodicJobOpts{RunOnStart: true, ID: args.Kind()},
 		))
 	}
+	if cfg.BlobCollector != nil {
+		out = append(out, collectBlobsJob())
+	}
 	return out
 }
 
@@ -256,6 +267,19 @@ func periodicEvidenceExpiry(cfg Config) *river.PeriodicJob {
 		},
 		&river.PeriodicJobOpts{RunOnStart: true, ID: args.Kind()},
 	)
+}
+
+// collectBlobsJob schedules the blob collector every CollectBlobsInterval (and at start),
+// unique per period so that a change of leader cannot enqueue a period's run twice.
+func collectBlobsJob() *river.PeriodicJob {
+	args := jobs.CollectBlobsArgs{}
+	return river.NewPeriodicJob(river.PeriodicInterval(CollectBlobsInterval),
+		func() (river.JobArgs, *river.InsertOpts) {
+			opts := args.InsertOpts()
+			opts.UniqueOpts = river.UniqueOpts{ByPeriod: CollectBlobsInterval}
+			return args, &opts
+		},
+		&river.PeriodicJobOpts{RunOnStart: true, ID: args.Kind()})
 }
 
 // sanitizeClientID keeps River's client id within the characters it accepts.

@@ -2,6 +2,7 @@ package assess
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -168,15 +169,14 @@ type AssessmentEvent struct {
 	PreviousState AssessmentState `json:"previousState,omitempty" enum:"new,pending,in_progress,on_hold,cancelled,complete,archived,"`
 }
 
-// ResultEvent is the data of assessment.result_recorded.
+// ResultEvent is the data of assessment.result_recorded: the requirement written, or for a
+// bulk write the ids of every requirement written and their number.
 type ResultEvent struct {
-	AssessmentID string                `json:"assessmentId"`
-	Requirement  AssessmentRequirement `json:"requirement"`
+	AssessmentID   string                 `json:"assessmentId"`
+	Requirement    *AssessmentRequirement `json:"requirement,omitempty" doc:"The requirement written (one requirement's update)"`
+	RequirementIDs []string               `json:"requirementIds,omitempty" doc:"The requirements written (a bulk write)"`
+	Count          int                    `json:"count" doc:"How many requirements were written"`
 }
-
-// ResultService keeps the requirements of started assessments: the workspace list, results,
-// rationales and assignees (pkg/postgres ResultService).
-type ResultService interface{}
 
 // The inputs, filter and service of assessments (docs/assessments.md, "Assessments").
 
@@ -427,4 +427,162 @@ type AssessmentService interface {
 	TransitionAssessment(ctx context.Context, id string, tr AssessmentTransition, actor Actor) (Assessment, error)
 	// DeleteAssessment deletes an assessment (not complete or archived) for good.
 	DeleteAssessment(ctx context.Context, id string, version int64, actor Actor) error
+}
+
+// ---------------------------------------------------------------------------------------
+// Requirements and results of started assessments (the assessor's workspace). Kept in one
+// block: ResultService's inputs, filter, rules and methods.
+// ---------------------------------------------------------------------------------------
+
+// Bounds of result writes.
+const (
+	MaxRationaleLength = 10000 // characters of one rationale
+	MaxBulkResults     = 500   // items of one bulk write
+)
+
+// RationaleWords counts the words of a rationale: whitespace-separated tokens that hold at
+// least one letter or digit, so "-", "…" or "--" do not pad a rationale.
+func RationaleWords(s string) int {
+	n := 0
+	for _, tok := range strings.Fields(s) {
+		if strings.IndexFunc(tok, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// RationaleSufficient reports whether rationale has at least minWords words (minWords ≤ 0:
+// any rationale, even an empty one).
+func RationaleSufficient(rationale string, minWords int) bool {
+	return minWords <= 0 || RationaleWords(rationale) >= minWords
+}
+
+// ValidResult reports whether r is one of the four results.
+func ValidResult(r Result) bool {
+	switch r {
+	case ResultYes, ResultPartial, ResultNo, ResultNotApplicable:
+		return true
+	}
+	return false
+}
+
+// ResultUpdate records the answer to one requirement: result and rationale are replaced,
+// the assignee only when given.
+type ResultUpdate struct {
+	Version    int64   `json:"version" minimum:"1"`
+	Result     *Result `json:"result" enum:"yes,partial,no,not_applicable" doc:"null clears the answer"`
+	Rationale  string  `json:"rationale" maxLength:"10000" doc:"Needs at least ASSESSMENT_RATIONALE_MIN_WORDS words (default 15) when a result is given"`
+	AssigneeID *string `json:"assigneeId,omitempty" maxLength:"64" doc:"A member of the assessment's team; \"\" clears; absent keeps the assignee"`
+}
+
+// Validate trims the rationale and checks result and rationale: a result needs a
+// rationale of at least minWords words (400 on rationale, code too_short); no result may
+// go with any rationale, an empty one included. Whether the assignee is on the team is the
+// store's check.
+func (u *ResultUpdate) Validate(minWords int) error {
+	var c checker
+	checkAnswer(&c, "", u.Result, &u.Rationale, minWords)
+	if u.AssigneeID != nil {
+		*u.AssigneeID = strings.TrimSpace(*u.AssigneeID)
+	}
+	return c.err("The result is invalid.")
+}
+
+// checkAnswer checks one result and its rationale; prefix names the item of a bulk write.
+func checkAnswer(c *checker, prefix string, result *Result, rationale *string, minWords int) {
+	c.text(prefix+"rationale", rationale, MaxRationaleLength)
+	if result == nil {
+		return
+	}
+	if !ValidResult(*result) {
+		c.add(prefix+"result", "invalid", "One of yes, partial, no, not_applicable, or null.")
+		return
+	}
+	if !RationaleSufficient(*rationale, minWords) {
+		c.add(prefix+"rationale", "too_short", fmt.Sprintf("A result needs a rationale of at least %d words (%d given).",
+			minWords, RationaleWords(*rationale)))
+	}
+}
+
+// BulkResultItem is one answer of a bulk write.
+type BulkResultItem struct {
+	ID        string  `json:"id" minLength:"1" maxLength:"64" doc:"The assessment requirement (ar_…)"`
+	Result    *Result `json:"result" enum:"yes,partial,no,not_applicable" doc:"null clears the answer"`
+	Rationale string  `json:"rationale" maxLength:"10000"`
+}
+
+// BulkResults records many answers of one assessment at once, all or nothing. Items carry
+// no version: the last write wins.
+type BulkResults struct {
+	Items []BulkResultItem `json:"items" minItems:"1" maxItems:"500"`
+}
+
+// Validate checks every item like ResultUpdate, naming items[i].field, and refuses an
+// empty request, more than MaxBulkResults items and the same requirement twice.
+func (b *BulkResults) Validate(minWords int) error {
+	var c checker
+	if len(b.Items) == 0 || len(b.Items) > MaxBulkResults {
+		c.add("items", "out_of_range", fmt.Sprintf("Between 1 and %d items.", MaxBulkResults))
+	}
+	seen := make(map[string]bool, len(b.Items))
+	for i := range b.Items {
+		it := &b.Items[i]
+		prefix := fmt.Sprintf("items[%d].", i)
+		it.ID = strings.TrimSpace(it.ID)
+		switch {
+		case !ValidID(PrefixAssessmentRequirement, it.ID):
+			c.add(prefix+"id", "invalid", "The id of a requirement of this assessment (ar_…).")
+		case seen[it.ID]:
+			c.add(prefix+"id", "duplicate", "Each requirement at most once per request.")
+		}
+		seen[it.ID] = true
+		checkAnswer(&c, prefix, it.Result, &it.Rationale, minWords)
+	}
+	return c.err("The results are invalid.")
+}
+
+// AssessmentRequirementFilter narrows the workspace list of one assessment's requirements;
+// it is a whole list in tree order, not paged.
+type AssessmentRequirementFilter struct {
+	Q          string `query:"q" maxLength:"100" doc:"Matches identifier, name or description (case-insensitive substring)"`
+	Result     string `query:"result" maxLength:"100" doc:"Comma-separated: yes, partial, no, not_applicable, unanswered"`
+	Mine       bool   `query:"mine" doc:"Only requirements assigned to the caller"`
+	NoEvidence bool   `query:"noEvidence" doc:"Only requirements without linked evidence"`
+	Standard   string `query:"standard" maxLength:"64" doc:"Only requirements of this standard (id)"`
+}
+
+// ResultUnanswered is the result filter value of requirements without a result.
+const ResultUnanswered = "unanswered"
+
+// Results returns the result filter as a list, or 400 on result naming an unknown value.
+func (f AssessmentRequirementFilter) Results() ([]string, error) {
+	var out []string
+	for _, v := range strings.Split(f.Result, ",") {
+		v = strings.TrimSpace(v)
+		switch {
+		case v == "":
+		case v == ResultUnanswered || ValidResult(Result(v)):
+			out = append(out, v)
+		default:
+			return nil, &Error{Code: ECodeValidation, Message: "The result filter is invalid.", Details: []Detail{{Field: "result",
+				Code: "invalid", Message: "Comma-separated values of yes, partial, no, not_applicable, unanswered."}}}
+		}
+	}
+	return out, nil
+}
+
+// ResultService keeps the requirements of started assessments: the workspace list, results,
+// rationales and assignees (pkg/postgres ResultService).
+type ResultService interface {
+	// FindAssessmentRequirements returns the requirements of a started assessment the actor
+	// may see, in tree order (standard order, then depth-first), each with its ancestors.
+	FindAssessmentRequirements(ctx context.Context, assessmentID string, f AssessmentRequirementFilter, actor Actor) ([]AssessmentRequirement, error)
+	// FindAssessmentRequirement returns one requirement of the assessment.
+	FindAssessmentRequirement(ctx context.Context, assessmentID, id string, actor Actor) (AssessmentRequirement, error)
+	// RecordResult writes the result, rationale and assignee of one requirement while the
+	// assessment is in progress.
+	RecordResult(ctx context.Context, assessmentID, id string, u ResultUpdate, actor Actor) (AssessmentRequirement, error)
+	// RecordResults writes many answers of one assessment, all or nothing.
+	RecordResults(ctx context.Context, assessmentID string, b BulkResults, actor Actor) ([]AssessmentRequirement, error)
 }

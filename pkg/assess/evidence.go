@@ -471,6 +471,3 @@ type EvidenceExpiryRun struct {
 	Expired  int64 // evidence that became expired
 	Reminded int64 // evidence announced as expiring soon
 }
-
-// AttachmentService stores and serves the files of evidence (pkg/postgres AttachmentService).
-type AttachmentService interface{}

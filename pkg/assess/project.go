@@ -2,6 +2,8 @@ package assess
 
 import (
 	"context"
+	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -270,9 +272,9 @@ func idSet(ids []string) []string {
 	return slices.Compact(out)
 }
 
-// ProjectFigures are a project's progress figures. Assessments do not exist yet, so the
-// counts are zero and the ratios null (nothing to divide); the shape is the one the
-// assessment feature fills.
+// ProjectFigures are a project's progress figures, over the project's assessments that the
+// caller may see (docs/assessments.md, Results and figures): ratios are null while there
+// is nothing to divide.
 type ProjectFigures struct {
 	Assessments      ProjectAssessmentFigures  `json:"assessments"`
 	Overdue          ProjectOverdueFigures     `json:"overdue"`
@@ -283,29 +285,32 @@ type ProjectFigures struct {
 
 // ProjectAssessmentFigures count the project's assessments by progress.
 type ProjectAssessmentFigures struct {
-	Total           int      `json:"total"`
-	Complete        int      `json:"complete"`
-	InProgress      int      `json:"inProgress"`
-	PercentComplete *float64 `json:"percentComplete" doc:"null while there are no assessments"`
+	Total           int                     `json:"total"`
+	Complete        int                     `json:"complete" doc:"Complete or archived"`
+	InProgress      int                     `json:"inProgress"`
+	ByState         map[AssessmentState]int `json:"byState" doc:"Assessments per state, every state named (0 included)"`
+	Requirements    int                     `json:"requirements" doc:"Requirements loaded in the assessments that are not cancelled"`
+	Answered        int                     `json:"answered" doc:"Those with a result"`
+	PercentComplete *float64                `json:"percentComplete" doc:"answered / requirements × 100 (two decimals); null while no requirement is loaded"`
 }
 
 // ProjectOverdueFigures tell what is overdue.
 type ProjectOverdueFigures struct {
 	Project     bool `json:"project" doc:"The project itself is overdue"`
-	Assessments int  `json:"assessments" doc:"Assessments past their due date"`
+	Assessments int  `json:"assessments" doc:"Assessments past their due date and not complete, archived or cancelled"`
 }
 
 // ProjectEvidenceFigures tell how many assessed requirements have evidence.
 type ProjectEvidenceFigures struct {
-	Requirements int      `json:"requirements"`
-	WithEvidence int      `json:"withEvidence"`
-	Percent      *float64 `json:"percent" doc:"null while there are no requirements to cover"`
+	Requirements int      `json:"requirements" doc:"Requirements loaded in the assessments that are not cancelled"`
+	WithEvidence int      `json:"withEvidence" doc:"Those with at least one linked piece of evidence"`
+	Percent      *float64 `json:"percent" doc:"withEvidence / requirements × 100 (two decimals); null while there are no requirements to cover"`
 }
 
-// ProjectConformanceFigures summarise the scores of the assessed requirements.
+// ProjectConformanceFigures summarise the scores of the complete assessments.
 type ProjectConformanceFigures struct {
-	AverageScore *float64 `json:"averageScore" doc:"null while nothing is assessed"`
-	Assessed     int      `json:"assessed"`
+	AverageScore *float64 `json:"averageScore" doc:"Mean conformance score of the complete and archived assessments that have one (two decimals); null while none has"`
+	Assessed     int      `json:"assessed" doc:"How many scores the mean is over"`
 }
 
 // ProjectWarning is something about the project worth attention.
@@ -314,10 +319,33 @@ type ProjectWarning struct {
 	Message string `json:"message"`
 }
 
-// FiguresOf returns the figures of project p as far as they are known without
-// assessments: zero counts, null ratios, whether p is overdue, and warnings about p.
-func FiguresOf(p Project) ProjectFigures {
-	f := ProjectFigures{Overdue: ProjectOverdueFigures{Project: p.Overdue}, Warnings: []ProjectWarning{}}
+// ProjectAssessmentCounts are what the store counts for a project's figures, over the
+// assessments the caller may see.
+type ProjectAssessmentCounts struct {
+	ByState      map[AssessmentState]int
+	Overdue      int // past due and not complete, archived or cancelled
+	Requirements int // loaded in assessments that are not cancelled
+	Answered     int // of those, with a result
+	WithEvidence int // of those, with linked evidence
+	AverageScore *float64
+	Scored       int // complete or archived assessments with a score
+}
+
+// FiguresOf returns the figures of project p from the counts of its assessments, with
+// warnings about p and its overdue assessments.
+func FiguresOf(p Project, c ProjectAssessmentCounts) ProjectFigures {
+	f := ProjectFigures{Overdue: ProjectOverdueFigures{Project: p.Overdue, Assessments: c.Overdue}, Warnings: []ProjectWarning{},
+		EvidenceCoverage: ProjectEvidenceFigures{Requirements: c.Requirements, WithEvidence: c.WithEvidence,
+			Percent: percentOf(c.WithEvidence, c.Requirements)},
+		Conformance: ProjectConformanceFigures{AverageScore: c.AverageScore, Assessed: c.Scored}}
+	a := &f.Assessments
+	a.ByState = make(map[AssessmentState]int, len(AssessmentLifecycle.States()))
+	for _, s := range AssessmentLifecycle.States() {
+		a.ByState[s] = c.ByState[s]
+		a.Total += c.ByState[s]
+	}
+	a.Complete, a.InProgress = c.ByState[AssessmentComplete]+c.ByState[AssessmentArchived], c.ByState[AssessmentInProgress]
+	a.Requirements, a.Answered, a.PercentComplete = c.Requirements, c.Answered, percentOf(c.Answered, c.Requirements)
 	if len(p.Standards) == 0 {
 		f.Warnings = append(f.Warnings, ProjectWarning{Code: "no_standards", Message: "The project names no standard to assess against."})
 	}
@@ -330,7 +358,20 @@ func FiguresOf(p Project) ProjectFigures {
 	if p.Overdue {
 		f.Warnings = append(f.Warnings, ProjectWarning{Code: "overdue", Message: "The due date " + p.DueDate + " has passed."})
 	}
+	if c.Overdue > 0 {
+		f.Warnings = append(f.Warnings, ProjectWarning{Code: "assessments_overdue",
+			Message: fmt.Sprintf("%d assessment(s) are past their due date.", c.Overdue)})
+	}
 	return f
+}
+
+// percentOf is n / of × 100 with two decimals, or nil when of is 0.
+func percentOf(n, of int) *float64 {
+	if of == 0 {
+		return nil
+	}
+	p := math.Round(float64(n)*10000/float64(of)) / 100
+	return &p
 }
 
 // ProjectService manages projects, their standards and entities, and their figures, and
@@ -350,7 +391,8 @@ type ProjectService interface {
 	ArchiveProject(ctx context.Context, id string, a ProjectArchive, actor Actor) (Project, error)
 	// DeleteProject deletes a project for good.
 	DeleteProject(ctx context.Context, id string, actor Actor) error
-	// FindProjectFigures returns a project's progress figures.
-	FindProjectFigures(ctx context.Context, id string) (ProjectFigures, error)
+	// FindProjectFigures returns a project's progress figures over the project's
+	// assessments that actor may see.
+	FindProjectFigures(ctx context.Context, id string, actor Actor) (ProjectFigures, error)
 	DemoDataService
 }

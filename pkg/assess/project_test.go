@@ -146,9 +146,10 @@ func TestProjectUpdateValidate(t *testing.T) {
 }
 
 func TestFiguresOf(t *testing.T) {
-	f := FiguresOf(Project{Overdue: true, DueDate: "2025-01-01", Standards: []ProjectStandard{{Name: "ASVS", State: StandardRetired}}})
+	f := FiguresOf(Project{Overdue: true, DueDate: "2025-01-01", Standards: []ProjectStandard{{Name: "ASVS", State: StandardRetired}}},
+		ProjectAssessmentCounts{})
 	if f.Assessments.Total != 0 || f.Assessments.PercentComplete != nil || f.EvidenceCoverage.Percent != nil ||
-		f.Conformance.AverageScore != nil || !f.Overdue.Project {
+		f.Conformance.AverageScore != nil || !f.Overdue.Project || len(f.Assessments.ByState) != 7 {
 		t.Errorf("figures %+v", f)
 	}
 	var codes []string
@@ -158,7 +159,21 @@ func TestFiguresOf(t *testing.T) {
 	if !slices.Equal(codes, []string{"standard_not_published", "overdue"}) {
 		t.Errorf("warnings %v", codes)
 	}
-	if w := FiguresOf(Project{}).Warnings; len(w) != 1 || w[0].Code != "no_standards" {
+	if w := FiguresOf(Project{}, ProjectAssessmentCounts{}).Warnings; len(w) != 1 || w[0].Code != "no_standards" {
 		t.Errorf("warnings %v", w)
+	}
+
+	score := 62.5
+	f = FiguresOf(Project{Standards: []ProjectStandard{{Name: "ASVS", State: StandardPublished}}}, ProjectAssessmentCounts{
+		ByState: map[AssessmentState]int{AssessmentInProgress: 2, AssessmentComplete: 1, AssessmentArchived: 1, AssessmentCancelled: 1},
+		Overdue: 1, Requirements: 3, Answered: 2, WithEvidence: 1, AverageScore: &score, Scored: 2})
+	a := f.Assessments
+	if a.Total != 5 || a.Complete != 2 || a.InProgress != 2 || a.ByState[AssessmentNew] != 0 || a.ByState[AssessmentCancelled] != 1 ||
+		*a.PercentComplete != 66.67 || *f.EvidenceCoverage.Percent != 33.33 || f.Overdue.Assessments != 1 ||
+		*f.Conformance.AverageScore != 62.5 || f.Conformance.Assessed != 2 {
+		t.Errorf("figures %+v", f)
+	}
+	if len(f.Warnings) != 1 || f.Warnings[0].Code != "assessments_overdue" {
+		t.Errorf("warnings %v", f.Warnings)
 	}
 }

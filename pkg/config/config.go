@@ -275,6 +275,10 @@ type Config struct {
 	// SessionRetainExpired is how long expired sessions are kept (SESSION_RETAIN_EXPIRED_HOURS).
 	SessionRetainExpired time.Duration
 
+	// AssessmentRationaleMinWords is the fewest words the rationale of a result needs; 0
+	// sets no minimum (ASSESSMENT_RATIONALE_MIN_WORDS).
+	AssessmentRationaleMinWords int
+
 	// settings is the report returned by Settings, built while loading.
 	settings []Setting
 }

@@ -80,6 +80,8 @@ func TestFromEnvironDefaults(t *testing.T) {
 		InviteRetainAfterTerminal: 30 * 24 * time.Hour,
 		SessionCleanupInterval:    15 * time.Minute,
 		SessionRetainExpired:      24 * time.Hour,
+
+		AssessmentRationaleMinWords: 15,
 	}
 	want.settings = c.settings
 	require.Equal(t, want, c)
@@ -123,6 +125,7 @@ func TestFromEnvironReadsValues(t *testing.T) {
 		"ACCEPT_OPEN_REGISTRATION_RISK=1",
 		"SESSION_CLEANUP_INTERVAL_MINUTES=0",
 		"EVIDENCE_EXPIRY_REMINDER_DAYS=0",
+		"ASSESSMENT_RATIONALE_MIN_WORDS=0",
 		"PORT=9090", // a later entry wins
 		"UNRELATED=whatever",
 		"=C:=C:\\", // Windows keeps such entries in its environment block
@@ -154,6 +157,7 @@ func TestFromEnvironReadsValues(t *testing.T) {
 	require.Equal(t, RegistrationOpen, c.RegistrationMode)
 	require.Zero(t, c.SessionCleanupInterval)
 	require.Zero(t, c.EvidenceExpiryReminderDays)
+	require.Zero(t, c.AssessmentRationaleMinWords, "0 switches the rationale minimum off")
 
 	settings := settingsByName(c.Settings())
 	require.Equal(t, Setting{Name: "DATABASE_PROVIDER", Value: "pglite", Source: "env"}, settings["DATABASE_PROVIDER"])

@@ -47,6 +47,7 @@ func FromEnviron(environ []string) (*Config, error) {
 	l.loadMetrics(c)
 	l.loadEncryption(c)
 	l.loadAuth(c)
+	l.loadAssessments(c)
 	if len(l.problems) > 0 {
 		return nil, &ValidationError{Problems: l.problems}
 	}
@@ -230,6 +231,10 @@ func (l *loader) loadAuth(c *Config) {
 	c.InviteRetainAfterTerminal = l.span("INVITE_RETAIN_AFTER_TERMINAL_DAYS", 1, 3650, day, "days")
 	c.SessionCleanupInterval = l.span("SESSION_CLEANUP_INTERVAL_MINUTES", 0, 10080, time.Minute, "minutes; 0 disables cleanup")
 	c.SessionRetainExpired = l.span("SESSION_RETAIN_EXPIRED_HOURS", 0, 87600, time.Hour, "hours")
+}
+
+func (l *loader) loadAssessments(c *Config) {
+	c.AssessmentRationaleMinWords = l.integer("ASSESSMENT_RATIONALE_MIN_WORDS", 0, 1000, "words; 0: no minimum")
 }
 
 // cookieSecure reads COOKIE_SECURE: auto, or a boolean in any accepted spelling.

@@ -29,6 +29,8 @@ func TestFromEnvironRefuses(t *testing.T) {
 		{name: "port in hex", env: []string{"PORT=0x50"}, variable: "PORT", value: "0x50"},
 		{name: "log level", env: []string{"LOG_LEVEL=loud"}, variable: "LOG_LEVEL", value: "loud", mention: "error, warn, info, debug"},
 		{name: "password too short", env: []string{"PASSWORD_MIN_LENGTH=7"}, variable: "PASSWORD_MIN_LENGTH", value: "7"},
+		{name: "rationale minimum negative", env: []string{"ASSESSMENT_RATIONALE_MIN_WORDS=-1"}, variable: "ASSESSMENT_RATIONALE_MIN_WORDS", value: "-1"},
+		{name: "rationale minimum too high", env: []string{"ASSESSMENT_RATIONALE_MIN_WORDS=1001"}, variable: "ASSESSMENT_RATIONALE_MIN_WORDS", value: "1001"},
 		{name: "password too long", env: []string{"PASSWORD_MIN_LENGTH=129"}, variable: "PASSWORD_MIN_LENGTH", value: "129"},
 		{name: "jwt secret short", env: []string{"JWT_SECRET=" + shortSecret}, variable: "JWT_SECRET", value: redacted, mention: "32 characters"},
 		{name: "jwt expiry", env: []string{"JWT_EXPIRY=forever"}, variable: "JWT_EXPIRY", value: "forever"},

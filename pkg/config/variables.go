@@ -129,6 +129,9 @@ var variables = []variable{
 	{name: "INVITE_RETAIN_AFTER_TERMINAL_DAYS", def: "30"},
 	{name: "SESSION_CLEANUP_INTERVAL_MINUTES", def: "15"},
 	{name: "SESSION_RETAIN_EXPIRED_HOURS", def: "24"},
+
+	// Assessments.
+	{name: "ASSESSMENT_RATIONALE_MIN_WORDS", def: "15"},
 }
 
 // lookupVariable returns the description of name, if the service reads it.

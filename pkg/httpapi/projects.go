@@ -82,11 +82,13 @@ func (s *Server) handleProjectArchive(ctx context.Context, in *idBody[assess.Pro
 
 var docProjectFigures = huma.Operation{OperationID: "getProjectFigures", Summary: "A project's progress figures",
 	Tags: tagProjects, Errors: []int{http.StatusNotFound},
-	Description: "Assessment progress, overdue work, evidence coverage and conformance. Until the project has " +
-		"assessments the counts are 0 and the ratios null; warnings point at what needs attention (no standards, " +
-		"a standard no longer published, overdue)."}
+	Description: "Assessments per state, completion (share of loaded requirements answered), overdue assessments, evidence " +
+		"coverage (share of loaded requirements with linked evidence) and conformance (mean score of the complete assessments). " +
+		"Only the project's assessments the caller may see are counted (participants; every assessment with " +
+		"assessments.view_all). Ratios are null while there is nothing to divide; warnings point at what needs attention " +
+		"(no standards, a standard no longer published, the project or assessments overdue)."}
 
 func (s *Server) handleProjectFigures(ctx context.Context, in *idInput) (*body[assess.ProjectFigures], error) {
-	f, err := s.dep.Projects.FindProjectFigures(ctx, in.ID)
+	f, err := s.dep.Projects.FindProjectFigures(ctx, in.ID, requestActor(ctx))
 	return reply(f), err
 }

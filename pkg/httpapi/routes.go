@@ -254,7 +254,12 @@ func (s *Server) assessmentRoutes() []route {
 
 // resultRoutes lists the requirements and results of assessments (results.go).
 func (s *Server) resultRoutes() []route {
-	return []route{}
+	return []route{
+		on(httpGet, "/api/v1/assessments/{id}/requirements", assess.PermAssessmentsView, s.handleResultList, docResultList),
+		on(httpGet, "/api/v1/assessments/{id}/requirements/{arId}", assess.PermAssessmentsView, s.handleResultGet, docResultGet),
+		on(http.MethodPut, "/api/v1/assessments/{id}/requirements/{arId}", assess.PermAssessmentsEdit, s.handleResultUpdate, docResultUpdate),
+		on(httpPost, "/api/v1/assessments/{id}/requirements/bulk", assess.PermAssessmentsEdit, s.handleResultBulk, docResultBulk),
+	}
 }
 
 // evidenceRoutes lists evidence, its review, notes and links (evidence.go).
@@ -280,7 +285,14 @@ func (s *Server) evidenceRoutes() []route {
 
 // attachmentRoutes lists the files of evidence (attachments.go).
 func (s *Server) attachmentRoutes() []route {
-	return []route{}
+	const files, file = "/api/v1/evidence/{id}/attachments", "/api/v1/evidence/{id}/attachments/{attId}"
+	return []route{
+		onUpload(httpPost, files, assess.PermEvidenceCreate, s.handleAttachmentUpload, docAttachmentUpload),
+		on(httpGet, files, assess.PermEvidenceView, s.handleAttachmentList, docAttachmentList),
+		on(httpGet, file, assess.PermEvidenceView, s.handleAttachmentGet, docAttachmentGet),
+		on(httpGet, file+"/content", assess.PermEvidenceView, s.handleAttachmentDownload, docAttachmentDownload),
+		on(httpDelete, file, assess.PermEvidenceDelete, s.handleAttachmentDelete, docAttachmentDelete),
+	}
 }
 
 // claimRoutes lists claims (claims.go).

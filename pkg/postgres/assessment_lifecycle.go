@@ -12,14 +12,6 @@ import (
 // Starting loads the requirements, completing checks the answers and keeps the score,
 // reopening clears it, cancelling and completing set the end time.
 
-// WithRationaleMinWords sets the minimum number of words of a rationale
-// (ASSESSMENT_RATIONALE_MIN_WORDS): shorter ones count as missing when an assessment is
-// completed.
-func (db *DB) WithRationaleMinWords(n int) *DB {
-	db.rationaleMinWords = n
-	return db
-}
-
 // TransitionAssessment implements assess.AssessmentService.
 func (s *AssessmentService) TransitionAssessment(ctx context.Context, id string, tr assess.AssessmentTransition, actor assess.Actor) (assess.Assessment, error) {
 	var a assess.Assessment
@@ -197,7 +189,7 @@ func completionBlockers(ctx context.Context, tx *Tx, id string, minWords int) er
 	var evidence bool
 	if err := tx.QueryRow(ctx, `SELECT count(*) FILTER (WHERE result IS NULL),
 		count(*) FILTER (WHERE result IS NOT NULL
-			AND coalesce(cardinality(regexp_split_to_array(nullif(btrim(rationale), ''), '\s+')), 0) < $2),
+			AND (btrim(rationale) = '' OR rationale_words < $2)),
 		count(*) FILTER (WHERE result IS DISTINCT FROM 'not_applicable'),
 		EXISTS (SELECT 1 FROM assessment_requirement_evidence l WHERE l.assessment_id = $1)
 		FROM assessment_requirements WHERE assessment_id = $1`, id, minWords).Scan(&unanswered, &missing, &applicable, &evidence); err != nil {

@@ -87,8 +87,10 @@ type DB struct {
 	delivery      DeliveryConfig
 	jobs          *river.Client[pgx.Tx] // insert-only: delivery jobs join the change's transaction
 	creds         *credentialCache      // resolved principals; nil: no cache
-	// rationaleMinWords is the minimum length of a rationale, in words, for completing an
-	// assessment (WithRationaleMinWords).
+	storage       StorageConfig         // where evidence files go (attachment_storage.go)
+	// rationaleMinWords is the fewest words of a result's rationale
+	// (ASSESSMENT_RATIONALE_MIN_WORDS; 0: no minimum); shorter ones count as missing when
+	// an assessment is completed.
 	rationaleMinWords int
 }
 
@@ -110,6 +112,13 @@ func (db *DB) Pool() *pgxpool.Pool { return db.pool.Pool }
 // past it a call fails with 503 service_unavailable instead of queueing on.
 func (db *DB) WithAcquireTimeout(d time.Duration) *DB {
 	db.pool.acquireTimeout = d
+	return db
+}
+
+// WithRationaleMinWords sets the fewest words a result's rationale needs
+// (ASSESSMENT_RATIONALE_MIN_WORDS); 0 sets no minimum.
+func (db *DB) WithRationaleMinWords(n int) *DB {
+	db.rationaleMinWords = max(n, 0)
 	return db
 }
 

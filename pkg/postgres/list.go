@@ -72,16 +72,26 @@ func Equal[V comparable](l *list, expr string, value V) {
 // Search filters rows where any of cols contains q, case-insensitively; a blank q does not
 // filter. LIKE wildcards in q match themselves.
 func (l *list) Search(q string, cols ...string) {
-	q = strings.TrimSpace(q)
-	if q == "" {
+	pattern := likePattern(q)
+	if pattern == "" {
 		return
 	}
-	p := l.arg("%" + strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(q) + "%")
+	p := l.arg(pattern)
 	terms := make([]string, len(cols))
 	for i, c := range cols {
 		terms[i] = c + " ILIKE " + p
 	}
 	l.Where("(" + strings.Join(terms, " OR ") + ")")
+}
+
+// likePattern is the ILIKE pattern "contains q" (LIKE wildcards in q match themselves), or
+// "" for a blank q (list.Search and the workspace search).
+func likePattern(q string) string {
+	q = strings.TrimSpace(q)
+	if q == "" {
+		return ""
+	}
+	return "%" + strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(q) + "%"
 }
 
 // cursor is what a cursor carries: the list, sort and filters it belongs to, and the sort

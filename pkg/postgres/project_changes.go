@@ -298,13 +298,3 @@ func (s *ProjectService) DeleteProject(ctx context.Context, id string, actor ass
 		return tx.Record(ctx, assess.ChangeProjectDeleted, projectTarget(id), map[string]any{"name": p.Name}, projectEvent(p))
 	})
 }
-
-// FindProjectFigures implements assess.ProjectService. Until assessments exist the counts
-// are zero and the ratios null; the warnings come from the project itself.
-func (s *ProjectService) FindProjectFigures(ctx context.Context, id string) (assess.ProjectFigures, error) {
-	p, err := s.FindProject(ctx, id)
-	if err != nil {
-		return assess.ProjectFigures{}, err
-	}
-	return assess.FiguresOf(p), nil
-}

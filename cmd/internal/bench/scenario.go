@@ -34,6 +34,10 @@ var placeholders = map[string]func(d *Dataset, r *rand.Rand) string{
 	"requirementDeepCursor": func(d *Dataset, _ *rand.Rand) string { return d.RequirementDeepCursor },
 	"standardId":            func(d *Dataset, _ *rand.Rand) string { return d.StandardID },
 	"projectId":             func(d *Dataset, r *rand.Rand) string { return d.ProjectIDs[r.IntN(len(d.ProjectIDs))] },
+	"assessmentId":          func(d *Dataset, _ *rand.Rand) string { return d.AssessmentID },
+	"assessmentRequirementId": func(d *Dataset, r *rand.Rand) string {
+		return d.AssessmentRequirementIDs[r.IntN(len(d.AssessmentRequirementIDs))]
+	},
 }
 
 // Scenario is the list of operations the load generator drives.

@@ -48,6 +48,10 @@ type Dataset struct {
 	// cursor of the last page of its requirement list (page size 200).
 	LargeStandardID       string `json:"-"`
 	RequirementDeepCursor string `json:"-"`
+	// AssessmentID is an assessment in progress of StandardID with its leaf requirements
+	// loaded (AssessmentRequirementIDs).
+	AssessmentID             string   `json:"-"`
+	AssessmentRequirementIDs []string `json:"-"`
 
 	Users               int     `json:"users"`
 	CustomRoles         int     `json:"customRoles"`
@@ -87,6 +91,7 @@ var seedSteps = []struct {
 	{"standard", (*seeder).standard},
 	{"large standard", (*seeder).largeStandard},
 	{"projects", (*seeder).projects},
+	{"assessment", (*seeder).assessment},
 }
 
 // seed runs every step against the server at base (and its database dsn): o.Users

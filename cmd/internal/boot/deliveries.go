@@ -72,5 +72,6 @@ func WorkersConfig(cfg *config.Config, store *postgres.DB, log *slog.Logger) wor
 		WebhookRetention:      cfg.WebhookDeliveryRetention, ChatRetention: cfg.ChatDeliveryRetention, EmailRetention: cfg.EmailDeliveryRetention,
 		NotificationRetention: cfg.NotificationRetention,
 		Evidence:              postgres.NewServices(store).Evidence, EvidenceReminderDays: cfg.EvidenceExpiryReminderDays,
+		BlobCollector: postgres.NewServices(store).Attachments,
 	}
 }

@@ -782,6 +782,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/assessments/{id}/requirements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an assessment's requirements
+         * @description The whole list in tree order: the assessment's standards in their order, then each standard's tree depth-first (by position, then natural order of identifiers). Each requirement names its ancestors (the chapters and sections above it), and counts its linked evidence and claims. Filters: q, result (comma-separated, unanswered for none), mine (assigned to the caller), noEvidence, standard. An assessment the caller may not see is 404, for every operation.
+         */
+        get: operations["listAssessmentRequirements"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/assessments/{id}/requirements/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record many results at once
+         * @description 1–500 items of one assessment, all or nothing: a problem with any item is 400 naming it (items[i].rationale, items[i].id for a requirement not of this assessment). Items carry no version: the last write wins. Answers the items written, in tree order; one audit row and one assessment.result_recorded event for the request. Only while the assessment is in progress: 409 conflict with details code not_in_progress while new, pending or on hold, read_only once complete, archived or cancelled. A result needs a rationale of at least ASSESSMENT_RATIONALE_MIN_WORDS words (default 15; words are whitespace-separated tokens with a letter or digit): 400 code too_short otherwise. A null result clears the answer. An assessment the caller may not see is 404, for every operation.
+         */
+        post: operations["recordAssessmentResults"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/assessments/{id}/requirements/{arId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a requirement of an assessment
+         * @description With its result, rationale, assignee and ancestors. An assessment the caller may not see is 404, for every operation.
+         */
+        get: operations["getAssessmentRequirement"];
+        /**
+         * Record a requirement's result
+         * @description Replaces result and rationale; assigneeId, when given, sets the assignee ("" clears), who must be an assessor or assessee of the assessment (422 code not_a_member). Send the version last read (409 version_conflict otherwise). Emits assessment.result_recorded. Only while the assessment is in progress: 409 conflict with details code not_in_progress while new, pending or on hold, read_only once complete, archived or cancelled. A result needs a rationale of at least ASSESSMENT_RATIONALE_MIN_WORDS words (default 15; words are whitespace-separated tokens with a letter or digit): 400 code too_short otherwise. A null result clears the answer. An assessment the caller may not see is 404, for every operation.
+         */
+        put: operations["recordAssessmentResult"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/assessments/{id}/start": {
         parameters: {
             query?: never;
@@ -1344,6 +1408,71 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/evidence/{id}/attachments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the files of evidence
+         * @description The whole list, oldest first. Evidence the caller may not see answers 404.
+         */
+        get: operations["listEvidenceAttachments"];
+        put?: never;
+        /**
+         * Attach a file to evidence
+         * @description multipart/form-data with one file part named `file`, streamed to the storage provider (memory does not grow with the file). At most UPLOAD_MAX_FILE_SIZE bytes: 413 payload_too_large as soon as the limit is passed, with nothing stored. The type is detected from the first bytes, not taken from the client: HTML, XHTML, SVG, JavaScript and executables are refused with 415 (details code `unsupported_type`, the detected type in its message). The SHA-256 is computed while streaming; the same bytes attached to the same evidence again answer 200 with the existing attachment and store nothing. Locked evidence answers 409 conflict with the lock reason. Idempotency-Key is not accepted (the content makes the upload idempotent).
+         */
+        post: operations["uploadEvidenceAttachment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/evidence/{id}/attachments/{attId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a file's record */
+        get: operations["getEvidenceAttachment"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a file
+         * @description Locked evidence answers 409 conflict with the lock reason. The stored bytes are deleted from the provider (at once in the database; by the blob collector job from S3).
+         */
+        delete: operations["deleteEvidenceAttachment"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/evidence/{id}/attachments/{attId}/content": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a file
+         * @description The bytes, as a download (`Content-Disposition: attachment` with the name in RFC 5987 form, `X-Content-Type-Options: nosniff`, `Content-Security-Policy: sandbox; default-src 'none'`), with the type detected at upload. `ETag` is the SHA-256 in quotes; `Range` and `If-Range`/`If-None-Match` requests are served (206, 304). The SHA-256 of the stored bytes is checked before the first byte is sent: a mismatch (a file changed or lost in storage) answers 500 integrity_error, is recorded in the audit log (evidence.attachment_integrity_failed), and sends no byte of the file.
+         */
+        get: operations["downloadEvidenceAttachment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/evidence/{id}/claims": {
         parameters: {
             query?: never;
@@ -1753,7 +1882,7 @@ export interface paths {
         };
         /**
          * A project's progress figures
-         * @description Assessment progress, overdue work, evidence coverage and conformance. Until the project has assessments the counts are 0 and the ratios null; warnings point at what needs attention (no standards, a standard no longer published, overdue).
+         * @description Assessments per state, completion (share of loaded requirements answered), overdue assessments, evidence coverage (share of loaded requirements with linked evidence) and conformance (mean score of the complete assessments). Only the project's assessments the caller may see are counted (participants; every assessment with assessments.view_all). Ratios are null while there is nothing to divide; warnings point at what needs attention (no standards, a standard no longer published, the project or assessments overdue).
          */
         get: operations["getProjectFigures"];
         put?: never;
@@ -4011,6 +4140,9 @@ export interface components {
             /** Format: int64 */
             version: number;
         };
+        AssessmentRequirementList: {
+            items: components["schemas"]["AssessmentRequirement"][] | null;
+        };
         /** @description Body of every assessment.result_recorded delivery: sent to the webhook destinations whose event filter selects the type or that a global notification rule names, signed per Standard Webhooks. */
         AssessmentResultRecordedEvent: {
             actor: components["schemas"]["EventActor"];
@@ -4129,6 +4261,9 @@ export interface components {
             evidenceId: string;
             evidenceName: string;
         };
+        AttachmentList: {
+            items: components["schemas"]["Attachment"][] | null;
+        };
         AuditRecord: {
             action: string;
             /** @description User id, 'cli:<os user>', 'system' or 'anonymous' */
@@ -4183,6 +4318,19 @@ export interface components {
             created: number;
             /** Format: int64 */
             updated: number;
+        };
+        BulkResultItem: {
+            /** @description The assessment requirement (ar_…) */
+            id: string;
+            rationale: string;
+            /**
+             * @description null clears the answer
+             * @enum {string|null}
+             */
+            result: "yes" | "partial" | "no" | "not_applicable" | null;
+        };
+        BulkResults: {
+            items: components["schemas"]["BulkResultItem"][] | null;
         };
         /** @description Body of every channel.chat.created delivery: sent to the webhook destinations whose event filter selects the type or that a global notification rule names, signed per Standard Webhooks. */
         ChannelChatCreatedEvent: {
@@ -5997,24 +6145,44 @@ export interface components {
             type: "project.archived";
         };
         ProjectAssessmentFigures: {
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description Those with a result
+             */
+            answered: number;
+            /** @description Assessments per state, every state named (0 included) */
+            byState: {
+                [key: string]: number;
+            };
+            /**
+             * Format: int64
+             * @description Complete or archived
+             */
             complete: number;
             /** Format: int64 */
             inProgress: number;
             /**
              * Format: double
-             * @description null while there are no assessments
+             * @description answered / requirements × 100 (two decimals); null while no requirement is loaded
              */
             percentComplete: number | null;
+            /**
+             * Format: int64
+             * @description Requirements loaded in the assessments that are not cancelled
+             */
+            requirements: number;
             /** Format: int64 */
             total: number;
         };
         ProjectConformanceFigures: {
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description How many scores the mean is over
+             */
             assessed: number;
             /**
              * Format: double
-             * @description null while nothing is assessed
+             * @description Mean conformance score of the complete and archived assessments that have one (two decimals); null while none has
              */
             averageScore: number | null;
         };
@@ -6055,12 +6223,18 @@ export interface components {
         ProjectEvidenceFigures: {
             /**
              * Format: double
-             * @description null while there are no requirements to cover
+             * @description withEvidence / requirements × 100 (two decimals); null while there are no requirements to cover
              */
             percent: number | null;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description Requirements loaded in the assessments that are not cancelled
+             */
             requirements: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description Those with at least one linked piece of evidence
+             */
             withEvidence: number;
         };
         ProjectFigures: {
@@ -6073,7 +6247,7 @@ export interface components {
         ProjectOverdueFigures: {
             /**
              * Format: int64
-             * @description Assessments past their due date
+             * @description Assessments past their due date and not complete, archived or cancelled
              */
             assessments: number;
             /** @description The project itself is overdue */
@@ -6250,7 +6424,28 @@ export interface components {
         };
         ResultEvent: {
             assessmentId: string;
-            requirement: components["schemas"]["AssessmentRequirement"];
+            /**
+             * Format: int64
+             * @description How many requirements were written
+             */
+            count: number;
+            /** @description The requirement written (one requirement's update) */
+            requirement?: components["schemas"]["AssessmentRequirement"];
+            /** @description The requirements written (a bulk write) */
+            requirementIds?: string[] | null;
+        };
+        ResultUpdate: {
+            /** @description A member of the assessment's team; "" clears; absent keeps the assignee */
+            assigneeId?: string;
+            /** @description Needs at least ASSESSMENT_RATIONALE_MIN_WORDS words (default 15) when a result is given */
+            rationale: string;
+            /**
+             * @description null clears the answer
+             * @enum {string|null}
+             */
+            result: "yes" | "partial" | "no" | "not_applicable" | null;
+            /** Format: int64 */
+            version: number;
         };
         RetireRequest: {
             /** @description Retire even though projects or entities still use it */
@@ -12095,6 +12290,457 @@ export interface operations {
             };
         };
     };
+    listAssessmentRequirements: {
+        parameters: {
+            query?: {
+                /** @description Matches identifier, name or description (case-insensitive substring) */
+                q?: string;
+                /** @description Comma-separated: yes, partial, no, not_applicable, unanswered */
+                result?: string;
+                /** @description Only requirements assigned to the caller */
+                mine?: boolean;
+                /** @description Only requirements without linked evidence */
+                noEvidence?: boolean;
+                /** @description Only requirements of this standard (id) */
+                standard?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssessmentRequirementList"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    recordAssessmentResults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkResults"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssessmentRequirementList"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Entity Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAssessmentRequirement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                arId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssessmentRequirement"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    recordAssessmentResult: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                arId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResultUpdate"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssessmentRequirement"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Entity Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     startAssessment: {
         parameters: {
             query?: never;
@@ -15944,6 +16590,549 @@ export interface operations {
             };
             /** @description Unsupported Media Type */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listEvidenceAttachments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AttachmentList"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    uploadEvidenceAttachment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description multipart/form-data with one file part named `file`, streamed to the storage provider (memory does not grow with the file). At most UPLOAD_MAX_FILE_SIZE bytes: 413 payload_too_large as soon as the limit is passed, with nothing stored. The type is detected from the first bytes, not taken from the client: HTML, XHTML, SVG, JavaScript and executables are refused with 415 (details code `unsupported_type`, the detected type in its message). The SHA-256 is computed while streaming; the same bytes attached to the same evidence again answer 200 with the existing attachment and store nothing. Locked evidence answers 409 conflict with the lock reason. Idempotency-Key is not accepted (the content makes the upload idempotent). */
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The file; at most UPLOAD_MAX_FILE_SIZE bytes. Text fields, if any, come before it.
+                     */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The same bytes are attached already: the existing attachment */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Attachment"];
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Attachment"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Entity Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getEvidenceAttachment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                attId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Attachment"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteEvidenceAttachment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                attId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    downloadEvidenceAttachment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                attId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description The requested range of the file */
+            206: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description The file has not changed (If-None-Match) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

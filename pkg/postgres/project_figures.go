@@ -1,0 +1,55 @@
+package postgres
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/assay-dev/assay/pkg/assess"
+)
+
+// projectFiguresQuery counts a project's assessments in one statement: $1 the project, $2
+// today; vis is the visibility condition on a (or "true"). Requirements of cancelled
+// assessments count for nothing; scores are those of complete and archived assessments.
+func projectFiguresQuery(vis string) string {
+	return `WITH a AS MATERIALIZED (
+		SELECT a.id, a.state, a.due_date, a.conformance_score FROM assessments a WHERE a.project_id = $1 AND ` + vis + `
+	), req AS (
+		SELECT count(*) AS total, count(ar.result) AS answered,
+			count(*) FILTER (WHERE EXISTS (SELECT 1 FROM assessment_requirement_evidence e
+				WHERE e.assessment_requirement_id = ar.id)) AS with_evidence
+		FROM assessment_requirements ar JOIN a ON a.id = ar.assessment_id WHERE a.state <> 'cancelled'
+	)
+	SELECT coalesce((SELECT jsonb_object_agg(state, n) FROM (SELECT state, count(*) AS n FROM a GROUP BY state) s), '{}'),
+		(SELECT count(*) FROM a WHERE a.due_date < $2::date AND a.state NOT IN ('complete', 'archived', 'cancelled')),
+		req.total, req.answered, req.with_evidence,
+		(SELECT round(avg(a.conformance_score), 2)::float8 FROM a WHERE a.state IN ('complete', 'archived')),
+		(SELECT count(a.conformance_score) FROM a WHERE a.state IN ('complete', 'archived'))
+	FROM req`
+}
+
+// FindProjectFigures implements assess.ProjectService: the figures count only the
+// project's assessments that actor may see (the object-level rule of visibility.go), so
+// they reveal nothing about the others.
+func (s *ProjectService) FindProjectFigures(ctx context.Context, id string, actor assess.Actor) (assess.ProjectFigures, error) {
+	p, err := s.FindProject(ctx, id)
+	if err != nil {
+		return assess.ProjectFigures{}, err
+	}
+	args := sqlArgs{p.ID, projectToday(s.now())}
+	vis := assessmentVisibleSQL(actor, "a.id", args.add)
+	if vis == "" {
+		vis = "true"
+	}
+	var c assess.ProjectAssessmentCounts
+	var byState []byte
+	var overdue, total, answered, withEvidence, scored int64
+	if err := s.pool.QueryRow(ctx, projectFiguresQuery(vis), args...).Scan(&byState, &overdue, &total, &answered, &withEvidence,
+		&c.AverageScore, &scored); err != nil {
+		return assess.ProjectFigures{}, dbError(err)
+	}
+	if err := json.Unmarshal(byState, &c.ByState); err != nil {
+		return assess.ProjectFigures{}, err
+	}
+	c.Overdue, c.Requirements, c.Answered, c.WithEvidence, c.Scored = int(overdue), int(total), int(answered), int(withEvidence), int(scored)
+	return assess.FiguresOf(p, c), nil
+}
