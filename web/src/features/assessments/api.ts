@@ -1,6 +1,5 @@
-import { api, ApiError, toApiError, unwrap } from '../../api/client'
+import { api, unwrap } from '../../api/client'
 import type { components } from '../../api/schema'
-import { networkError } from '../../api/errors'
 import { assessmentQuery, type AssessmentFilters } from './filters'
 import type {
   Assessment,
@@ -9,7 +8,6 @@ import type {
   AssessmentUpdate,
   Claim,
   Evidence,
-  Items,
   NewAssessment,
   Page,
   ResultUpdate,
@@ -23,53 +21,14 @@ export { VERSION_CONFLICT } from '../../api/errors'
 
 type Schemas = components['schemas']
 
-// The assessment operations of the API, through the typed client. The requirement and
-// result operations are not in the generated schema yet; until they are, they go through
-// `call`, a small fetch wrapper that answers and fails exactly like `unwrap`.
+// The assessment operations of the API, through the typed client: assessments, their
+// requirements and results, the evidence linked to them, claims, work notes, mentions and
+// the timeline, plus the catalogue look-ups of the create dialog.
 
 /** INVALID_STATE_TRANSITION is the error code of a move the lifecycle does not allow. */
 export const INVALID_STATE_TRANSITION = 'invalid_state_transition'
 /** BUSINESS_RULE_VIOLATION is the error code of a refused precondition (details carry counts). */
 export const BUSINESS_RULE_VIOLATION = 'business_rule_violation'
-
-type QueryValue = string | number | boolean | undefined
-type Query = Record<string, QueryValue>
-
-function withQuery(path: string, query: Query | undefined): string {
-  const params = new URLSearchParams()
-  for (const [key, value] of Object.entries(query ?? {})) {
-    if (value !== undefined && value !== '') params.set(key, String(value))
-  }
-  const text = params.toString()
-  return text === '' ? path : `${path}?${text}`
-}
-
-async function call<T>(method: string, path: string, options: { query?: Query; body?: unknown } = {}): Promise<T> {
-  let response: Response
-  try {
-    response = await fetch(withQuery(`/api/v1${path}`, options.query), {
-      method,
-      credentials: 'same-origin',
-      headers: options.body === undefined ? { Accept: 'application/json' } : { Accept: 'application/json', 'Content-Type': 'application/json' },
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
-    })
-  } catch (cause) {
-    throw cause instanceof ApiError ? cause : networkError(cause)
-  }
-  const text = await response.text()
-  let body: unknown = undefined
-  if (text !== '') {
-    try {
-      body = JSON.parse(text)
-    } catch {
-      body = undefined
-    }
-  }
-  if (!response.ok) throw toApiError(response, body)
-  return body as T
-}
-
-const enc = encodeURIComponent
 
 // Assessments (typed client).
 
@@ -123,20 +82,22 @@ export interface RequirementQuery {
   standard?: string
 }
 
+const requirementPath = (id: string, arId: string) => ({ path: { id, arId } })
+
 /** listRequirements reads an assessment's requirements in tree order (whole list). */
 export async function listRequirements(id: string, query: RequirementQuery = {}): Promise<AssessmentRequirement[]> {
-  const answer = await call<Items<AssessmentRequirement>>('GET', `/assessments/${enc(id)}/requirements`, { query: { ...query } })
+  const answer = await unwrap(api.GET('/api/v1/assessments/{id}/requirements', { params: { path: { id }, query } }))
   return answer.items ?? []
 }
 
 /** fetchRequirement reads one requirement of an assessment. */
 export function fetchRequirement(id: string, arId: string): Promise<AssessmentRequirement> {
-  return call('GET', `/assessments/${enc(id)}/requirements/${enc(arId)}`)
+  return unwrap(api.GET('/api/v1/assessments/{id}/requirements/{arId}', { params: requirementPath(id, arId) }))
 }
 
 /** saveResult records a requirement's result, rationale and assignee (400 rationale too_short, 409 version_conflict). */
 export function saveResult(id: string, arId: string, update: ResultUpdate): Promise<AssessmentRequirement> {
-  return call('PUT', `/assessments/${enc(id)}/requirements/${enc(arId)}`, { body: update })
+  return unwrap(api.PUT('/api/v1/assessments/{id}/requirements/{arId}', { params: requirementPath(id, arId), body: update }))
 }
 
 // Evidence, as far as the workspace shows it (typed client).

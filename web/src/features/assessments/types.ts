@@ -1,9 +1,8 @@
 import type { components } from '../../api/schema'
 import type { AssertSame } from '../../app/catalogue/api'
 
-// The assessment types as the API answers them: the generated schema's (src/api/schema.d.ts).
-// The requirement and result types are declared here by hand, mirroring pkg/assess
-// assessment.go, until the result operations are in the schema.
+// The assessment types as the API answers them: the generated schema's (src/api/schema.d.ts),
+// with the lists of states and results in their usual order, checked against its enums.
 
 type Schemas = components['schemas']
 
@@ -29,6 +28,9 @@ export const RESULTS = ['yes', 'partial', 'no', 'not_applicable'] as const
 
 /** Result is the answer recorded for one requirement. */
 export type Result = (typeof RESULTS)[number]
+
+/** RESULTS_COMPLETE proves that RESULTS lists exactly the generated enum. */
+export const RESULTS_COMPLETE: AssertSame<NonNullable<Schemas['AssessmentRequirement']['result']>, Result> = true
 
 /** UserRef names a user as records show them. */
 export type UserRef = Schemas['UserRef']
@@ -61,41 +63,13 @@ export type AssessmentUpdate = Schemas['AssessmentUpdate']
 export type TeamUpdate = Schemas['TeamUpdate']
 
 /** RequirementRef names a catalogue requirement. */
-export interface RequirementRef {
-  id: string
-  identifier: string
-  name: string
-}
+export type RequirementRef = Schemas['RequirementRef']
 
 /** AssessmentRequirement is one requirement of a started assessment and its answer. */
-export interface AssessmentRequirement {
-  /** The assessment requirement (ar_…). */
-  id: string
-  /** The catalogue requirement (rq_…). */
-  requirementId: string
-  standardId: string
-  identifier: string
-  name: string
-  description: string
-  /** The catalogue requirements above this one, outermost first. */
-  ancestors: RequirementRef[] | null
-  result: Result | null
-  rationale: string
-  assigneeId?: string
-  answeredBy?: string
-  answeredAt?: string
-  evidenceCount: number
-  claimCount: number
-  version: number
-}
+export type AssessmentRequirement = Schemas['AssessmentRequirement']
 
-/** ResultUpdate records a requirement's answer; `assigneeId` '' clears the assignee. */
-export interface ResultUpdate {
-  version: number
-  result: Result | null
-  rationale: string
-  assigneeId?: string
-}
+/** ResultUpdate records a requirement's answer; `assigneeId` '' clears the assignee, absent keeps it. */
+export type ResultUpdate = Schemas['ResultUpdate']
 
 /** Evidence is a piece of evidence as lists show it. */
 export type Evidence = Schemas['Evidence']
@@ -123,9 +97,4 @@ export interface Page<T> {
   items: T[] | null
   nextCursor?: string
   hasMore: boolean
-}
-
-/** Items is a whole list (no paging). */
-export interface Items<T> {
-  items: T[] | null
 }

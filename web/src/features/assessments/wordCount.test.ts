@@ -8,7 +8,9 @@ describe('countWords', () => {
     ['one', 1],
     ['  two  words ', 2],
     ['line\nbreaks\tand\u00a0nbsp count', 5],
-    ['Überprüfung der Konfiguration – erledigt.', 5],
+    ['Überprüfung der Konfiguration – erledigt.', 4],
+    ['- … -- ok', 1],
+    ['v1.2 3', 2],
   ])('counts %j as %i words', (text, words) => {
     expect(countWords(text)).toBe(words)
   })

@@ -6,12 +6,12 @@
 export const DEFAULT_MIN_WORDS = 15
 
 /**
- * countWords counts the words of a text the way the server does: runs of characters
- * between whitespace (any Unicode space, line breaks and tabs included).
+ * countWords counts the words of a text the way the server does (assess.RationaleWords):
+ * whitespace-separated tokens holding at least one letter or digit, so "-" or "…" do not
+ * pad a rationale.
  */
 export function countWords(text: string): number {
-  const trimmed = text.trim()
-  return trimmed === '' ? 0 : trimmed.split(/\s+/u).length
+  return text.split(/\s+/u).filter((token) => /[\p{L}\p{N}]/u.test(token)).length
 }
 
 /** WordCount is what the counter under a rationale shows. */
