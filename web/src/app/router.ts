@@ -1,4 +1,5 @@
 import { createRouter, createWebHistory, type RouteRecordRaw, type Router, type RouterHistory } from 'vue-router'
+import { assessmentsRoutes } from '../features/assessments/routes'
 import { auditRoutes } from '../features/audit/routes'
 import { chatRoutes } from '../features/chat/routes'
 import { dashboardRoutes } from '../features/dashboard/routes'
@@ -45,6 +46,7 @@ export const routes: RouteRecordRaw[] = [
   ...entitiesRoutes,
   ...projectsRoutes,
   ...evidenceRoutes,
+  ...assessmentsRoutes,
   ...tagsRoutes,
   ...notFoundRoutes,
 ]

@@ -1,0 +1,145 @@
+import { flushPromises, mount, type VueWrapper } from '@vue/test-utils'
+import { createPinia, setActivePinia } from 'pinia'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
+import { createMemoryHistory, createRouter } from 'vue-router'
+import { createAppI18n } from '../../../app/i18n'
+import { signedInAdmin } from '../../../app/session/fixtures'
+import { useSessionStore } from '../../../app/session/store'
+import { listRequirements, saveResult } from '../api'
+import { anAssessment, aRequirement } from '../fixtures'
+import type { AssessmentRequirement } from '../types'
+import RequirementsTab from './RequirementsTab.vue'
+
+vi.mock('../api', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../api')>()),
+  listRequirements: vi.fn(),
+  saveResult: vi.fn(),
+  fetchRequirement: vi.fn(),
+  listEvidence: vi.fn(async () => ({ items: [], hasMore: false })),
+}))
+
+const LONG = 'This rationale explains in enough words what was checked and which evidence shows the requirement is met today.'
+
+async function mountTab(requirements: AssessmentRequirement[], permissions = ['assessments.view', 'assessments.edit']) {
+  const pinia = createPinia()
+  setActivePinia(pinia)
+  useSessionStore().me = { ...signedInAdmin, permissions }
+  vi.mocked(listRequirements).mockResolvedValue(requirements)
+  const router = createRouter({ history: createMemoryHistory(), routes: [{ path: '/:p(.*)*', component: { template: '<p />' } }] })
+  const wrapper = mount(RequirementsTab, {
+    attachTo: document.body,
+    props: { assessment: anAssessment(), readOnly: false, preset: null },
+    global: { plugins: [pinia, router, createAppI18n('en')] },
+  })
+  await flushPromises()
+  return wrapper
+}
+
+const treeItems = (wrapper: VueWrapper) => wrapper.findAll('[role="treeitem"]')
+const focusedId = () => (document.activeElement as HTMLElement | null)?.dataset.id
+
+async function press(wrapper: VueWrapper, key: string) {
+  const target = (document.activeElement as HTMLElement | null) ?? wrapper.get('[role="treeitem"]').element
+  target.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true }))
+  await flushPromises()
+}
+
+describe('RequirementsTab', () => {
+  beforeEach(() => {
+    vi.mocked(saveResult).mockReset()
+    document.body.innerHTML = ''
+  })
+
+  it('shows the tree by standard and chapter with ARIA roles, and the progress', async () => {
+    const wrapper = await mountTab([aRequirement('a', { result: 'yes', rationale: LONG }), aRequirement('b')])
+    expect(wrapper.find('[role="tree"]').exists()).toBe(true)
+    const items = treeItems(wrapper)
+    const cell = (item: (typeof items)[number], name: string) => {
+      const found = item.find(`.tree-row__${name}`)
+      return found.exists() ? found.text() : ''
+    }
+    expect(items.map((item) => [item.attributes('aria-level'), cell(item, 'identifier'), cell(item, 'name'), cell(item, 'count')])).toEqual([
+      ['1', '5.0.0 · L1', 'OWASP ASVS', '1/2'],
+      ['2', 'V1', 'Encoding', '1/2'],
+      ['3', 'V1.1', 'Architecture', '1/2'],
+      ['4', 'A', 'Requirement a', ''],
+      ['4', 'B', 'Requirement b', ''],
+    ])
+    expect(items[0]!.attributes('aria-expanded')).toBe('true')
+    expect(wrapper.get('[data-test="progress-summary"]').text()).toContain('1 of 2 answered')
+  })
+
+  it('renders only the rows in view for a large assessment', async () => {
+    const many = Array.from({ length: 350 }, (_, i) => aRequirement(`r${i}`))
+    const wrapper = await mountTab(many)
+    expect(treeItems(wrapper).length).toBeLessThan(40)
+    expect(wrapper.get('[data-test="progress-summary"]').text()).toContain('0 of 350 answered')
+  })
+
+  it('moves with the arrow keys, closes chapters with ←, and opens the editor with Enter; Esc returns to the row', async () => {
+    const wrapper = await mountTab([aRequirement('a'), aRequirement('b')])
+    ;(treeItems(wrapper)[0]!.element as HTMLElement).focus()
+    await press(wrapper, 'ArrowDown')
+    await press(wrapper, 'ArrowDown')
+    await press(wrapper, 'ArrowDown')
+    expect(focusedId()).toBe('a')
+    await press(wrapper, 'ArrowDown')
+    expect(focusedId()).toBe('b')
+    await press(wrapper, 'ArrowLeft')
+    expect(treeItems(wrapper)[2]!.element).toBe(document.activeElement)
+    await press(wrapper, 'ArrowLeft')
+    expect(treeItems(wrapper).map((item) => item.attributes('data-id'))).not.toContain('a')
+    await press(wrapper, 'ArrowRight')
+    await press(wrapper, 'ArrowRight')
+    expect(focusedId()).toBe('a')
+    await press(wrapper, 'Enter')
+    const editor = wrapper.get('[data-test="requirement-editor"]')
+    expect(editor.text()).toContain('Requirement a')
+    editor.element.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }))
+    await flushPromises()
+    expect(wrapper.find('[data-test="requirement-editor"]').exists()).toBe(false)
+    expect(focusedId()).toBe('a')
+  })
+
+  it('counts the rationale words live against the minimum', async () => {
+    const wrapper = await mountTab([aRequirement('a')])
+    await wrapper.get('[data-id="a"]').trigger('click')
+    const counter = () => wrapper.get('[data-test="word-counter"]').text()
+    expect(counter()).toContain('0 / 15 words')
+    await wrapper.get('textarea[data-test="editor-rationale"]').setValue('one two three')
+    expect(counter()).toContain('3 / 15 words')
+    expect(wrapper.text()).toContain('A result needs a rationale of at least 15 words.')
+  })
+
+  it('records a result picked in a row at once when the rationale suffices', async () => {
+    const requirement = aRequirement('a', { rationale: LONG, version: 3 })
+    vi.mocked(saveResult).mockResolvedValue({ ...requirement, result: 'no', version: 4 })
+    const wrapper = await mountTab([requirement])
+    await wrapper.get('[data-test="row-result"]').setValue('no')
+    await flushPromises()
+    expect(saveResult).toHaveBeenCalledWith('as_1', 'a', { version: 3, result: 'no', rationale: LONG })
+    expect((wrapper.get('[data-test="row-result"]').element as HTMLSelectElement).value).toBe('no')
+  })
+
+  it('opens the editor with the picked result when the rationale is too short, and the number keys pick results', async () => {
+    const wrapper = await mountTab([aRequirement('a', { rationale: 'too short' })])
+    ;(wrapper.get('[data-id="a"]').element as HTMLElement).focus()
+    await press(wrapper, '2')
+    expect(saveResult).not.toHaveBeenCalled()
+    const editor = wrapper.get('[data-test="requirement-editor"]')
+    expect(editor.get('[data-test="editor-result"] .is-active').text()).toBe('Partial')
+    expect(editor.get('[data-test="word-counter"]').text()).toContain('13 more words needed')
+  })
+
+  it('filters unanswered requirements and those without evidence', async () => {
+    const wrapper = await mountTab([aRequirement('a', { result: 'yes', rationale: LONG, evidenceCount: 1 }), aRequirement('b')])
+    await wrapper.get('[data-test="filter-unanswered"] input').setValue(true)
+    expect(treeItems(wrapper).map((item) => item.attributes('data-id'))).not.toContain('a')
+    expect(wrapper.text()).toContain('1 of 2')
+  })
+
+  it('is read-only without the edit permission', async () => {
+    const wrapper = await mountTab([aRequirement('a')], ['assessments.view'])
+    expect(wrapper.get('[data-test="row-result"]').attributes('disabled')).toBeDefined()
+  })
+})
