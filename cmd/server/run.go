@@ -120,7 +120,7 @@ func run(ctx context.Context, opts options) error {
 		Notifications: svc.Notifications, Rules: svc.Rules, Webhooks: svc.Webhooks, Chat: svc.Chat,
 		Deliveries: svc.Deliveries, Email: svc.Email, PasswordReset: svc.PasswordReset,
 		Standards: svc.Standards, Transfer: svc.Transfer, Entities: svc.Entities, Projects: svc.Projects, Tags: svc.Tags,
-		Assessments: svc.Assessments, Results: svc.Results, Evidence: svc.Evidence, Attachments: svc.Attachments, Claims: svc.Claims,
+		People: svc.Users, Assessments: svc.Assessments, Results: svc.Results, Evidence: svc.Evidence, Attachments: svc.Attachments, Claims: svc.Claims,
 		WorkNotes: svc.WorkNotes}
 	deps.Storage = storageHealth
 	if deps.Web, err = fs.Sub(web.Dist, "dist"); err != nil {

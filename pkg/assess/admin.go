@@ -185,3 +185,23 @@ func quoteShort(s string, n int) string {
 	}
 	return strconv.Quote(s)
 }
+
+// PeopleFilter selects active users for the pickers of assessment work (team members,
+// reviewers): a name prefix and, optionally, a permission they must hold.
+type PeopleFilter struct {
+	Q          string `query:"q" maxLength:"100" doc:"Matches the start of the username or of any word of the display name (case-insensitive)"`
+	Permission string `query:"permission" enum:"assessments.view,assessments.edit,evidence.review," doc:"Only users holding this permission: assessments.view (assessees), assessments.edit (assessors), evidence.review (reviewers)"`
+	Limit      int    `query:"limit" minimum:"1" maximum:"50" default:"20"`
+}
+
+// PeopleList is the answer of the people directory.
+type PeopleList struct {
+	Items []UserRef `json:"items"`
+}
+
+// PeopleService is the directory of active users that anyone doing assessment work may
+// search: names only, never e-mail addresses, roles or account state.
+type PeopleService interface {
+	// FindPeople lists active users matching f, by username.
+	FindPeople(ctx context.Context, f PeopleFilter) (PeopleList, error)
+}

@@ -578,6 +578,9 @@ type ResultService interface {
 	// FindAssessmentRequirements returns the requirements of a started assessment the actor
 	// may see, in tree order (standard order, then depth-first), each with its ancestors.
 	FindAssessmentRequirements(ctx context.Context, assessmentID string, f AssessmentRequirementFilter, actor Actor) ([]AssessmentRequirement, error)
+	// RationaleMinWords is the fewest words a result's rationale needs
+	// (ASSESSMENT_RATIONALE_MIN_WORDS; 0: no minimum).
+	RationaleMinWords() int
 	// FindAssessmentRequirement returns one requirement of the assessment.
 	FindAssessmentRequirement(ctx context.Context, assessmentID, id string, actor Actor) (AssessmentRequirement, error)
 	// RecordResult writes the result, rationale and assignee of one requirement while the

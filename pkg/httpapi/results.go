@@ -16,6 +16,8 @@ var tagResults = []string{"Assessment requirements"}
 // AssessmentRequirementList is the whole list of an assessment's requirements.
 type AssessmentRequirementList struct {
 	Items []assess.AssessmentRequirement `json:"items"`
+	// RationaleMinWords tells clients the rule before they are refused by it.
+	RationaleMinWords int `json:"rationaleMinWords" doc:"The fewest words a result's rationale needs (ASSESSMENT_RATIONALE_MIN_WORDS; 0: no minimum)"`
 }
 
 // resultListInput selects requirements of one assessment.
@@ -53,7 +55,7 @@ var docResultList = huma.Operation{OperationID: "listAssessmentRequirements", Su
 
 func (s *Server) handleResultList(ctx context.Context, in *resultListInput) (*body[AssessmentRequirementList], error) {
 	list, err := s.dep.Results.FindAssessmentRequirements(ctx, in.ID, in.AssessmentRequirementFilter, requestActor(ctx))
-	return reply(AssessmentRequirementList{Items: list}), err
+	return reply(AssessmentRequirementList{Items: list, RationaleMinWords: s.dep.Results.RationaleMinWords()}), err
 }
 
 var docResultGet = huma.Operation{OperationID: "getAssessmentRequirement", Summary: "Get a requirement of an assessment", Tags: tagResults,
@@ -83,5 +85,5 @@ var docResultBulk = huma.Operation{OperationID: "recordAssessmentResults", Summa
 
 func (s *Server) handleResultBulk(ctx context.Context, in *idBody[assess.BulkResults]) (*body[AssessmentRequirementList], error) {
 	list, err := s.dep.Results.RecordResults(ctx, in.ID, in.Body, requestActor(ctx))
-	return reply(AssessmentRequirementList{Items: list}), err
+	return reply(AssessmentRequirementList{Items: list, RationaleMinWords: s.dep.Results.RationaleMinWords()}), err
 }

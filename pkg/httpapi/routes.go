@@ -51,6 +51,7 @@ func (s *Server) routes() []route {
 func (s *Server) accountRoutes() []route {
 	return []route{
 		on(httpGet, "/api/v1/users", assess.PermAdminUsers, s.handleUserList, docUserList),
+		on(httpGet, "/api/v1/people", assess.PermAssessmentsView, s.handlePeopleList, docPeopleList),
 		on(httpPost, "/api/v1/users", assess.PermAdminUsers, s.handleUserCreate, docUserCreate),
 		on(httpGet, "/api/v1/users/{id}", assess.PermAdminUsers, s.handleUserGet, docUserGet),
 		on(httpPatch, "/api/v1/users/{id}", assess.PermAdminUsers, s.handleUserUpdate, docUserUpdate),

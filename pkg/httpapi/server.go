@@ -98,6 +98,8 @@ type Deps struct {
 	Projects assess.ProjectService
 	// Tags manages tags.
 	Tags assess.TagService
+	// People is the directory of active users for the pickers of assessment work.
+	People assess.PeopleService
 	// Assessments runs assessments, their team, requirements and results.
 	Assessments assess.AssessmentService
 	// Results keeps the requirements, results and rationales of started assessments.

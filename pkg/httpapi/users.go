@@ -19,6 +19,16 @@ func (s *Server) handleUserList(ctx context.Context, in *assess.UserFilter) (*bo
 	return reply(page), err
 }
 
+var docPeopleList = huma.Operation{OperationID: "listPeople", Summary: "Search people", Tags: tagUsers,
+	Description: "The directory of active users for the pickers of assessment work (team members, reviewers, " +
+		"mentions): id, username and display name only, by username, at most 50. Open to everyone who may see " +
+		"assessments; the full user administration is GET /users (admin.users)."}
+
+func (s *Server) handlePeopleList(ctx context.Context, in *assess.PeopleFilter) (*body[assess.PeopleList], error) {
+	people, err := s.dep.People.FindPeople(ctx, *in)
+	return reply(people), err
+}
+
 var docUserCreate = huma.Operation{OperationID: "createUser", Summary: "Create a user", Tags: tagUsers,
 	DefaultStatus: http.StatusCreated, Errors: []int{http.StatusConflict},
 	Description: "Administrators can always create users, whatever REGISTRATION_MODE says. Roles default to assessee."}

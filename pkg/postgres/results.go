@@ -143,6 +143,9 @@ func (s *ResultService) FindAssessmentRequirements(ctx context.Context, assessme
 	return readAssessmentRequirements(ctx, s.pool, treeDownQuery(cond), args)
 }
 
+// RationaleMinWords implements assess.ResultService.
+func (s *ResultService) RationaleMinWords() int { return s.rationaleMinWords }
+
 // FindAssessmentRequirement implements assess.ResultService.
 func (s *ResultService) FindAssessmentRequirement(ctx context.Context, assessmentID, id string, actor assess.Actor) (assess.AssessmentRequirement, error) {
 	if _, err := visibleAssessmentState(ctx, s.pool, actor, assessmentID, false); err != nil {

@@ -1787,6 +1787,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/people": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search people
+         * @description The directory of active users for the pickers of assessment work (team members, reviewers, mentions): id, username and display name only, by username, at most 50. Open to everyone who may see assessments; the full user administration is GET /users (admin.users).
+         */
+        get: operations["listPeople"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/permissions": {
         parameters: {
             query?: never;
@@ -4142,6 +4162,11 @@ export interface components {
         };
         AssessmentRequirementList: {
             items: components["schemas"]["AssessmentRequirement"][] | null;
+            /**
+             * Format: int64
+             * @description The fewest words a result's rationale needs (ASSESSMENT_RATIONALE_MIN_WORDS; 0: no minimum)
+             */
+            rationaleMinWords: number;
         };
         /** @description Body of every assessment.result_recorded delivery: sent to the webhook destinations whose event filter selects the type or that a global notification rule names, signed per Standard Webhooks. */
         AssessmentResultRecordedEvent: {
@@ -6032,6 +6057,9 @@ export interface components {
         PasswordResetRequestInputBody: {
             /** @description Username or e-mail address */
             login: string;
+        };
+        PeopleList: {
+            items: components["schemas"]["UserRef"][] | null;
         };
         Permission: {
             category: string;
@@ -19126,6 +19154,95 @@ export interface operations {
             };
             /** @description Not Found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listPeople: {
+        parameters: {
+            query?: {
+                /** @description Matches the start of the username or of any word of the display name (case-insensitive) */
+                q?: string;
+                /** @description Only users holding this permission: assessments.view (assessees), assessments.edit (assessors), evidence.review (reviewers) */
+                permission?: "assessments.view" | "assessments.edit" | "evidence.review" | "";
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PeopleList"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
