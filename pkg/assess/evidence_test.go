@@ -14,38 +14,13 @@ import (
 // allowed targets.
 func TestEvidenceLifecycle(t *testing.T) {
 	all := []EvidenceState{EvidenceInProgress, EvidenceInReview, EvidenceClaimed, EvidenceExpired}
-	if got := EvidenceLifecycle.States(); !slices.Equal(got, all) {
-		t.Fatalf("states %v, want %v", got, all)
-	}
 	allowed := map[EvidenceState][]EvidenceState{
 		EvidenceInProgress: {EvidenceInReview, EvidenceExpired},
 		EvidenceInReview:   {EvidenceClaimed, EvidenceInProgress, EvidenceExpired},
 		EvidenceClaimed:    {EvidenceExpired},
 		EvidenceExpired:    {EvidenceInProgress},
 	}
-	for _, from := range all {
-		for _, to := range all {
-			err := EvidenceLifecycle.Check(from, to)
-			if slices.Contains(allowed[from], to) {
-				if err != nil {
-					t.Errorf("%s → %s refused: %v", from, to, err)
-				}
-				continue
-			}
-			var e *Error
-			if !errors.As(err, &e) || e.Code != ECodeInvalidState {
-				t.Errorf("%s → %s: want invalid_state_transition, got %v", from, to, err)
-				continue
-			}
-			var targets []EvidenceState
-			for _, d := range e.Details {
-				targets = append(targets, EvidenceState(d.Message))
-			}
-			if !slices.Equal(targets, allowed[from]) {
-				t.Errorf("%s → %s: refusal lists %v, want %v", from, to, targets, allowed[from])
-			}
-		}
-	}
+	checkLifecycle(t, EvidenceLifecycle, all, allowed)
 }
 
 // detailFields returns the fields a validation error names.

@@ -2,7 +2,6 @@ package assess
 
 import (
 	"errors"
-	"slices"
 	"testing"
 	"time"
 )
@@ -12,33 +11,8 @@ import (
 // invalid_state_transition listing what the state allows (nothing, for the final states).
 func TestInviteLifecycle(t *testing.T) {
 	all := []InviteState{InviteUnused, InviteConsumed, InviteRevoked, InviteExpired}
-	if got := InviteLifecycle.States(); !slices.Equal(got, all) {
-		t.Fatalf("states %v, want %v", got, all)
-	}
-	allowed := map[[2]InviteState]bool{
-		{InviteUnused, InviteConsumed}: true,
-		{InviteUnused, InviteRevoked}:  true,
-		{InviteUnused, InviteExpired}:  true,
-	}
-	for _, from := range all {
-		for _, to := range all {
-			err := InviteLifecycle.Check(from, to)
-			if allowed[[2]InviteState{from, to}] {
-				if err != nil {
-					t.Errorf("%s → %s refused: %v", from, to, err)
-				}
-				continue
-			}
-			var e *Error
-			if !errors.As(err, &e) || e.Code != ECodeInvalidState {
-				t.Errorf("%s → %s: want invalid_state_transition, got %v", from, to, err)
-				continue
-			}
-			if from != InviteUnused && len(e.Details) != 0 {
-				t.Errorf("%s is final but the refusal lists targets %v", from, e.Details)
-			}
-		}
-	}
+	allowed := map[InviteState][]InviteState{InviteUnused: {InviteConsumed, InviteRevoked, InviteExpired}}
+	checkLifecycle(t, InviteLifecycle, all, allowed)
 }
 
 func TestInviteStatus(t *testing.T) {

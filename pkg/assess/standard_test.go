@@ -25,23 +25,12 @@ func TestNaturalKeySortsAsPeopleRead(t *testing.T) {
 
 // TestStandardLifecycleEveryPair checks the four-eyes lifecycle for every from × to pair.
 func TestStandardLifecycleEveryPair(t *testing.T) {
-	allowed := map[[2]StandardState]bool{
-		{StandardDraft, StandardInReview}:     true,
-		{StandardInReview, StandardPublished}: true,
-		{StandardInReview, StandardDraft}:     true,
-		{StandardPublished, StandardRetired}:  true,
+	allowed := map[StandardState][]StandardState{
+		StandardDraft:     {StandardInReview},
+		StandardInReview:  {StandardPublished, StandardDraft},
+		StandardPublished: {StandardRetired},
 	}
-	for _, from := range StandardLifecycle.States() {
-		for _, to := range StandardLifecycle.States() {
-			err := StandardLifecycle.Check(from, to)
-			if allowed[[2]StandardState{from, to}] != (err == nil) {
-				t.Errorf("%s → %s: got %v", from, to, err)
-			}
-			if err != nil && ErrorCode(err) != ECodeInvalidState {
-				t.Errorf("%s → %s: want invalid_state_transition, got %v", from, to, err)
-			}
-		}
-	}
+	checkLifecycle(t, StandardLifecycle, StandardLifecycle.States(), allowed)
 }
 
 // fields returns the fields named by a validation error.

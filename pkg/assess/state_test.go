@@ -14,29 +14,7 @@ func TestStateMachineEveryPair(t *testing.T) {
 		{"on", []lamp{"off", "broken"}},
 		{"broken", nil},
 	})
-	allowed := map[[2]lamp]bool{{"off", "on"}: true, {"on", "off"}: true, {"on", "broken"}: true}
-	for _, from := range m.States() {
-		for _, to := range m.States() {
-			err := m.Check(from, to)
-			if allowed[[2]lamp{from, to}] {
-				if err != nil {
-					t.Errorf("%s → %s refused: %v", from, to, err)
-				}
-				continue
-			}
-			var e *Error
-			if !errors.As(err, &e) || e.Code != ECodeInvalidState {
-				t.Fatalf("%s → %s: want invalid_state_transition, got %v", from, to, err)
-			}
-			var listed []lamp
-			for _, d := range e.Details {
-				listed = append(listed, lamp(d.Message))
-			}
-			if !slices.Equal(listed, m.Allowed(from)) {
-				t.Errorf("%s → %s: details list %v, allowed are %v", from, to, listed, m.Allowed(from))
-			}
-		}
-	}
+	checkLifecycle(t, m, []lamp{"off", "on", "broken"}, map[lamp][]lamp{"off": {"on"}, "on": {"off", "broken"}})
 }
 
 func TestStateMachineRefusesUndeclaredTarget(t *testing.T) {
@@ -46,4 +24,38 @@ func TestStateMachineRefusesUndeclaredTarget(t *testing.T) {
 		}
 	}()
 	NewStateMachine("lamp", []Transition[lamp]{{"off", []lamp{"onn"}}})
+}
+
+// checkLifecycle checks every from × to pair of the states of m (which must be states, in
+// declaration order) against allowed, the targets of each state in the table's order:
+// allowed moves pass, and every other is 409 invalid_state_transition whose details list
+// exactly the targets of its from state (none for a final state).
+func checkLifecycle[S ~string](t *testing.T, m *StateMachine[S], states []S, allowed map[S][]S) {
+	t.Helper()
+	if got := m.States(); !slices.Equal(got, states) {
+		t.Fatalf("states %v, want %v", got, states)
+	}
+	for _, from := range states {
+		for _, to := range states {
+			err := m.Check(from, to)
+			if slices.Contains(allowed[from], to) {
+				if err != nil {
+					t.Errorf("%s → %s refused: %v", from, to, err)
+				}
+				continue
+			}
+			var e *Error
+			if !errors.As(err, &e) || e.Code != ECodeInvalidState {
+				t.Errorf("%s → %s: want invalid_state_transition, got %v", from, to, err)
+				continue
+			}
+			var listed []S
+			for _, d := range e.Details {
+				listed = append(listed, S(d.Message))
+			}
+			if !slices.Equal(listed, allowed[from]) {
+				t.Errorf("%s → %s: the refusal lists %v, want %v", from, to, listed, allowed[from])
+			}
+		}
+	}
 }
