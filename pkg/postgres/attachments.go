@@ -82,14 +82,7 @@ func unlockedEvidence(ctx context.Context, q querier, actor assess.Actor, id str
 			return err
 		}
 	}
-	reason, err := evidenceLock(ctx, q, id)
-	if err != nil {
-		return err
-	}
-	if reason != "" {
-		return assess.ErrEvidenceLocked(reason)
-	}
-	return nil
+	return evidenceLockError(ctx, q, id)
 }
 
 // FindAttachments implements assess.AttachmentService.

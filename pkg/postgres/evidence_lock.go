@@ -28,8 +28,17 @@ func evidenceLock(ctx context.Context, q querier, id string) (reason string, err
 }
 
 // evidenceLockError is evidenceLock as an error: assess.ErrEvidenceLocked with the reason,
-// or nil when the evidence is not locked.
+// or nil when the evidence is not locked. Within a change (q is a *Tx) the assessments the
+// evidence is linked to are locked FOR SHARE first, so none of them can become complete,
+// archived or cancelled (a state change locks the assessment FOR UPDATE) before the change
+// commits: the answer holds until then.
 func evidenceLockError(ctx context.Context, q querier, id string) error {
+	if tx, ok := q.(*Tx); ok {
+		if _, err := tx.Exec(ctx, `SELECT 1 FROM assessments a WHERE a.id IN (SELECT l.assessment_id
+			FROM assessment_requirement_evidence l WHERE l.evidence_id = $1) ORDER BY a.id FOR SHARE OF a`, id); err != nil {
+			return err
+		}
+	}
 	reason, err := evidenceLock(ctx, q, id)
 	if err != nil {
 		return err
