@@ -89,18 +89,9 @@ func claimTarget(c assess.Claim) Target {
 // claimEvent is the event of a change to claim c: its team is the audience, and only
 // users who may see the assessment hear of it.
 func claimEvent(ctx context.Context, q querier, c assess.Claim) (assess.NewEvent, error) {
-	team, err := claimAudience(ctx, q, c.AssessmentID)
+	team, err := assessmentTeam(ctx, q, c.AssessmentID)
 	return assess.NewEvent{Data: showClaim(c), Summary: c.Name, Link: "/assessments/" + c.AssessmentID + "?tab=claims",
 		Audience: team, AssessmentID: c.AssessmentID}, err
-}
-
-// claimAudience is the team of an assessment (assessors and assessees).
-func claimAudience(ctx context.Context, q querier, assessmentID string) ([]string, error) {
-	rows, err := q.Query(ctx, "SELECT DISTINCT user_id FROM assessment_members WHERE assessment_id = $1 ORDER BY user_id", assessmentID)
-	if err != nil {
-		return nil, err
-	}
-	return pgx.CollectRows(rows, pgx.RowTo[string])
 }
 
 // FindClaims implements assess.ClaimService: the whole list, oldest first.

@@ -128,3 +128,13 @@ func evidenceVisible(ctx context.Context, q querier, actor assess.Actor, id stri
 	}
 	return err
 }
+
+// assessmentTeam is the ids of an assessment's team (assessors and assessees), each once:
+// the audience of events about the assessment and what is under it.
+func assessmentTeam(ctx context.Context, q querier, assessmentID string) ([]string, error) {
+	rows, err := q.Query(ctx, "SELECT DISTINCT user_id FROM assessment_members WHERE assessment_id = $1 ORDER BY user_id", assessmentID)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, pgx.RowTo[string])
+}
