@@ -115,6 +115,6 @@ wait_healthy fresh "$FRESH_PORT"; wait_healthy setup "$SETUP_PORT"; wait_healthy
 wait_healthy work "$WORK_PORT"
 (cd web && BASE_URL="http://127.0.0.1:$FRESH_PORT" SETUP_BASE_URL="http://127.0.0.1:$SETUP_PORT" \
   ADMIN_BASE_URL="http://127.0.0.1:$ADMIN_PORT" CATALOGUE_BASE_URL="http://127.0.0.1:$CATALOGUE_PORT" \
-  WORK_BASE_URL="http://127.0.0.1:$WORK_PORT" npm run --silent e2e)
+  WORK_BASE_URL="http://127.0.0.1:$WORK_PORT" STANDARDS_DATA="$STANDARDS_DATA" npm run --silent e2e)
 
 step "all checks passed"

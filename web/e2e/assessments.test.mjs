@@ -1,0 +1,472 @@
+// The journeys of assessment work, on the assessment-work server (WORK_BASE_URL, database
+// storage for evidence files, no internet):
+//
+// 1. An assessor creates an assessment of an entity against OWASP ASVS 5.0.0 level 1 with an
+//    assessee on the team and starts it; the assessee creates evidence for a requirement,
+//    uploads a 20 MB file (the progress bar shows it) and submits the evidence to the
+//    assessor, who approves it, records every result (most through the API, the last three in
+//    the UI with the word counter), completes the assessment and sees its score; a user
+//    outside the team gets the not-found page for it.
+// 2. On a phone (390 px), in German and dark mode, the assessor opens an assessment from the
+//    list and answers a requirement in the editor drawer.
+//
+// ASVS 5.0.0 is imported from the repository's standards data (../shared/data/standards
+// beside the checkout, or STANDARDS_DATA) with an administrator's API key; an import that
+// finds it present answers `unchanged`, so the file runs again on the same server. People
+// and records carry a per-run suffix. Sign-ins per run (the server allows 10 per address in
+// 15 minutes): at most one API sign-in of the administrator (none when this file sets the
+// server up), and four sign-in pages (assessor, assessee, outsider; assessor on the phone).
+import assert from 'node:assert/strict'
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { journey, pathOf, signIn, WORK_ADMIN, WORK_BASE_URL } from './support.mjs'
+
+const skip = WORK_BASE_URL ? false : 'WORK_BASE_URL is not set'
+const RUN = Date.now().toString(36)
+
+const STANDARDS_DATA = process.env.STANDARDS_DATA || fileURLToPath(new URL('../../../shared/data/standards/', import.meta.url))
+const ASVS_FILE = join(STANDARDS_DATA, 'OWASP/ASVS/asvs-5.0.0.cdx.json')
+const ASVS = { identifier: 'application-security-verification-standard-asvs', version: '5.0.0', label: 'Application Security Verification Standard (ASVS) 5.0.0' }
+
+/** PHONE is an iPhone 12–15 in portrait. */
+const PHONE = { width: 390, height: 844 }
+/** UPLOAD_BYTES is the size of the uploaded file: 20 MiB. */
+const UPLOAD_BYTES = 20 * 1024 * 1024
+/** UI_ANSWERS are the results recorded in the UI, for the last requirements. */
+const UI_ANSWERS = ['yes', 'partial', 'no']
+const RESULT_LABELS = { yes: 'Yes', partial: 'Partial', no: 'No', not_applicable: 'Not applicable' }
+
+const person = (username, displayName, role) => ({
+  username: `${username}-${RUN}`,
+  email: `${username}-${RUN}@example.com`,
+  displayName: `${displayName} ${RUN}`,
+  password: `${username} journey passphrase 9`,
+  roles: [role],
+})
+const ASSESSOR = person('anna-assessor', 'Anna Assessor', 'assessor')
+const ASSESSEE = person('eric-assessee', 'Eric Assessee', 'assessee')
+const OUTSIDER = person('otto-outsider', 'Otto Outsider', 'assessor')
+
+// rationale is a rationale of `words` words (the server's minimum is 15).
+function rationale(words, topic) {
+  const text = `The ${topic} was checked against the requirement in the code review and in the deployed configuration of the service, with notes kept.`
+  return text.split(' ').slice(0, words).join(' ')
+}
+
+// admin calls the API with the administrator's API key (or, to create the key, its session).
+async function admin(auth, method, path, body) {
+  const headers = auth.token ? { Authorization: `Bearer ${auth.token}` } : { Cookie: auth.cookie, Origin: WORK_BASE_URL }
+  const form = body instanceof FormData
+  if (body !== undefined && !form) headers['Content-Type'] = 'application/json'
+  const response = await fetch(`${WORK_BASE_URL}${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : form ? body : JSON.stringify(body),
+    signal: AbortSignal.timeout(60_000),
+  })
+  const text = await response.text()
+  assert.ok(response.status < 300, `${method} ${path} answered ${response.status}: ${text}`)
+  return text ? JSON.parse(text) : null
+}
+
+// adminSession sets the server up (the answer signs the administrator in) or, when another
+// file did, signs the administrator in through the API; it returns the session cookie.
+async function adminSession() {
+  const post = (path, body) =>
+    fetch(`${WORK_BASE_URL}${path}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(20_000),
+    })
+  const cookieOf = (response) => response.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ')
+  const status = await (await fetch(`${WORK_BASE_URL}/api/v1/setup/status`, { signal: AbortSignal.timeout(10_000) })).json()
+  if (!status.setupComplete) {
+    const created = await post('/api/v1/setup', WORK_ADMIN)
+    if (created.status === 201) return cookieOf(created)
+  }
+  const login = await post('/api/v1/auth/login', { username: WORK_ADMIN.username, password: WORK_ADMIN.password })
+  assert.equal(login.status, 200, `the administrator's sign-in answered ${login.status}`)
+  return cookieOf(login)
+}
+
+// importAsvs imports ASVS 5.0.0 unless present and returns it with its level 1.
+async function importAsvs(auth) {
+  const form = new FormData()
+  form.append('file', new Blob([await readFile(ASVS_FILE)], { type: 'application/json' }), 'asvs-5.0.0.cdx.json')
+  const imported = await admin(auth, 'POST', '/api/v1/standards/import', form)
+  assert.equal(imported.created + imported.unchanged, 1, 'the document holds one standard')
+  const found = await admin(auth, 'GET', `/api/v1/standards?identifier=${ASVS.identifier}&limit=100`)
+  const standard = found.items.find((item) => item.standardVersion === ASVS.version)
+  assert.ok(standard, 'ASVS 5.0.0 is in the catalogue')
+  assert.equal(standard.state, 'published')
+  const levels = await admin(auth, 'GET', `/api/v1/standards/${standard.id}/levels`)
+  const level1 = levels.items.find((level) => level.identifier === 'Level 1')
+  assert.ok(level1, 'ASVS 5.0.0 has a level 1')
+  return { standard, level1 }
+}
+
+let fixture = null
+// ensureFixture prepares the server once per run: ASVS 5.0.0, the three people (their ids) and
+// the entity to assess.
+function ensureFixture() {
+  fixture ??= (async () => {
+    const cookie = await adminSession()
+    const { token } = await admin({ cookie }, 'POST', '/api/v1/me/api-keys', { name: `assessment journeys ${RUN}` })
+    const auth = { token }
+    const { standard, level1 } = await importAsvs(auth)
+    const ids = {}
+    for (const account of [ASSESSOR, ASSESSEE, OUTSIDER]) ids[account.username] = (await admin(auth, 'POST', '/api/v1/users', account)).id
+    const entity = await admin(auth, 'POST', '/api/v1/entities', { name: `Checkout service ${RUN}`, type: 'service' })
+    return { standard, level1, ids, entity }
+  })()
+  return fixture
+}
+
+// callApi calls the API from the page, with its session cookie; it fails on an error status.
+async function callApi(page, method, path, body) {
+  const answer = await rawApi(page, method, path, body)
+  assert.ok(answer.status < 300, `${method} ${path} answered ${answer.status}: ${answer.body}`)
+  return answer.body ? JSON.parse(answer.body) : null
+}
+
+// rawApi calls the API from the page and answers its status and body text.
+function rawApi(page, method, path, body) {
+  return page.evaluate(
+    async ({ method, path, body }) => {
+      const response = await fetch(path, {
+        method,
+        headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      })
+      return { status: response.status, body: await response.text() }
+    },
+    { method, path, body },
+  )
+}
+
+const ARTIFACTS = fileURLToPath(new URL('./artifacts/', import.meta.url))
+/** others are the windows newPerson opened in the running journey, by person. */
+const others = new Map()
+
+// newPerson opens another person's browser window (own cookies), its problems recorded too.
+async function newPerson(context, problems, name) {
+  const other = await context.browser().newContext({ locale: 'en-US', viewport: { width: 1280, height: 900 } })
+  const page = await other.newPage()
+  others.set(name, page)
+  page.setDefaultTimeout(15_000)
+  page.setDefaultNavigationTimeout(20_000)
+  page.on('pageerror', (error) => problems.push(`${name}: page error: ${error.message}`))
+  page.on('console', (message) => {
+    if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) problems.push(`${name}: CSP: ${message.text()}`)
+  })
+  return page
+}
+
+// withWindowShots runs a journey's body; when it fails, the other people's windows are kept
+// as screenshots in e2e/artifacts/ beside the journey's own.
+function withWindowShots(name, body) {
+  return async (args) => {
+    others.clear()
+    try {
+      await body(args)
+    } catch (error) {
+      await mkdir(ARTIFACTS, { recursive: true })
+      for (const [who, page] of others) {
+        await page.screenshot({ path: `${ARTIFACTS}${name}-${who}.png`, fullPage: true, timeout: 5_000 }).catch(() => {})
+      }
+      throw error
+    }
+  }
+}
+
+// pickOption types into a searchable select and chooses the option that shows `text`.
+async function pickOption(page, combobox, typed, text) {
+  await combobox.click({ force: true })
+  if (typed) await combobox.fill(typed)
+  await page.getByRole('option').filter({ hasText: text }).first().click()
+}
+
+// choose clicks the label of an Element Plus radio button or checkbox (its input is hidden)
+// and waits until it is checked.
+async function choose(input) {
+  await input.locator('xpath=ancestor::label[1]').click()
+  await input.page().waitForFunction((element) => element.checked, await input.elementHandle())
+}
+
+// confirm answers the confirmation box `title` with its button `name`.
+async function confirm(page, title, name) {
+  const box = page.getByRole('dialog', { name: title })
+  await box.getByRole('button', { name, exact: true }).click()
+  await box.waitFor({ state: 'hidden' })
+}
+
+// assessmentState is the state tag of the workspace's header once it shows `state`.
+function assessmentState(page, state) {
+  return page.locator(`[data-test="assessment-workspace"] header [data-test="assessment-state"][data-state="${state}"]`)
+}
+
+// requirementRow is the row of an assessment requirement (ar_…) in the workspace's tree.
+function requirementRow(page, requirement) {
+  return page.locator(`[data-test="requirement-tree"] [data-test="requirement-row"][data-id="${requirement.id}"]`)
+}
+
+// expectedScore computes the conformance score as docs/assessments.md defines it.
+function expectedScore(results) {
+  const counted = results.filter((result) => result !== 'not_applicable')
+  const points = counted.reduce((sum, result) => sum + (result === 'yes' ? 1 : result === 'partial' ? 0.5 : 0), 0)
+  return Math.round((10000 * points) / counted.length) / 100
+}
+
+// watchUploads records, in the page, every status and percentage the upload list shows.
+function watchUploads(page) {
+  return page.evaluate(() => {
+    const { document, MutationObserver } = globalThis
+    const seen = []
+    globalThis.__uploadSeen = seen
+    const record = () => {
+      for (const item of document.querySelectorAll('[data-test="upload-item"]')) {
+        const bar = item.querySelector('[role="progressbar"]')
+        const entry = `${item.dataset.status}:${bar ? bar.getAttribute('aria-valuenow') : '-'}`
+        if (seen[seen.length - 1] !== entry) seen.push(entry)
+      }
+    }
+    new MutationObserver(record).observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true })
+  })
+}
+
+journey(
+  'an assessor runs an ASVS 5.0.0 level 1 assessment with an assessee to its score, and an outsider cannot open it',
+  withWindowShots('assessment-journey', async ({ page, context, problems }) => {
+    const { standard, level1, ids, entity } = await ensureFixture()
+    const title = `Checkout ASVS L1 ${RUN}`
+
+    // The assessor creates the assessment in the UI: entity, ASVS 5.0.0 level 1, the assessee.
+    await signIn(page, WORK_BASE_URL, ASSESSOR)
+    await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Assessments' }).click()
+    await page.getByRole('heading', { level: 1, name: 'Assessments' }).waitFor()
+    await page.getByRole('button', { name: 'New assessment' }).click()
+    const dialog = page.getByRole('dialog', { name: 'New assessment' })
+    await dialog.getByRole('textbox', { name: 'Title' }).fill(title)
+    await pickOption(page, dialog.getByRole('combobox', { name: 'Entity' }), entity.name, entity.name)
+    await dialog.getByRole('button', { name: 'Add standard' }).click()
+    await pickOption(page, dialog.getByRole('combobox', { name: 'Standard', exact: true }), null, ASVS.label)
+    await pickOption(page, dialog.getByRole('combobox', { name: 'Level', exact: true }), null, 'Level 1')
+    // The dialog offers team pickers to those who may list users (admin.users). Without them
+    // (the built-in assessor today) the assessee joins through the API below: the team tab's
+    // picker offers only people already on the team.
+    const assessees = dialog.getByRole('combobox', { name: 'Assessees' })
+    const teamInDialog = (await assessees.count()) > 0
+    if (teamInDialog) {
+      await pickOption(page, assessees, ASSESSEE.username, ASSESSEE.displayName)
+      await dialog.getByRole('textbox', { name: 'Title' }).click() // close the dropdown
+    }
+    await dialog.getByRole('button', { name: 'Create', exact: true }).click()
+    await page.getByRole('heading', { level: 1, name: title }).waitFor()
+    const assessmentId = pathOf(page).split('/').pop()
+    assert.match(assessmentId, /^as_/)
+    let assessment = await callApi(page, 'GET', `/api/v1/assessments/${assessmentId}`)
+    assert.equal(assessment.entityId, entity.id)
+    assert.deepEqual(
+      assessment.standards.map((s) => [s.id, s.levelId]),
+      [[standard.id, level1.id]],
+    )
+    if (!teamInDialog) {
+      assessment = await callApi(page, 'PUT', `/api/v1/assessments/${assessmentId}/team`, {
+        version: assessment.version,
+        assessorIds: assessment.assessors.map((user) => user.id),
+        assesseeIds: [ids[ASSESSEE.username]],
+      })
+    }
+    assert.deepEqual(assessment.assessors.map((user) => user.id), [ids[ASSESSOR.username]])
+    assert.deepEqual(assessment.assessees.map((user) => user.id), [ids[ASSESSEE.username]])
+
+    // It starts through the stepper: level 1's 70 requirements are loaded.
+    if (!teamInDialog) await page.reload()
+    await assessmentState(page, 'new').waitFor()
+    const stepper = page.getByRole('region', { name: 'Progress through the lifecycle' })
+    await stepper.getByRole('button', { name: 'Start', exact: true }).click()
+    await confirm(page, 'Start the assessment?', 'Start')
+    await assessmentState(page, 'in_progress').waitFor()
+    await page.getByText(`Started: ${level1.requirementCount} requirements loaded.`).waitFor()
+    assert.equal(await stepper.locator('[aria-current="step"]').getAttribute('data-state'), 'in_progress')
+    const requirements = (await callApi(page, 'GET', `/api/v1/assessments/${assessmentId}/requirements`)).items
+    assert.equal(requirements.length, level1.requirementCount)
+
+    // The assessee opens it, creates evidence for the first requirement and uploads 20 MB.
+    const assessee = await newPerson(context, problems, 'assessee')
+    await signIn(assessee, WORK_BASE_URL, ASSESSEE)
+    await assessee.goto(`${WORK_BASE_URL}/assessments/${assessmentId}`)
+    await assessee.getByRole('heading', { level: 1, name: title }).waitFor()
+    const first = requirements[0]
+    const firstRow = requirementRow(assessee, first)
+    await firstRow.getByRole('button', { name: 'No evidence linked – open the evidence panel' }).click()
+    const panel = assessee.getByRole('dialog', { name: `Evidence for ${first.identifier}` })
+    await panel.getByText(first.description).waitFor()
+    await panel.getByText('No evidence is linked to this requirement yet.').waitFor()
+    await panel.getByRole('button', { name: 'New evidence' }).click()
+    const evidenceName = `Dependency scan ${RUN}`
+    const create = assessee.getByRole('dialog', { name: 'New evidence' })
+    await create.getByText('It will be linked to the selected requirement.').waitFor()
+    await create.getByRole('textbox', { name: 'Name' }).fill(evidenceName)
+    await create.getByRole('button', { name: 'Create', exact: true }).click()
+    await create.waitFor({ state: 'hidden' })
+    const item = panel.locator('[data-test="evidence-item"]').filter({ hasText: evidenceName })
+    await item.waitFor()
+
+    const dir = await mkdtemp(join(tmpdir(), 'assay-journey-'))
+    try {
+      const file = join(dir, 'dependency-scan.log')
+      const line = 'scan: 0 critical, 0 high, 2 medium findings in 418 packages; report attached\n'
+      await writeFile(file, line.repeat(Math.ceil(UPLOAD_BYTES / line.length)).slice(0, UPLOAD_BYTES))
+      await watchUploads(assessee)
+      // Loopback is fast: sending at 25 MB/s keeps the upload under way long enough to watch.
+      const cdp = await assessee.context().newCDPSession(assessee)
+      await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 25 * 1024 * 1024 })
+      await item.locator('[data-test="upload-input"]').setInputFiles(file)
+      const upload = item.locator('[data-test="upload-item"]')
+      await upload.locator('[data-test="upload-progress"]').waitFor()
+      await item.locator('[data-test="upload-item"][data-status="done"]').waitFor({ timeout: 60_000 })
+      assert.equal(await upload.getByRole('progressbar').getAttribute('aria-valuenow'), '100')
+      await upload.getByText('Uploaded', { exact: true }).waitFor()
+      await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 })
+      const seen = await assessee.evaluate(() => globalThis.__uploadSeen)
+      const underWay = seen.filter((entry) => /^uploading:\d+$/.test(entry)).map((entry) => Number(entry.split(':')[1]))
+      assert.ok(underWay.filter((percent) => percent > 0 && percent < 100).length >= 3, `the progress bar moved while uploading: ${seen.join(' ')}`)
+      assert.deepEqual(underWay, [...underWay].sort((a, b) => a - b), 'the progress never goes back')
+      assert.equal(seen[seen.length - 1], 'done:100')
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+    await item.getByText('1 file').waitFor()
+
+    // On the evidence's page the assessee submits it to the assessor for review.
+    await item.getByRole('link', { name: evidenceName }).click()
+    await assessee.getByRole('heading', { level: 1, name: evidenceName }).waitFor()
+    const evidenceId = pathOf(assessee).split('/').pop()
+    const evidenceState = (p, state) => p.locator(`[data-test="evidence-detail"] header [data-test="evidence-state"][data-state="${state}"]`)
+    await evidenceState(assessee, 'in_progress').waitFor()
+    await assessee.getByRole('button', { name: 'Submit for review' }).click()
+    const submit = assessee.getByRole('dialog', { name: 'Submit for review' })
+    await pickOption(assessee, submit.getByRole('combobox', { name: 'Reviewer' }), ASSESSOR.username, ASSESSOR.displayName)
+    await submit.getByRole('button', { name: 'Submit for review' }).click()
+    await submit.waitFor({ state: 'hidden' })
+    await evidenceState(assessee, 'in_review').waitFor()
+    const attachments = await callApi(assessee, 'GET', `/api/v1/evidence/${evidenceId}/attachments`)
+    assert.deepEqual(
+      attachments.items.map((a) => [a.filename, a.sizeBytes, a.provider]),
+      [['dependency-scan.log', UPLOAD_BYTES, 'database']],
+    )
+
+    // The assessor approves it.
+    await page.goto(`${WORK_BASE_URL}/evidence/${evidenceId}`)
+    await page.getByRole('heading', { level: 1, name: evidenceName }).waitFor()
+    await page.getByRole('button', { name: 'Approve', exact: true }).click()
+    await confirm(page, `Approve “${evidenceName}”?`, 'Approve')
+    await evidenceState(page, 'claimed').waitFor()
+
+    // Results and rationales for all but the last three requirements through the API.
+    const cycle = ['yes', 'yes', 'yes', 'partial', 'no', 'not_applicable']
+    const bulk = requirements.slice(0, -UI_ANSWERS.length).map((r, index) => ({ id: r.id, result: cycle[index % cycle.length], rationale: rationale(16, r.identifier) }))
+    const written = await callApi(page, 'POST', `/api/v1/assessments/${assessmentId}/requirements/bulk`, { items: bulk })
+    assert.equal(written.items.length, bulk.length)
+
+    // The last three in the workspace: result, a rationale the word counter approves, save.
+    await page.goto(`${WORK_BASE_URL}/assessments/${assessmentId}`)
+    await page.getByRole('heading', { level: 1, name: title }).waitFor()
+    const unanswered = page.getByRole('checkbox', { name: 'Unanswered' })
+    await choose(unanswered)
+    await page.getByText(`${UI_ANSWERS.length} of ${requirements.length}`).waitFor()
+    for (const [index, result] of UI_ANSWERS.entries()) {
+      const requirement = requirements[requirements.length - UI_ANSWERS.length + index]
+      await requirementRow(page, requirement).click()
+      const editor = page.getByRole('region', { name: `Answer ${requirement.identifier}` })
+      await choose(editor.getByRole('radio', { name: RESULT_LABELS[result], exact: true }))
+      const text = editor.getByRole('textbox', { name: 'Rationale' })
+      const counter = editor.locator('[data-test="word-counter"]')
+      await text.fill(rationale(6, requirement.identifier))
+      await counter.getByText('6 / 15 words').waitFor()
+      await counter.getByText('9 more words needed').waitFor()
+      await text.fill(rationale(17, requirement.identifier))
+      await counter.getByText('17 / 15 words').waitFor()
+      assert.equal(await counter.getByText(/more words? needed/).count(), 0)
+      await editor.getByRole('button', { name: 'Save', exact: true }).click()
+      await page.getByText(`${requirement.identifier} saved.`).waitFor()
+      await editor.waitFor({ state: 'hidden' })
+      await requirementRow(page, requirement).waitFor({ state: 'detached' })
+    }
+    await page.getByText('No requirement matches these filters.').waitFor()
+
+    // Completing computes the score, shown as the API states it.
+    await stepper.getByRole('button', { name: 'Complete', exact: true }).click()
+    await confirm(page, 'Complete the assessment?', 'Complete')
+    await assessmentState(page, 'complete').waitFor()
+    assessment = await callApi(page, 'GET', `/api/v1/assessments/${assessmentId}`)
+    assert.equal(assessment.state, 'complete')
+    assert.equal(assessment.conformanceScore, expectedScore([...bulk.map((b) => b.result), ...UI_ANSWERS]))
+    const score = `${new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 }).format(assessment.conformanceScore)} %`
+    await page.locator('[data-test="assessment-score"]').getByText(score, { exact: true }).waitFor()
+    await page.locator('[data-test="read-only-banner"]').waitFor()
+
+    // Someone outside the team, with the same role, finds nothing there.
+    const outsider = await newPerson(context, problems, 'outsider')
+    await signIn(outsider, WORK_BASE_URL, OUTSIDER)
+    await outsider.goto(`${WORK_BASE_URL}/assessments/${assessmentId}`)
+    await outsider.getByRole('heading', { level: 1, name: 'Assessment not found' }).waitFor()
+    assert.equal(await outsider.getByRole('heading', { level: 1, name: title }).count(), 0)
+    assert.equal((await rawApi(outsider, 'GET', `/api/v1/assessments/${assessmentId}`)).status, 404)
+    assert.equal((await rawApi(outsider, 'GET', `/api/v1/evidence/${evidenceId}`)).status, 404)
+  }),
+  { skip, timeout: 120_000 },
+)
+
+journey(
+  'on a phone, in German and dark mode, the assessor answers a requirement in the editor drawer',
+  async ({ page }) => {
+    const { standard, level1, ids, entity } = await ensureFixture()
+    await signIn(page, WORK_BASE_URL, ASSESSOR)
+    const title = `Telefon ASVS L1 ${RUN}`
+    const created = await callApi(page, 'POST', '/api/v1/assessments', {
+      title,
+      entityId: entity.id,
+      standards: [{ standardId: standard.id, levelId: level1.id }],
+      assesseeIds: [ids[ASSESSEE.username]],
+    })
+    await callApi(page, 'POST', `/api/v1/assessments/${created.id}/start`, { version: created.version })
+
+    // German, remembered as the language switch does; dark from the system's colour scheme.
+    await page.evaluate(() => globalThis.localStorage.setItem('assay.locale', 'de'))
+    await page.goto(`${WORK_BASE_URL}/assessments`)
+    await page.getByRole('heading', { level: 1, name: 'Assessments' }).waitFor()
+    assert.equal(await page.locator('html').getAttribute('lang'), 'de')
+    assert.ok(await page.locator('html').evaluate((html) => html.classList.contains('dark')), 'the page is dark')
+    await page.getByRole('textbox', { name: 'Titel und Beschreibung durchsuchen' }).fill(title)
+    await page.getByRole('link', { name: title, exact: true }).click()
+    await page.getByRole('heading', { level: 1, name: title }).waitFor()
+    await assessmentState(page, 'in_progress').waitFor()
+
+    const [first] = (await callApi(page, 'GET', `/api/v1/assessments/${created.id}/requirements`)).items
+    const identifier = first.identifier
+    const row = requirementRow(page, first)
+    await row.click()
+    const editor = page.getByRole('region', { name: `${identifier} beantworten` })
+    await editor.waitFor()
+    const box = await editor.boundingBox()
+    assert.ok(box && box.width <= PHONE.width, `the editor fits the phone (${box?.width} px)`)
+    await choose(editor.getByRole('radio', { name: 'Teilweise', exact: true }))
+    const text = editor.getByRole('textbox', { name: 'Begründung' })
+    await text.fill(rationale(4, identifier))
+    await editor.getByText('noch 11 Wörter nötig').waitFor()
+    await text.fill(rationale(15, identifier))
+    await editor.getByText('15 / 15 Wörter').waitFor()
+    await editor.getByRole('button', { name: 'Speichern', exact: true }).click()
+    await page.getByText(`${identifier} gespeichert.`).waitFor()
+    await editor.waitFor({ state: 'hidden' })
+    assert.equal(await row.locator('[data-test="row-result"]').inputValue(), 'partial')
+    const overflows = await page.locator('html').evaluate((html) => html.scrollWidth > html.ownerDocument.defaultView.innerWidth)
+    assert.equal(overflows, false, 'the workspace fits the screen')
+  },
+  { skip, timeout: 60_000, viewport: PHONE, colorScheme: 'dark' },
+)
