@@ -327,6 +327,18 @@ func runAttachmentSuite(t *testing.T, st storageEnv) {
 		require.Equal(t, before, st.storedObjects(t, ts))
 	})
 
+	t.Run("a file cut off before its closing boundary: 400 and nothing stored", func(t *testing.T) {
+		before := st.storedObjects(t, ts)
+		for _, size := range []int{100, 300 << 10} { // within the type sniffing, and past it
+			body := "--cut\r\nContent-Disposition: form-data; name=\"file\"; filename=\"cut.pdf\"\r\nContent-Type: application/pdf\r\n\r\n" +
+				string(pdfBytes(size, 4))
+			res, out := ac.do(t, http.MethodPost, base, body, "Content-Type", "multipart/form-data; boundary=cut")
+			requireEnvelope(t, res, out, http.StatusBadRequest, assess.ECodeValidation)
+		}
+		require.Equal(t, before, st.storedObjects(t, ts))
+		require.Len(t, ac.get(t, base, http.StatusOK)["items"], 1)
+	})
+
 	t.Run("file names with quotes, CR LF and non-ASCII characters stay one safe header", func(t *testing.T) {
 		name := "Bericht \"Q3\"\r\nX-Injected: yes; ü €.txt"
 		res, body := ac.attach(t, ev, name, "text/plain", strings.NewReader("plain text evidence\n"), false)

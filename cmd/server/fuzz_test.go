@@ -57,6 +57,8 @@ type fuzzCase struct {
 	raw     string // replaces rawPlaceholder in body
 	header  http.Header
 	chunked bool
+	// fileAnswer: the operation answers success with a file, whose type need not be JSON.
+	fileAnswer bool
 }
 
 // fuzzOp is an operation of the description with what the fuzzer needs of it.
@@ -65,6 +67,8 @@ type fuzzOp struct {
 	pathParams   []string
 	queryParams  []string
 	body         map[string]any // the resolved request schema, nil without a JSON body
+	multipart    bool           // the request body is multipart/form-data (an upload)
+	fileAnswer   bool           // a success answers a file (documented content other than JSON), not JSON
 }
 
 type fuzzer struct {
@@ -107,36 +111,29 @@ func TestRequestFuzzer(t *testing.T) {
 	f.ids = fuzzFixtures(t, ts, admin, key, ops, []string{keyID, admin.user.ID})
 
 	rng := rand.New(rand.NewPCG(fuzzSeed, fuzzSeed))
-	var plans [][]fuzzCase
+	// Deletions go last, in a second wave, so that the records they remove (an attachment,
+	// a link: some deletions need no version) are still there while the other operations
+	// of the same records are fuzzed.
+	var plans, deletions [][]fuzzCase
 	for _, op := range ops {
 		if _, skip := notFuzzed[op.method+" "+op.path]; skip {
 			continue
 		}
-		plans = append(plans, f.cases(op, rand.New(rand.NewPCG(rng.Uint64(), rng.Uint64()))))
+		cases := f.cases(op, rand.New(rand.NewPCG(rng.Uint64(), rng.Uint64())))
+		if op.method == http.MethodDelete {
+			deletions = append(deletions, cases)
+		} else {
+			plans = append(plans, cases)
+		}
 	}
 	planned := 0
-	for _, p := range plans {
+	for _, p := range append(slices.Clone(plans), deletions...) {
 		planned += len(p)
 	}
-	work := make(chan []fuzzCase)
-	var wg sync.WaitGroup
-	for range 8 {
-		wg.Go(func() {
-			for cases := range work {
-				for _, c := range cases {
-					if time.Since(started) > fuzzBudget {
-						break
-					}
-					f.send(c)
-				}
-			}
-		})
+	for _, wave := range [][][]fuzzCase{plans, deletions} {
+		f.sendAll(wave, started)
 	}
-	for _, p := range plans {
-		work <- p
-	}
-	close(work)
-	wg.Wait()
+	plans = append(plans, deletions...)
 
 	resolved := 0
 	for _, id := range f.ids {
@@ -164,6 +161,30 @@ func TestRequestFuzzer(t *testing.T) {
 	require.Equal(t, planned, f.sent, "the fuzzer spent its budget of %s before sending every planned request", fuzzBudget)
 }
 
+// sendAll sends the plans on 8 workers, each plan's cases in order, until the budget
+// (counted from started) is spent.
+func (f *fuzzer) sendAll(plans [][]fuzzCase, started time.Time) {
+	work := make(chan []fuzzCase)
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			for cases := range work {
+				for _, c := range cases {
+					if time.Since(started) > fuzzBudget {
+						break
+					}
+					f.send(c)
+				}
+			}
+		})
+	}
+	for _, p := range plans {
+		work <- p
+	}
+	close(work)
+	wg.Wait()
+}
+
 // operations lists the operations of the description, sorted.
 func (f *fuzzer) operations(doc map[string]any) []fuzzOp {
 	var out []fuzzOp
@@ -185,6 +206,14 @@ func (f *fuzzer) operations(doc map[string]any) []fuzzOp {
 				content, _ := rb["content"].(map[string]any)
 				if mt, ok := content["application/json"].(map[string]any); ok {
 					fo.body = f.resolve(mt["schema"].(map[string]any))
+				}
+				_, fo.multipart = content["multipart/form-data"]
+			}
+			responses, _ := op["responses"].(map[string]any)
+			for code, r := range responses {
+				content, _ := r.(map[string]any)["content"].(map[string]any)
+				for mt := range content {
+					fo.fileAnswer = fo.fileAnswer || strings.HasPrefix(code, "2") && !strings.HasPrefix(mt, "application/json")
 				}
 			}
 			out = append(out, fo)
@@ -222,6 +251,7 @@ func fuzzFixtures(t *testing.T, ts *testServer, admin, key *apiClient, ops []fuz
 			key.do(t, "POST", list+"/"+id+"/test", nil) // a delivery to read and redeliver
 		}
 	}
+	unlisted := fuzzWorkFixtures(t, ts, key)
 	ids := map[string]string{}
 	for _, op := range ops {
 		path := op.path
@@ -229,7 +259,9 @@ func fuzzFixtures(t *testing.T, ts *testServer, admin, key *apiClient, ops []fuz
 			k := op.path + "/" + p
 			collection, _, _ := strings.Cut(path, "/{"+p+"}")
 			if _, done := ids[k]; !done {
-				ids[k] = firstID(t, key, collection, protected)
+				if ids[k] = firstID(t, key, collection, protected); ids[k] == "" {
+					ids[k] = unlisted[collection]
+				}
 			}
 			if ids[k] == "" {
 				break
@@ -322,8 +354,11 @@ func (f *fuzzer) cases(op fuzzOp, rng *rand.Rand) []fuzzCase {
 	} {
 		add(fmt.Sprintf("header: %s: %.20q", h[0], h[1]), base, baseBody, h...)
 	}
+	if op.multipart {
+		out = append(out, multipartCases(op.method, base, rng)...)
+	}
 	if op.body == nil {
-		return out
+		return fileAnswers(out, op.fileAnswer)
 	}
 
 	for _, b := range []struct{ name, body string }{
@@ -354,7 +389,15 @@ func (f *fuzzer) cases(op fuzzOp, rng *rand.Rand) []fuzzCase {
 			out = append(out, c)
 		}
 	}
-	return out
+	return fileAnswers(out, op.fileAnswer)
+}
+
+// fileAnswers marks the cases of an operation that answers success with a file.
+func fileAnswers(cases []fuzzCase, file bool) []fuzzCase {
+	for i := range cases {
+		cases[i].fileAnswer = file
+	}
+	return cases
 }
 
 // latin1 puts an ISO 8859-1 "é" (0xE9, invalid UTF-8) into the first string of a body.
@@ -574,7 +617,7 @@ func (f *fuzzer) send(c fuzzCase) {
 	for name, values := range c.header {
 		req.Header[name] = values
 	}
-	problem, status := f.check(req)
+	problem, status := f.check(req, c.fileAnswer)
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.sent++
@@ -589,7 +632,7 @@ func (f *fuzzer) send(c fuzzCase) {
 
 // check sends req and returns what is wrong with the answer ("" when nothing) and its
 // status (0 when none came).
-func (f *fuzzer) check(req *http.Request) (string, int) {
+func (f *fuzzer) check(req *http.Request, fileAnswer bool) (string, int) {
 	res, err := f.client.Do(req)
 	if err != nil {
 		return "no answer: " + err.Error(), 0
@@ -606,7 +649,7 @@ func (f *fuzzer) check(req *http.Request) (string, int) {
 	case s >= 300 && s < 400:
 		return fmt.Sprintf("answered %d", s), s
 	case s < 400:
-		if len(raw) > 0 && !strings.HasPrefix(res.Header.Get("Content-Type"), "application/json") {
+		if len(raw) > 0 && !fileAnswer && !strings.HasPrefix(res.Header.Get("Content-Type"), "application/json") {
 			return fmt.Sprintf("answered %d with %s", s, res.Header.Get("Content-Type")), s
 		}
 		return "", s

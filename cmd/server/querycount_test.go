@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/stretchr/testify/require"
 
+	"github.com/assay-dev/assay/pkg/assess"
 	"github.com/assay-dev/assay/pkg/logging"
 	"github.com/assay-dev/assay/pkg/postgres/pgtest"
 )
@@ -117,4 +119,71 @@ func TestCreateQueries(t *testing.T) {
 	counter.mu.Unlock()
 	unread := other.get(t, "/api/v1/notifications/unread-count", http.StatusOK)
 	require.EqualValues(t, before+2, unread["count"], "the other administrator is notified of both invites: %v", unread)
+}
+
+// TestAssessmentWorkQueries pins the queries of the main reads of assessment work, as a
+// participant without assessments.view_all (the visibility rule in SQL) and as an
+// administrator: each list has several items, so a query per item (N+1) changes the count.
+func TestAssessmentWorkQueries(t *testing.T) {
+	t.Parallel()
+	counter := &queryCounter{counts: map[string]int{}, sql: map[string][]string{}}
+	ts := startTracedServer(t, pgtest.NewDatabase(t), counter)
+	admin := ts.bearerClient(ts.newAPIKey(t, ts.admin(t)))
+	p, pc := ts.newUser(t, assess.RoleAssessor)
+	o, _ := ts.newUser(t, assess.RoleAssessee)
+	participant := ts.bearerClient(ts.newAPIKey(t, pc))
+	w := newClaimWorld(t, ts)
+	var aid string
+	var ars []string
+	for i := range 3 {
+		aid, ars = w.assessment(fmt.Sprintf("Assessment %d", i), []string{p.ID}, []string{o.ID})
+	}
+	var evidence []string
+	for i, ar := range ars {
+		evidence = append(evidence, w.evidence(fmt.Sprintf("Evidence %d", i), o.ID, ar))
+	}
+	for i := range 3 {
+		admin.post(t, "/api/v1/assessments/"+aid+"/claims", map[string]any{"name": fmt.Sprintf("Claim %d", i), "target": "The service",
+			"predicate": "It holds.", "evidenceIds": evidence[i:], "requirementIds": ars[:i+1]}, http.StatusCreated)
+	}
+
+	// A read under one assessment first checks that the caller may see it (one query, for
+	// an administrator too); a list applies the rule in its own WHERE. Assessments are the
+	// row(s), then tags, standards, team and progress, one query each for the whole page;
+	// evidence is the row(s) and their tags; a claim's evidence and requirements are
+	// sub-selects of its row; the requirements of an assessment are one tree query.
+	reads := []struct {
+		name            string
+		path            string
+		asParticipant   int
+		asAdministrator int
+	}{
+		{"get an assessment", "/api/v1/assessments/" + aid, 6, 6},
+		{"list assessments", "/api/v1/assessments?limit=50", 5, 5},
+		{"list the requirements of an assessment", "/api/v1/assessments/" + aid + "/requirements", 2, 2},
+		{"list evidence of an assessment", "/api/v1/evidence?assessment=" + aid + "&limit=50", 2, 2},
+		{"get evidence", "/api/v1/evidence/" + evidence[0], 2, 2},
+		{"list claims", "/api/v1/assessments/" + aid + "/claims", 2, 2},
+		{"timeline", "/api/v1/assessments/" + aid + "/timeline", 2, 2},
+	}
+	for _, c := range reads {
+		for _, who := range []struct {
+			name    string
+			client  *apiClient
+			queries int
+		}{{"participant", participant, c.asParticipant}, {"administrator", admin, c.asAdministrator}} {
+			t.Run(c.name+" as "+who.name, func(t *testing.T) {
+				body := who.client.get(t, c.path, http.StatusOK) // warms the credential cache
+				if list, ok := body["items"].([]any); ok {
+					require.GreaterOrEqual(t, len(list), 3, "a list of several items: %v", body)
+				}
+				res, raw := who.client.do(t, http.MethodGet, c.path, nil)
+				require.Equal(t, http.StatusOK, res.StatusCode, raw)
+				id := res.Header.Get("X-Request-Id")
+				counter.mu.Lock()
+				defer counter.mu.Unlock()
+				require.Equal(t, who.queries, counter.counts[id], "queries:\n%s", strings.Join(counter.sql[id], "\n---\n"))
+			})
+		}
+	}
 }

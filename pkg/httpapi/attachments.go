@@ -83,7 +83,8 @@ var docAttachmentDownload = huma.Operation{OperationID: "downloadEvidenceAttachm
 	Tags: tagAttachments, Errors: []int{http.StatusNotFound, http.StatusInternalServerError},
 	Description: "The bytes, as a download (`Content-Disposition: attachment` with the name in RFC 5987 form, " +
 		"`X-Content-Type-Options: nosniff`, `Content-Security-Policy: sandbox; default-src 'none'`), with the type detected " +
-		"at upload. `ETag` is the SHA-256 in quotes; `Range` and `If-Range`/`If-None-Match` requests are served (206, 304). " +
+		"at upload. `ETag` is the SHA-256 in quotes; `Range` and `If-Range`/`If-None-Match` requests are served (206, 304); " +
+		"`If-Match` is ignored (the bytes of an attachment never change). " +
 		"The SHA-256 of the stored bytes is checked before the first byte is sent: a mismatch (a file changed or lost in " +
 		"storage) answers 500 integrity_error, is recorded in the audit log (evidence.attachment_integrity_failed), and " +
 		"sends no byte of the file.",
@@ -110,6 +111,10 @@ func (s *Server) handleAttachmentDownload(ctx context.Context, in *attachmentInp
 		h.Set("Content-Security-Policy", "sandbox; default-src 'none'")
 		h.Set("ETag", `"`+content.SHA256+`"`)
 		h.Set("Cache-Control", "private, no-cache")
+		// If-Match guards changes; a download changes nothing, and the file of an
+		// attachment never changes (its ETag is its SHA-256), so it is not evaluated:
+		// ServeContent would answer a mismatch 412 in plain text, outside the envelope.
+		r.Header.Del("If-Match")
 		http.ServeContent(w, r, "", time.Time{}, content.Body)
 	}}, nil
 }

@@ -152,13 +152,19 @@ func (f *limitedFile) Read(p []byte) (int, error) {
 		return n - int(-f.left), errUploadTooLarge
 	}
 	var tooLarge *http.MaxBytesError
-	if errors.As(err, &tooLarge) {
+	switch {
+	case errors.As(err, &tooLarge):
 		return n, errUploadTooLarge
+	case errors.Is(err, io.ErrUnexpectedEOF): // the body ended before the part's closing boundary
+		return n, errUploadCutOff
 	}
 	return n, err
 }
 
-var errUploadTooLarge = &assess.Error{Code: assess.ECodePayloadTooLarge, Message: "The file is larger than UPLOAD_MAX_FILE_SIZE allows."}
+var (
+	errUploadTooLarge = &assess.Error{Code: assess.ECodePayloadTooLarge, Message: "The file is larger than UPLOAD_MAX_FILE_SIZE allows."}
+	errUploadCutOff   = badUpload("The request body ended before the end of the file part (its closing boundary): the upload is incomplete.")
+)
 
 // isMultipart reports a multipart/form-data request: an upload.
 func isMultipart(r *http.Request) bool {

@@ -156,6 +156,10 @@ func TestUploadRefusesOtherBodies(t *testing.T) {
 		"JSON instead of a form":   {"application/json", `{"file":"x"}`, http.StatusUnsupportedMediaType},
 		"no file part":             {"multipart/form-data; boundary=b", "--b\r\nContent-Disposition: form-data; name=\"note\"\r\n\r\nx\r\n--b--\r\n", http.StatusBadRequest},
 		"truncated multipart body": {"multipart/form-data; boundary=b", "--b\r\nContent-Disposition: form-da", http.StatusBadRequest},
+		// The file part begins but the body ends before its closing boundary: a cut-off
+		// upload, not a short file.
+		"file without its closing boundary": {"multipart/form-data; boundary=b",
+			"--b\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.txt\"\r\n\r\nsome text", http.StatusBadRequest},
 	} {
 		t.Run(name, func(t *testing.T) {
 			req, err := http.NewRequest(http.MethodPost, srv.URL+"/api/v1/things/t1/files", strings.NewReader(c.body))

@@ -62,6 +62,14 @@ func OpenPool(ctx context.Context, dsn string, cfg PoolConfig) (*pgxpool.Pool, e
 	if cfg.ApplicationName != "" {
 		pc.ConnConfig.RuntimeParams["application_name"] = cfg.ApplicationName
 	}
+	// No JIT compilation unless the connection string asks for it: the service's queries
+	// are short, and an overestimated plan (a recursive walk of a requirement tree when a
+	// large standard skews the statistics) crosses jit_above_cost and spends hundreds of
+	// milliseconds compiling what runs in a few (make bench, assessment-workspace: 654 ms
+	// with JIT, 21 ms without, docs/performance.md).
+	if _, set := pc.ConnConfig.RuntimeParams["jit"]; !set {
+		pc.ConnConfig.RuntimeParams["jit"] = "off"
+	}
 	pool, err := pgxpool.NewWithConfig(ctx, pc)
 	if err != nil {
 		return nil, fmt.Errorf("database: %w", err)

@@ -69,6 +69,11 @@ type fanOutResult struct {
 // recipients (whose in-app notifications the same statement inserts), the addresses of the
 // matching rules and the matching destinations in one round trip: none of them depends on the
 // result of another, and a failing one aborts the transaction and the rest with it.
+// The destinations found are locked FOR KEY SHARE until the change commits: a webhook or
+// chat destination deleted meanwhile would otherwise make the insert of its delivery fail
+// its foreign key, and the change (a create, a load of demo data) answer 404. With the lock
+// the deletion waits for the change, then cascades to the new deliveries; a destination
+// deleted before the lock is skipped. Updates (FOR NO KEY UPDATE) do not wait.
 func (db *DB) fanOutReads(ctx context.Context, tx pgx.Tx, se storedEvent, typ assess.EventType, keys []string, before []statement) (fanOutResult, error) {
 	var b pgx.Batch
 	for _, s := range before {
@@ -82,12 +87,13 @@ func (db *DB) fanOutReads(ctx context.Context, tx pgx.Tx, se storedEvent, typ as
 	webhooks := db.delivery.WebhooksEnabled
 	if webhooks {
 		b.Queue(`SELECT id FROM webhooks WHERE active AND (event_types && $1::text[] OR id = ANY (`+ruleWebhooksSQL+`))
-			ORDER BY id`, keys)
+			ORDER BY id FOR KEY SHARE`, keys)
 	}
 	platforms := db.chatPlatformsOn()
 	if len(platforms) > 0 {
 		b.Queue(`SELECT id, platform FROM chat_destinations
-			WHERE active AND platform = ANY ($2) AND (event_types && $1::text[] OR id = ANY (`+ruleChatsSQL+`)) ORDER BY id`, keys, platforms)
+			WHERE active AND platform = ANY ($2) AND (event_types && $1::text[] OR id = ANY (`+ruleChatsSQL+`)) ORDER BY id
+			FOR KEY SHARE`, keys, platforms)
 	}
 	br := tx.SendBatch(ctx, &b)
 	f, err := readFanOut(br, se, len(before), webhooks, len(platforms) > 0)

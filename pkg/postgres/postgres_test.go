@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"strings"
 	"sync"
 	"testing"
 	"testing/fstest"
@@ -26,6 +27,22 @@ func openPool(t *testing.T, dsn string) *pgxpool.Pool {
 	require.NoError(t, err)
 	t.Cleanup(pool.Close)
 	return pool
+}
+
+// TestPoolTurnsJITOff: connections of the pool run without JIT compilation unless the
+// connection string sets jit.
+func TestPoolTurnsJITOff(t *testing.T) {
+	t.Parallel()
+	dsn := pgtest.NewEmptyDatabase(t)
+	var jit string
+	require.NoError(t, openPool(t, dsn).QueryRow(context.Background(), "SHOW jit").Scan(&jit))
+	require.Equal(t, "off", jit)
+	withJIT := dsn + " jit=on" // keyword/value form
+	if strings.Contains(dsn, "://") {
+		withJIT = dsn + map[bool]string{false: "?", true: "&"}[strings.Contains(dsn, "?")] + "jit=on"
+	}
+	require.NoError(t, openPool(t, withJIT).QueryRow(context.Background(), "SHOW jit").Scan(&jit))
+	require.Equal(t, "on", jit)
 }
 
 // TestConcurrentMigrationsApplyOnce starts several migrators at once, as several replicas

@@ -16,6 +16,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -29,8 +30,10 @@ type options struct {
 	Users        int
 	Entities     int
 	Requirements int
+	Assessments  int
+	Evidence     int
 	Credentials  int
-	Op           string // one operation by name, or "mixed"; empty for all
+	Op           string // operations by name, comma-separated ("mixed": the mix); empty for all
 	Out          string
 	Server       string
 	Pgbench      string
@@ -54,6 +57,10 @@ func (o *options) Validate() error {
 		return errors.New("-entities must not be negative")
 	case o.Requirements != 0 && o.Requirements < 200:
 		return errors.New("-requirements must be 0 or at least 200")
+	case o.Assessments < 0:
+		return errors.New("-assessments must not be negative")
+	case o.Evidence < 3:
+		return errors.New("-evidence must be at least 3 (every third is linked to the seeded assessment)")
 	case o.Credentials < 1:
 		return errors.New("-credentials must be at least 1")
 	case o.Out == "":
@@ -73,8 +80,10 @@ func main() {
 	flag.IntVar(&o.Users, "users", 1000, "users to seed")
 	flag.IntVar(&o.Entities, "entities", 100000, "entities to seed (inserted in SQL) for the entity list operations")
 	flag.IntVar(&o.Requirements, "requirements", 100000, "requirements of the large seeded standard (inserted in SQL) for the requirement list operations; 0: none")
+	flag.IntVar(&o.Assessments, "assessments", 1000, "assessments to seed (inserted in SQL) besides the ASVS one; the participant is on every tenth")
+	flag.IntVar(&o.Evidence, "evidence", 5000, "evidence to seed (inserted in SQL), authored by the seeded users; every third is linked to the ASVS assessment")
 	flag.IntVar(&o.Credentials, "credentials", 0, "API keys, and sessions, the workers share round-robin (default: one each per worker)")
-	flag.StringVar(&o.Op, "op", "", "run only this operation (a name from the scenario, or mixed)")
+	flag.StringVar(&o.Op, "op", "", "run only these operations (names from the scenario, or mixed; comma-separated)")
 	flag.StringVar(&o.Out, "out", filepath.Join(os.TempDir(), "assay-bench", "bench-results.json"), "JSON results file")
 	flag.StringVar(&o.Server, "server", "bin/assay-server", "assay-server binary")
 	flag.StringVar(&o.Pgbench, "pgbench", "", "pgbench binary (default: next to the PostgreSQL server binaries, else on PATH)")
@@ -109,8 +118,9 @@ const mixedPhase = "mixed"
 // -op, the one operation (or the mix) named.
 func selectPhases(sc *Scenario, op string) ([]phase, error) {
 	var phases []phase
+	wanted := strings.Split(op, ",")
 	for _, o := range sc.Operations {
-		if op == "" || op == o.Name {
+		if op == "" || slices.Contains(wanted, o.Name) {
 			phases = append(phases, phase{name: o.Name, pick: only(o)})
 		}
 	}
@@ -120,10 +130,10 @@ func selectPhases(sc *Scenario, op string) ([]phase, error) {
 			weightedOps = append(weightedOps, o)
 		}
 	}
-	if (op == "" || op == mixedPhase) && len(weightedOps) > 0 {
+	if (op == "" || slices.Contains(wanted, mixedPhase)) && len(weightedOps) > 0 {
 		phases = append(phases, phase{name: mixedPhase, pick: weighted(weightedOps)})
 	}
-	if len(phases) == 0 {
+	if len(phases) < len(wanted) && op != "" {
 		names := make([]string, 0, len(sc.Operations))
 		for _, o := range sc.Operations {
 			names = append(names, o.Name)

@@ -119,8 +119,10 @@ func (r *Report) printTable(w io.Writer) {
 		fmt.Fprintf(w, "write ceiling: %s: %.0f tps, latency average %.2f ms\n", r.PgbenchWrite.Command, r.PgbenchWrite.TPS, r.PgbenchWrite.LatencyMs)
 	}
 	s := r.Seed
-	fmt.Fprintf(w, "concurrency %d, %gs per operation after %gs warm-up; %d users, %d custom roles, %d unread notifications, %d API keys and sessions (seeded in %.0fs)\n",
-		r.Settings.Concurrency, r.Settings.DurationS, r.Settings.WarmupS, s.Users, s.CustomRoles, s.UnreadNotifications, s.Credentials, s.Seconds)
+	fmt.Fprintf(w, "concurrency %d, %gs per operation after %gs warm-up; %d users, %d custom roles, %d unread notifications, %d API keys and sessions; "+
+		"%d assessments, %d evidence, %d claims (seeded in %.0fs)\n",
+		r.Settings.Concurrency, r.Settings.DurationS, r.Settings.WarmupS, s.Users, s.CustomRoles, s.UnreadNotifications, s.Credentials,
+		s.Assessments, s.Evidence, s.Claims, s.Seconds)
 	fmt.Fprintf(w, "assay-server %s; %d cores (%s), load average %s at start, %s at end; %s; whole run %.0fs\n",
 		r.ServerVersion, r.Host.Cores, r.Host.CPU, r.Host.LoadAvg, r.Host.LoadAvgEnd, r.Host.GoVersion, r.TotalSeconds)
 }

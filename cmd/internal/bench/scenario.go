@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	_ "embed"
 	"encoding/json"
 	"errors"
@@ -21,7 +22,10 @@ var scenarioJSON []byte
 const (
 	credAPIKey  = "apiKey"  // Authorization: Bearer <token> of the measured administrator
 	credSession = "session" // the assay_session cookie of the measured administrator, plus Origin
-	credNone    = "none"
+	// credParticipant is Authorization: Bearer <token> of participantName, an assessor
+	// without assessments.view_all: reads as them go through the visibility rule in SQL.
+	credParticipant = "participantKey"
+	credNone        = "none"
 )
 
 // placeholders are the {{name}} variables a path or body template may use. Each draws a
@@ -38,6 +42,8 @@ var placeholders = map[string]func(d *Dataset, r *rand.Rand) string{
 	"assessmentRequirementId": func(d *Dataset, r *rand.Rand) string {
 		return d.AssessmentRequirementIDs[r.IntN(len(d.AssessmentRequirementIDs))]
 	},
+	"evidenceId":       func(d *Dataset, r *rand.Rand) string { return d.EvidenceIDs[r.IntN(len(d.EvidenceIDs))] },
+	"uploadEvidenceId": func(d *Dataset, r *rand.Rand) string { return d.UploadEvidenceIDs[r.IntN(len(d.UploadEvidenceIDs))] },
 }
 
 // Scenario is the list of operations the load generator drives.
@@ -54,6 +60,8 @@ type Operation struct {
 	Body       string `json:"body"`   // a JSON template; empty for none
 	Credential string `json:"credential"`
 	Weight     int    `json:"weight"` // share of the operation in the mixed phase
+	// Upload, instead of Body, sends a multipart/form-data body with one file part.
+	Upload *Upload `json:"upload,omitempty"`
 
 	path, body template
 }
@@ -91,10 +99,14 @@ func (op *Operation) check() error {
 		return fmt.Errorf("unknown method %q", op.Method)
 	case !strings.HasPrefix(op.Path, "/"):
 		return errors.New("path must start with /")
-	case !slices.Contains([]string{credAPIKey, credSession, credNone}, op.Credential):
-		return fmt.Errorf("credential must be %s, %s or %s", credAPIKey, credSession, credNone)
+	case !slices.Contains([]string{credAPIKey, credSession, credParticipant, credNone}, op.Credential):
+		return fmt.Errorf("credential must be %s, %s, %s or %s", credAPIKey, credSession, credParticipant, credNone)
 	case op.Weight < 0:
 		return errors.New("weight must not be negative")
+	case op.Upload != nil && op.Body != "":
+		return errors.New("body and upload exclude each other")
+	case op.Upload != nil && (op.Upload.Field == "" || op.Upload.Filename == "" || op.Upload.Bytes < 64 || op.Upload.Bytes > 64<<20):
+		return errors.New("upload needs a field, a filename and 64 B to 64 MiB of bytes")
 	}
 	if op.path, err = parseTemplate(op.Path); err != nil {
 		return fmt.Errorf("path: %w", err)
@@ -109,24 +121,56 @@ func (op *Operation) check() error {
 // connection keeps using the same one, as a real client does.
 func (op *Operation) request(base string, d *Dataset, r *rand.Rand, worker int) (*http.Request, error) {
 	var body io.Reader = http.NoBody
-	if op.Body != "" {
-		body = strings.NewReader(op.body.expand(d, r))
+	contentType := ""
+	switch {
+	case op.Body != "":
+		body, contentType = strings.NewReader(op.body.expand(d, r)), "application/json"
+	case op.Upload != nil:
+		body, contentType = bytes.NewReader(op.Upload.body(r)), "multipart/form-data; boundary="+uploadBoundary
 	}
 	req, err := http.NewRequest(op.Method, base+op.path.expand(d, r), body)
 	if err != nil {
 		return nil, err
 	}
-	if op.Body != "" {
-		req.Header.Set("Content-Type", "application/json")
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
 	}
 	switch op.Credential {
 	case credAPIKey:
 		req.Header.Set("Authorization", "Bearer "+d.APIKeys[worker%len(d.APIKeys)])
+	case credParticipant:
+		req.Header.Set("Authorization", "Bearer "+d.ParticipantKeys[worker%len(d.ParticipantKeys)])
 	case credSession:
 		req.Header.Set("Cookie", sessionCookie+"="+d.Sessions[worker%len(d.Sessions)])
 		req.Header.Set("Origin", base) // cookie-authenticated writes must come from the server's origin
 	}
 	return req, nil
+}
+
+// Upload is a file sent as multipart/form-data: one part named Field with Bytes bytes of
+// plain text whose first line is random, so that no two uploads have the same content (the
+// server would answer a repeated file with the attachment it already stores).
+type Upload struct {
+	Field    string `json:"field"`
+	Filename string `json:"filename"`
+	Bytes    int    `json:"bytes"`
+}
+
+const uploadBoundary = "assay-bench-boundary-7f3a9c"
+
+// body builds the multipart body of one upload.
+func (u *Upload) body(r *rand.Rand) []byte {
+	const filler = "Bench evidence file: a line of plain text repeated to fill the upload.\n"
+	head := "--" + uploadBoundary + "\r\nContent-Disposition: form-data; name=\"" + u.Field + "\"; filename=\"" + u.Filename +
+		"\"\r\nContent-Type: text/plain\r\n\r\n"
+	tail := "\r\n--" + uploadBoundary + "--\r\n"
+	buf := make([]byte, 0, len(head)+u.Bytes+len(tail))
+	buf = append(buf, head...)
+	buf = fmt.Appendf(buf, "bench upload %016x%016x\n", r.Uint64(), r.Uint64())
+	for len(buf)-len(head) < u.Bytes {
+		buf = append(buf, filler[:min(len(filler), u.Bytes-(len(buf)-len(head)))]...)
+	}
+	return append(buf, tail...)
 }
 
 // template is a path or body split once at load into literals and {{placeholders}}.

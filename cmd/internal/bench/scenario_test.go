@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -78,4 +79,46 @@ func TestSummarizeTakesNearestRankPercentiles(t *testing.T) {
 	require.Equal(t, 99.0, res.P99Ms)
 	require.Equal(t, 100.0, res.MaxMs)
 	require.Equal(t, 50.0, res.ReqPerSec)
+}
+
+func TestUploadSendsADifferentFileEachTime(t *testing.T) {
+	t.Parallel()
+	sc, err := parseScenario([]byte(`{"operations":[{"name":"up","method":"POST","path":"/e/{{uploadEvidenceId}}/attachments",
+		"upload":{"field":"file","filename":"a.txt","bytes":1000},"credential":"participantKey"}]}`))
+	require.NoError(t, err)
+	d := &Dataset{UploadEvidenceIDs: []string{"ev_1"}, ParticipantKeys: []string{"p0"}}
+	r := rand.New(rand.NewPCG(1, 2))
+	var files [][]byte
+	for range 2 {
+		req, err := sc.Operations[0].request("http://h", d, r, 0)
+		require.NoError(t, err)
+		require.Equal(t, "Bearer p0", req.Header.Get("Authorization"))
+		require.NoError(t, req.ParseMultipartForm(1<<20))
+		fh := req.MultipartForm.File["file"]
+		require.Len(t, fh, 1)
+		require.Equal(t, "a.txt", fh[0].Filename)
+		require.EqualValues(t, 1000, fh[0].Size)
+		f, err := fh[0].Open()
+		require.NoError(t, err)
+		data, err := io.ReadAll(f)
+		require.NoError(t, err)
+		files = append(files, data)
+	}
+	require.NotEqual(t, files[0], files[1])
+
+	_, err = parseScenario([]byte(`{"operations":[{"name":"up","method":"POST","path":"/x","body":"{}",
+		"upload":{"field":"file","filename":"a.txt","bytes":1000},"credential":"apiKey"}]}`))
+	require.Error(t, err, "body and upload at once")
+}
+
+func TestSelectPhasesTakesSeveralNames(t *testing.T) {
+	t.Parallel()
+	sc, err := parseScenario(scenarioJSON)
+	require.NoError(t, err)
+	phases, err := selectPhases(sc, "get-user,mixed")
+	require.NoError(t, err)
+	require.Equal(t, "get-user", phases[0].name)
+	require.Equal(t, mixedPhase, phases[1].name)
+	_, err = selectPhases(sc, "get-user,nope")
+	require.Error(t, err)
 }

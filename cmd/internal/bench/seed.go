@@ -52,6 +52,15 @@ type Dataset struct {
 	// loaded (AssessmentRequirementIDs).
 	AssessmentID             string   `json:"-"`
 	AssessmentRequirementIDs []string `json:"-"`
+	// ParticipantKeys are API keys of participantName, an assessor on the team of
+	// AssessmentID and of every tenth other assessment, without assessments.view_all: the
+	// operations using them go through the visibility rule. EvidenceIDs are the evidence
+	// linked to AssessmentID (visible to the participant); UploadEvidenceIDs the evidence
+	// upload-small attaches files to.
+	ParticipantKeys   []string `json:"-"`
+	EvidenceIDs       []string `json:"-"`
+	UploadEvidenceIDs []string `json:"-"`
+	participantID     string
 
 	Users               int     `json:"users"`
 	CustomRoles         int     `json:"customRoles"`
@@ -60,6 +69,9 @@ type Dataset struct {
 	Credentials         int     `json:"credentials"`         // API keys, and sessions, shared by the workers
 	UnreadNotifications int     `json:"unreadNotifications"` // of adminName
 	Projects            int     `json:"projects"`
+	Assessments         int     `json:"assessments"`
+	Evidence            int     `json:"evidence"`
+	Claims              int     `json:"claims"`
 	Seconds             float64 `json:"seconds"`
 }
 
@@ -69,6 +81,8 @@ type seeder struct {
 	users        int
 	entities     int
 	requirements int
+	assessments  int // besides the seeded ASVS assessment
+	evidence     int
 	dsn          string // the database, for seeding in bulk what the API would take long to create
 	credentials  int    // API keys, and sessions, of adminName
 	data         *Dataset
@@ -92,13 +106,15 @@ var seedSteps = []struct {
 	{"large standard", (*seeder).largeStandard},
 	{"projects", (*seeder).projects},
 	{"assessment", (*seeder).assessment},
+	{"assessment work", (*seeder).assessmentWork},
 }
 
 // seed runs every step against the server at base (and its database dsn): o.Users
 // accounts, o.Credentials API keys and as many sessions of the measured administrator, and
 // o.Entities entities.
 func seed(ctx context.Context, base, dsn string, o options, out io.Writer) (*Dataset, error) {
-	s := &seeder{api: newAPIClient(base), users: o.Users, entities: o.Entities, requirements: o.Requirements, dsn: dsn, credentials: o.Credentials, data: &Dataset{}}
+	s := &seeder{api: newAPIClient(base), users: o.Users, entities: o.Entities, requirements: o.Requirements,
+		assessments: o.Assessments, evidence: o.Evidence, dsn: dsn, credentials: o.Credentials, data: &Dataset{}}
 	began := time.Now()
 	for _, step := range seedSteps {
 		t0 := time.Now()
