@@ -39,7 +39,7 @@ func treeDownQuery(where string) string {
 	), ranked AS (
 		SELECT r.id, r.parent_id, r.identifier, r.name,
 			row_number() OVER (PARTITION BY r.standard_id, r.parent_id ORDER BY r.position, r.natural_key, r.id) AS rk
-		FROM requirements r WHERE r.standard_id IN (SELECT DISTINCT standard_id FROM sel)
+		FROM requirements r WHERE r.standard_id IN (SELECT s.standard_id FROM assessment_standards s WHERE s.assessment_id = $1)
 	), walk AS (
 		SELECT id, identifier, name, ARRAY[rk] AS path, '[]'::jsonb AS ancestors FROM ranked WHERE parent_id IS NULL
 		UNION ALL
