@@ -282,6 +282,13 @@ func runAttachmentSuite(t *testing.T, st storageEnv) {
 		require.Equal(t, content[len(content)-10:], raw)
 		res, _ = ac.fetchFile(t, ev, id, "If-None-Match", `"`+hexSHA256(content)+`"`)
 		require.Equal(t, http.StatusNotModified, res.StatusCode)
+		// A range outside the file is refused in the envelope, naming the size.
+		res, raw = ac.fetchFile(t, ev, id, "Range", fmt.Sprintf("bytes=%d-", len(content)+5))
+		require.Equal(t, http.StatusRequestedRangeNotSatisfiable, res.StatusCode)
+		require.Equal(t, fmt.Sprintf("bytes */%d", len(content)), res.Header.Get("Content-Range"))
+		require.True(t, strings.HasPrefix(res.Header.Get("Content-Type"), "application/json"), res.Header.Get("Content-Type"))
+		require.Contains(t, string(raw), `"error":"range_not_satisfiable"`)
+		require.Empty(t, res.Header.Get("Content-Disposition"))
 	})
 
 	t.Run("the same bytes again answer the existing attachment and store nothing", func(t *testing.T) {

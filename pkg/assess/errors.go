@@ -30,6 +30,8 @@ const (
 	ECodeKeyUnavailable = "encryption_key_unavailable"
 	// ECodeIntegrity: stored data failed its integrity check (tampered or corrupt).
 	ECodeIntegrity = "integrity_error"
+	// ECodeRangeNotSatisfiable: a download's Range lies outside the file.
+	ECodeRangeNotSatisfiable = "range_not_satisfiable"
 )
 
 // Detail is one item of an error's details: which field, which rule, what went wrong.

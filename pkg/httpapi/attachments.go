@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"context"
+	"log/slog"
 	"net/http"
 	"strings"
 	"time"
@@ -80,11 +81,12 @@ func (s *Server) handleAttachmentGet(ctx context.Context, in *attachmentInput) (
 }
 
 var docAttachmentDownload = huma.Operation{OperationID: "downloadEvidenceAttachment", Summary: "Download a file",
-	Tags: tagAttachments, Errors: []int{http.StatusNotFound, http.StatusInternalServerError},
+	Tags: tagAttachments, Errors: []int{http.StatusNotFound, http.StatusRequestedRangeNotSatisfiable, http.StatusInternalServerError},
 	Description: "The bytes, as a download (`Content-Disposition: attachment` with the name in RFC 5987 form, " +
 		"`X-Content-Type-Options: nosniff`, `Content-Security-Policy: sandbox; default-src 'none'`), with the type detected " +
 		"at upload. `ETag` is the SHA-256 in quotes; `Range` and `If-Range`/`If-None-Match` requests are served (206, 304); " +
-		"`If-Match` is ignored (the bytes of an attachment never change). " +
+		"`If-Match` is ignored (the bytes of an attachment never change); a range outside the file is 416 " +
+		"range_not_satisfiable (Content-Range names the size). " +
 		"The SHA-256 of the stored bytes is checked before the first byte is sent: a mismatch (a file changed or lost in " +
 		"storage) answers 500 integrity_error, is recorded in the audit log (evidence.attachment_integrity_failed), and " +
 		"sends no byte of the file.",
@@ -115,8 +117,39 @@ func (s *Server) handleAttachmentDownload(ctx context.Context, in *attachmentInp
 		// attachment never changes (its ETag is its SHA-256), so it is not evaluated:
 		// ServeContent would answer a mismatch 412 in plain text, outside the envelope.
 		r.Header.Del("If-Match")
-		http.ServeContent(w, r, "", time.Time{}, content.Body)
+		http.ServeContent(&rangeRefusal{ResponseWriter: w, r: r, log: s.dep.Logger}, r, "", time.Time{}, content.Body)
 	}}, nil
+}
+
+// rangeRefusal answers a Range that lies outside the file (http.ServeContent's 416 in
+// plain text) with the error envelope instead, keeping the Content-Range header that
+// names the file's size.
+type rangeRefusal struct {
+	http.ResponseWriter
+	r       *http.Request
+	log     *slog.Logger
+	refused bool
+}
+
+func (w *rangeRefusal) WriteHeader(status int) {
+	if status != http.StatusRequestedRangeNotSatisfiable {
+		w.ResponseWriter.WriteHeader(status)
+		return
+	}
+	w.refused = true
+	h := w.Header()
+	h.Del("Content-Disposition")
+	h.Del("ETag")
+	writeError(w.ResponseWriter, w.r, w.log, &assess.Error{Code: assess.ECodeRangeNotSatisfiable,
+		Message: "The requested range lies outside the file; Content-Range names its size."})
+}
+
+// Write drops ServeContent's plain-text body of a refusal; the envelope is written.
+func (w *rangeRefusal) Write(b []byte) (int, error) {
+	if w.refused {
+		return len(b), nil
+	}
+	return w.ResponseWriter.Write(b)
 }
 
 var docAttachmentDelete = huma.Operation{OperationID: "deleteEvidenceAttachment", Summary: "Delete a file",

@@ -1462,7 +1462,7 @@ export interface paths {
         };
         /**
          * Download a file
-         * @description The bytes, as a download (`Content-Disposition: attachment` with the name in RFC 5987 form, `X-Content-Type-Options: nosniff`, `Content-Security-Policy: sandbox; default-src 'none'`), with the type detected at upload. `ETag` is the SHA-256 in quotes; `Range` and `If-Range`/`If-None-Match` requests are served (206, 304); `If-Match` is ignored (the bytes of an attachment never change). The SHA-256 of the stored bytes is checked before the first byte is sent: a mismatch (a file changed or lost in storage) answers 500 integrity_error, is recorded in the audit log (evidence.attachment_integrity_failed), and sends no byte of the file.
+         * @description The bytes, as a download (`Content-Disposition: attachment` with the name in RFC 5987 form, `X-Content-Type-Options: nosniff`, `Content-Security-Policy: sandbox; default-src 'none'`), with the type detected at upload. `ETag` is the SHA-256 in quotes; `Range` and `If-Range`/`If-None-Match` requests are served (206, 304); `If-Match` is ignored (the bytes of an attachment never change); a range outside the file is 416 range_not_satisfiable (Content-Range names the size). The SHA-256 of the stored bytes is checked before the first byte is sent: a mismatch (a file changed or lost in storage) answers 500 integrity_error, is recorded in the audit log (evidence.attachment_integrity_failed), and sends no byte of the file.
          */
         get: operations["downloadEvidenceAttachment"];
         put?: never;
@@ -17161,6 +17161,15 @@ export interface operations {
             };
             /** @description Not Found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Requested Range Not Satisfiable */
+            416: {
                 headers: {
                     [name: string]: unknown;
                 };
