@@ -1,5 +1,5 @@
 import type { LocationQuery, LocationQueryRaw } from 'vue-router'
-import { EVIDENCE_STATES, type EvidenceState } from './types'
+import { EVIDENCE_STATES, type EvidenceState } from '../../app/evidence/types'
 
 // The evidence library's filters, kept in the URL's query so a filtered list can be
 // bookmarked, shared and restored with the back button. Every filter is applied by the

@@ -1,7 +1,7 @@
 import { api, unwrap } from '../../api/client'
 import { PICKER_LIMIT } from '../../app/catalogue/api'
 import { fetchMentionable, listLinks } from './api'
-import type { Evidence, UserRef } from './types'
+import type { Evidence, UserRef } from '../../app/evidence/types'
 
 // Who may review a piece of evidence: an active user holding evidence.review who is not
 // its author. The server checks this on submit (422 four_eyes / reviewer_cannot_review);
