@@ -9,7 +9,6 @@ import type {
   EvidenceUpdate,
   NewEvidence,
   Page,
-  UserRef,
 } from '../../app/evidence/types'
 import { attachmentsPath } from '../../app/evidence/api'
 
@@ -105,9 +104,4 @@ export async function fetchAttachmentContent(evidenceId: string, attachmentId: s
 /** deleteAttachment removes a file of the evidence. */
 export async function deleteAttachment(evidenceId: string, attachmentId: string): Promise<void> {
   await unwrap(api.DELETE('/api/v1/evidence/{id}/attachments/{attId}', { params: { path: { id: evidenceId, attId: attachmentId } } }))
-}
-
-/** fetchMentionable reads the people of an assessment (its team and evidence participants). */
-export async function fetchMentionable(assessmentId: string): Promise<UserRef[]> {
-  return (await unwrap(api.GET('/api/v1/assessments/{id}/mentionable', byId(assessmentId)))).items ?? []
 }
