@@ -104,6 +104,15 @@ export function evidenceFiltersToQuery(filters: EvidenceFilters): LocationQueryR
   }
 }
 
+/**
+ * activeFilterCount counts the toolbar's filters beside the search box that narrow the
+ * list (for the phone's "Filters" button); the assessment filter has its own notice.
+ */
+export function activeFilterCount(filters: EvidenceFilters): number {
+  const { limit: _limit, sort: _sort, q: _q, assessment: _assessment, ...narrowing } = evidenceQuery(filters)
+  return Object.keys(narrowing).length
+}
+
 /** isFiltered reports whether anything narrows the list (for the empty state's text). */
 export function isFiltered(filters: EvidenceFilters): boolean {
   const { limit: _limit, sort: _sort, ...narrowing } = evidenceQuery(filters)
