@@ -84,10 +84,16 @@ export interface RequirementQuery {
 
 const requirementPath = (id: string, arId: string) => ({ path: { id, arId } })
 
-/** listRequirements reads an assessment's requirements in tree order (whole list). */
-export async function listRequirements(id: string, query: RequirementQuery = {}): Promise<AssessmentRequirement[]> {
+/** RequirementList is an assessment's requirements with the fewest words a rationale needs (0: no minimum). */
+export interface RequirementList {
+  items: AssessmentRequirement[]
+  rationaleMinWords: number
+}
+
+/** listRequirements reads an assessment's requirements in tree order (whole list) and the rationale minimum. */
+export async function listRequirements(id: string, query: RequirementQuery = {}): Promise<RequirementList> {
   const answer = await unwrap(api.GET('/api/v1/assessments/{id}/requirements', { params: { path: { id }, query } }))
-  return answer.items ?? []
+  return { items: answer.items ?? [], rationaleMinWords: answer.rationaleMinWords }
 }
 
 /** fetchRequirement reads one requirement of an assessment. */

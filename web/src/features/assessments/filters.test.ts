@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import {
+  activeFilterCount,
   assessmentFiltersFromQuery,
   assessmentFiltersToQuery,
   assessmentQuery,
@@ -39,5 +40,10 @@ describe('assessment filters and the URL', () => {
   it('knows when the list is narrowed (the sort alone does not narrow it)', () => {
     expect(isFiltered({ ...emptyAssessmentFilters(), sort: 'title' })).toBe(false)
     expect(isFiltered({ ...emptyAssessmentFilters(), mine: true })).toBe(true)
+  })
+
+  it('counts the filters beside the search box for the phone toolbar', () => {
+    expect(activeFilterCount({ ...emptyAssessmentFilters(), q: 'shop', sort: 'title' })).toBe(0)
+    expect(activeFilterCount({ ...emptyAssessmentFilters(), state: 'new', mine: true, due: 'overdue', tag: 'tg_1' })).toBe(4)
   })
 })

@@ -124,6 +124,12 @@ export function assessmentQuery(filters: AssessmentFilters, cursor?: string, tod
   return query
 }
 
+/** activeFilterCount counts the filters beside the search box that narrow the list (for the phone's "Filters" button). */
+export function activeFilterCount(filters: AssessmentFilters): number {
+  const { sort: _sort, q: _q, ...rest } = assessmentFiltersToQuery(filters)
+  return Object.keys(rest).length
+}
+
 /** isFiltered reports whether any filter narrows the list (for the empty state's text). */
 export function isFiltered(filters: AssessmentFilters): boolean {
   const { sort: _sort, ...rest } = assessmentFiltersToQuery(filters)

@@ -1,9 +1,7 @@
 // The rationale rule: a result needs a rationale of at least a minimum number of words
-// (ASSESSMENT_RATIONALE_MIN_WORDS on the server, 15 unless the operator changed it). The
-// editor counts as the reader types, so nobody learns of the rule only when saving.
-
-/** DEFAULT_MIN_WORDS is the server's default minimum length of a rationale, in words. */
-export const DEFAULT_MIN_WORDS = 15
+// (ASSESSMENT_RATIONALE_MIN_WORDS on the server; the requirement list answers it as
+// rationaleMinWords, 0 for no minimum). The editor counts as the reader types, so nobody
+// learns of the rule only when saving.
 
 /**
  * countWords counts the words of a text the way the server does (assess.RationaleWords):
@@ -23,20 +21,9 @@ export interface WordCount {
   enough: boolean
 }
 
-/** wordCount measures a rationale against the minimum. */
-export function wordCount(text: string, min: number = DEFAULT_MIN_WORDS): WordCount {
+/** wordCount measures a rationale against the minimum (0: any rationale is enough). */
+export function wordCount(text: string, min: number): WordCount {
   const words = countWords(text)
   const missing = Math.max(0, min - words)
   return { words, min, missing, enough: missing === 0 }
-}
-
-/**
- * minimumFromError reads the minimum from a 400 too_short detail when the server names it
- * (its message carries the number), so the counter follows an operator's setting after the
- * first refusal. Anything else keeps `current`.
- */
-export function minimumFromError(message: string | undefined, current: number): number {
-  const match = /(\d+)/.exec(message ?? '')
-  const value = match ? Number(match[1]) : NaN
-  return Number.isInteger(value) && value > 0 && value <= 1000 ? value : current
 }

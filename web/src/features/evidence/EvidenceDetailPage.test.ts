@@ -9,8 +9,8 @@ import { signedInAssessee } from '../../app/session/fixtures'
 import { useSessionStore } from '../../app/session/store'
 import { fetchEvidence, listAttachments, listEvidenceClaims, listLinks, listNotes } from './api'
 import EvidenceDetailPage from './EvidenceDetailPage.vue'
-import { attachment, AUTHOR, evidence, REVIEWER } from './fixtures'
-import type { Evidence } from './types'
+import { attachment, AUTHOR, evidence, REVIEWER } from '../../app/evidence/fixtures'
+import type { Evidence } from '../../app/evidence/types'
 
 vi.mock('./api', async (importOriginal) => ({
   ...(await importOriginal<typeof import('./api')>()),

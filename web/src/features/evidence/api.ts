@@ -9,56 +9,34 @@ import type {
   EvidenceUpdate,
   NewEvidence,
   Page,
-  UserRef,
-} from './types'
+} from '../../app/evidence/types'
+import { attachmentsPath } from '../../app/evidence/api'
 
 export type { Attachment, Evidence, EvidenceClaim, EvidenceLink, EvidenceNote, EvidenceUpdate, NewEvidence }
 export { VERSION_CONFLICT } from '../../api/errors'
+// The operations the shared evidence components use too live in src/app/evidence/api.ts.
+export {
+  attachmentsPath,
+  createEvidence,
+  fetchEvidence,
+  linkEvidence,
+  PICK_LIMIT,
+  searchEvidence,
+  updateEvidence,
+  type EvidenceScope,
+} from '../../app/evidence/api'
 
 // The evidence API (contract sections B and C) through the typed client: the library,
 // one piece of evidence with its review, notes, links and citing claims, and its
-// attachments. Uploads go through upload.ts (XMLHttpRequest, for progress and cancel).
+// attachments. Uploads go through src/app/evidence/upload.ts (XMLHttpRequest, for progress and cancel).
 // The server sends null for a reviewer not yet chosen and for users whose account is
 // gone; the types here say so, hence the casts from the generated ones.
-
-/** PICK_LIMIT is how many pieces of evidence a picker offers per search. */
-export const PICK_LIMIT = 20
 
 const byId = (id: string) => ({ params: { path: { id } } })
 
 /** listEvidence lists the evidence matching the filters (GET /evidence). */
 export async function listEvidence(filters: EvidenceFilters, cursor?: string): Promise<Page<Evidence>> {
   return (await unwrap(api.GET('/api/v1/evidence', { params: { query: evidenceQuery(filters, cursor) } }))) as Page<Evidence>
-}
-
-/** EvidenceScope narrows a picker's search: the caller's own, an assessment's, a requirement's. */
-export interface EvidenceScope {
-  author?: string
-  assessment?: string
-  requirement?: string
-}
-
-/** searchEvidence finds evidence by name for pickers, narrowed by `scope`. */
-export async function searchEvidence(q: string, scope: EvidenceScope = {}): Promise<Evidence[]> {
-  const text = q.trim()
-  const query = { ...scope, ...(text ? { q: text } : {}), limit: PICK_LIMIT, sort: 'name' as const }
-  const page = await unwrap(api.GET('/api/v1/evidence', { params: { query } }))
-  return (page.items ?? []) as Evidence[]
-}
-
-/** fetchEvidence reads one piece of evidence; 404 for one unknown or not visible. */
-export async function fetchEvidence(id: string): Promise<Evidence> {
-  return (await unwrap(api.GET('/api/v1/evidence/{id}', byId(id)))) as Evidence
-}
-
-/** createEvidence adds evidence authored by the caller (201, in_progress). */
-export async function createEvidence(input: NewEvidence): Promise<Evidence> {
-  return (await unwrap(api.POST('/api/v1/evidence', { body: input }))) as Evidence
-}
-
-/** updateEvidence changes the descriptor; locked evidence is 409 conflict (reason in details). */
-export async function updateEvidence(id: string, update: EvidenceUpdate): Promise<Evidence> {
-  return (await unwrap(api.PATCH('/api/v1/evidence/{id}', { ...byId(id), body: update }))) as Evidence
 }
 
 /** deleteEvidence removes evidence and its files. */
@@ -97,11 +75,6 @@ export async function listLinks(id: string): Promise<EvidenceLink[]> {
   return (await unwrap(api.GET('/api/v1/evidence/{id}/links', byId(id)))).items ?? []
 }
 
-/** linkEvidence links the evidence to an assessment requirement (ar_…). */
-export function linkEvidence(id: string, assessmentRequirementId: string): Promise<EvidenceLink> {
-  return unwrap(api.POST('/api/v1/evidence/{id}/links', { ...byId(id), body: { assessmentRequirementId } }))
-}
-
 /** unlinkEvidence removes a link to an assessment requirement. */
 export async function unlinkEvidence(id: string, assessmentRequirementId: string): Promise<void> {
   await unwrap(api.DELETE('/api/v1/evidence/{id}/links/{arId}', { params: { path: { id, arId: assessmentRequirementId } } }))
@@ -115,11 +88,6 @@ export async function listEvidenceClaims(id: string): Promise<EvidenceClaim[]> {
 /** listAttachments reads the evidence's files. */
 export async function listAttachments(id: string): Promise<Attachment[]> {
   return ((await unwrap(api.GET('/api/v1/evidence/{id}/attachments', byId(id)))).items ?? []) as Attachment[]
-}
-
-/** attachmentsPath is where files of the evidence are uploaded (POST, multipart field `file`). */
-export function attachmentsPath(id: string): string {
-  return `/api/v1/evidence/${encodeURIComponent(id)}/attachments`
 }
 
 /** contentPath is the download address of an attachment's bytes. */
@@ -136,9 +104,4 @@ export async function fetchAttachmentContent(evidenceId: string, attachmentId: s
 /** deleteAttachment removes a file of the evidence. */
 export async function deleteAttachment(evidenceId: string, attachmentId: string): Promise<void> {
   await unwrap(api.DELETE('/api/v1/evidence/{id}/attachments/{attId}', { params: { path: { id: evidenceId, attId: attachmentId } } }))
-}
-
-/** fetchMentionable reads the people of an assessment (its team and evidence participants). */
-export async function fetchMentionable(assessmentId: string): Promise<UserRef[]> {
-  return (await unwrap(api.GET('/api/v1/assessments/{id}/mentionable', byId(assessmentId)))).items ?? []
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { evidenceActions, validity, type Viewer } from './evidenceRules'
-import { AUTHOR, evidence, REVIEWER } from './fixtures'
+import { AUTHOR, evidence, REVIEWER } from '../../app/evidence/fixtures'
+import { evidenceActions, type Viewer } from './evidenceRules'
 
 const ALL = ['evidence.view', 'evidence.create', 'evidence.edit', 'evidence.submit', 'evidence.review', 'evidence.delete']
 
@@ -54,16 +54,5 @@ describe('evidenceActions', () => {
     expect(actions.upload).toBe(true)
     expect(actions.submit).toBe(false)
     expect(evidenceActions(evidence({ state: 'expired' }), viewer(AUTHOR.id, ['evidence.view'])).renew).toBe(false)
-  })
-})
-
-describe('validity', () => {
-  it('counts the days left, including the last valid day, and marks the past as expired', () => {
-    expect(validity('2026-03-20', 'in_progress', '2026-03-10')).toEqual({ kind: 'valid', days: 10 })
-    expect(validity('2026-03-10', 'in_progress', '2026-03-10')).toEqual({ kind: 'valid', days: 0 })
-    expect(validity('2026-03-09', 'claimed', '2026-03-10')).toEqual({ kind: 'expired', days: 1 })
-    expect(validity(undefined, 'in_progress', '2026-03-10')).toEqual({ kind: 'none' })
-    expect(validity(undefined, 'expired', '2026-03-10')).toEqual({ kind: 'expired', days: 0 })
-    expect(validity('2026-12-31', 'expired', '2026-03-10')).toEqual({ kind: 'expired', days: 0 })
   })
 })

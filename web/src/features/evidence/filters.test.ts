@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { emptyEvidenceFilters, evidenceFiltersFromQuery, evidenceFiltersToQuery, evidenceQuery, isFiltered } from './filters'
+import {
+  activeFilterCount,
+  emptyEvidenceFilters,
+  evidenceFiltersFromQuery,
+  evidenceFiltersToQuery,
+  evidenceQuery,
+  isFiltered,
+} from './filters'
 
 describe('evidence filters', () => {
   it('round-trips through the URL and leaves out the defaults', () => {
@@ -40,5 +47,10 @@ describe('evidence filters', () => {
     expect(isFiltered(emptyEvidenceFilters())).toBe(false)
     expect(isFiltered({ ...emptyEvidenceFilters(), sort: 'name' })).toBe(false)
     expect(isFiltered({ ...emptyEvidenceFilters(), counter: true })).toBe(true)
+  })
+
+  it('counts the toolbar filters beside the search box for the phone toolbar', () => {
+    expect(activeFilterCount({ ...emptyEvidenceFilters(), q: 'scan', sort: 'name', assessment: 'as_1' })).toBe(0)
+    expect(activeFilterCount({ ...emptyEvidenceFilters(), state: 'claimed', mine: true, counter: true, expiringWithin: 30 })).toBe(4)
   })
 })

@@ -1,5 +1,5 @@
 import type { LocationQuery, LocationQueryRaw } from 'vue-router'
-import { EVIDENCE_STATES, type EvidenceState } from './types'
+import { EVIDENCE_STATES, type EvidenceState } from '../../app/evidence/types'
 
 // The evidence library's filters, kept in the URL's query so a filtered list can be
 // bookmarked, shared and restored with the back button. Every filter is applied by the
@@ -102,6 +102,15 @@ export function evidenceFiltersToQuery(filters: EvidenceFilters): LocationQueryR
     ...(expiringWithin ? { expiringWithin: String(expiringWithin) } : {}),
     ...(counter ? { counter: 'true' } : {}),
   }
+}
+
+/**
+ * activeFilterCount counts the toolbar's filters beside the search box that narrow the
+ * list (for the phone's "Filters" button); the assessment filter has its own notice.
+ */
+export function activeFilterCount(filters: EvidenceFilters): number {
+  const { limit: _limit, sort: _sort, q: _q, assessment: _assessment, ...narrowing } = evidenceQuery(filters)
+  return Object.keys(narrowing).length
 }
 
 /** isFiltered reports whether anything narrows the list (for the empty state's text). */

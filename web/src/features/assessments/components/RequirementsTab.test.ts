@@ -20,11 +20,11 @@ vi.mock('../api', async (importOriginal) => ({
 
 const LONG = 'This rationale explains in enough words what was checked and which evidence shows the requirement is met today.'
 
-async function mountTab(requirements: AssessmentRequirement[], permissions = ['assessments.view', 'assessments.edit']) {
+async function mountTab(requirements: AssessmentRequirement[], permissions = ['assessments.view', 'assessments.edit'], rationaleMinWords = 15) {
   const pinia = createPinia()
   setActivePinia(pinia)
   useSessionStore().me = { ...signedInAdmin, permissions }
-  vi.mocked(listRequirements).mockResolvedValue(requirements)
+  vi.mocked(listRequirements).mockResolvedValue({ items: requirements, rationaleMinWords })
   const router = createRouter({ history: createMemoryHistory(), routes: [{ path: '/:p(.*)*', component: { template: '<p />' } }] })
   const wrapper = mount(RequirementsTab, {
     attachTo: document.body,
@@ -109,6 +109,20 @@ describe('RequirementsTab', () => {
     await wrapper.get('textarea[data-test="editor-rationale"]').setValue('one two three')
     expect(counter()).toContain('3 / 15 words')
     expect(wrapper.text()).toContain('A result needs a rationale of at least 15 words.')
+  })
+
+  it('takes the minimum from the server', async () => {
+    const strict = await mountTab([aRequirement('a', { rationale: 'one two three' })], undefined, 20)
+    await strict.get('[data-id="a"]').trigger('click')
+    expect(strict.get('[data-test="word-counter"]').text()).toContain('3 / 20 words')
+    expect(strict.text()).toContain('at least 20 words')
+  })
+
+  it('only counts the words when the server sets no minimum', async () => {
+    const free = await mountTab([aRequirement('a', { rationale: 'one' })], undefined, 0)
+    await free.get('[data-id="a"]').trigger('click')
+    expect(free.get('[data-test="word-counter"]').text()).toBe('1 word')
+    expect(free.text()).not.toContain('A result needs a rationale')
   })
 
   it('records a result picked in a row at once when the rationale suffices', async () => {

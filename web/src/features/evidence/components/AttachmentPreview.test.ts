@@ -3,8 +3,8 @@ import { createPinia, setActivePinia } from 'pinia'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createAppI18n } from '../../../app/i18n'
 import { fetchAttachmentContent } from '../api'
-import { attachment } from '../fixtures'
-import type { Attachment } from '../types'
+import { attachment } from '../../../app/evidence/fixtures'
+import type { Attachment } from '../../../app/evidence/types'
 import AttachmentPreview from './AttachmentPreview.vue'
 
 vi.mock('../api', async (importOriginal) => ({

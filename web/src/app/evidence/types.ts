@@ -1,5 +1,5 @@
 import type { components } from '../../api/schema'
-import type { AssertSame } from '../../app/catalogue/api'
+import type { AssertSame } from '../catalogue/api'
 
 // Types of the evidence API (issue #13, contract sections B and C), from the generated
 // schema, with the references the server may send as null marked so.

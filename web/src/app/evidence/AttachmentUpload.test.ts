@@ -1,9 +1,9 @@
 import { flushPromises, mount } from '@vue/test-utils'
 import { createPinia, setActivePinia } from 'pinia'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { createAppI18n } from '../../../app/i18n'
-import { usePreferencesStore } from '../../../app/preferences'
-import { attachment } from '../fixtures'
+import { createAppI18n } from '../i18n'
+import { usePreferencesStore } from '../preferences'
+import { attachment } from './fixtures'
 import AttachmentUpload from './AttachmentUpload.vue'
 
 // FakeXHR stands in for XMLHttpRequest: each request is kept so a test can report
