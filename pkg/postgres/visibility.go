@@ -25,10 +25,20 @@ import (
 // of migrations/0011_assessments.sql for the event fan-out — and tests hold both to the
 // same answers.
 
-// participantSQL is "user $U takes part in assessment A" with A and $U substituted.
-const participantSQL = `(EXISTS (SELECT 1 FROM assessment_members pm WHERE pm.assessment_id = {A} AND pm.user_id = {U})
+// participantSQL is "user $U takes part in assessment A" with A and $U substituted, in two
+// forms of the same rule, each where the planner does best with it (make bench, assessment
+// and evidence lists): for assessments, membership in the set of the user's assessments —
+// not correlated with A, so PostgreSQL computes the set once per query and tests each
+// candidate against it; inside the evidence rule, where A comes from each link of each
+// candidate, two index lookups.
+const (
+	participantSQL = `({A} IN (SELECT pm.assessment_id FROM assessment_members pm WHERE pm.user_id = {U}
+	UNION ALL SELECT pl.assessment_id FROM assessment_requirement_evidence pl JOIN evidence pe ON pe.id = pl.evidence_id
+		WHERE pe.author_id = {U} OR pe.reviewer_id = {U}))`
+	participantCorrelatedSQL = `(EXISTS (SELECT 1 FROM assessment_members pm WHERE pm.assessment_id = {A} AND pm.user_id = {U})
 	OR EXISTS (SELECT 1 FROM assessment_requirement_evidence pl JOIN evidence pe ON pe.id = pl.evidence_id
 		WHERE pl.assessment_id = {A} AND (pe.author_id = {U} OR pe.reviewer_id = {U})))`
+)
 
 // assessmentVisibleSQL returns the condition "the assessment whose id is idExpr is visible
 // to actor", or "" when the actor sees every assessment. arg adds the actor's id as a
@@ -50,13 +60,17 @@ func evidenceVisibleSQL(actor assess.Actor, idExpr, authorExpr, reviewerExpr str
 	u := arg(actorID(actor))
 	return "(" + authorExpr + " = " + u + " OR " + reviewerExpr + " = " + u +
 		" OR EXISTS (SELECT 1 FROM assessment_requirement_evidence vl WHERE vl.evidence_id = " + idExpr +
-		" AND " + participant("vl.assessment_id", u) + ")" +
+		" AND " + participantCorrelated("vl.assessment_id", u) + ")" +
 		" OR EXISTS (SELECT 1 FROM claim_evidence vce JOIN claims vc ON vc.id = vce.claim_id WHERE vce.evidence_id = " + idExpr +
-		" AND " + participant("vc.assessment_id", u) + "))"
+		" AND " + participantCorrelated("vc.assessment_id", u) + "))"
 }
 
 func participant(assessmentExpr, userPlaceholder string) string {
 	return strings.NewReplacer("{A}", assessmentExpr, "{U}", userPlaceholder).Replace(participantSQL)
+}
+
+func participantCorrelated(assessmentExpr, userPlaceholder string) string {
+	return strings.NewReplacer("{A}", assessmentExpr, "{U}", userPlaceholder).Replace(participantCorrelatedSQL)
 }
 
 // sqlArgs collects positional parameters for a hand-written query: add appends a value
