@@ -163,7 +163,17 @@ func TestEntitiesAPI(t *testing.T) {
 		ts.sqlExec(t, `INSERT INTO project_entities (project_id, entity_id) VALUES ($1, $2)`, project, used)
 		body := admin.fails(t, "DELETE", entitiesPath+"/"+used, nil, 409, "conflict")
 		require.Equal(t, "in_use", detailCode(t, body))
+		require.Contains(t, body["message"], "1 project(s) and 0 assessment(s)")
 		admin.get(t, entitiesPath+"/"+used, 200)
+
+		// An assessment of the entity keeps it too; the answer counts, never names.
+		assessed := newEntity(t, admin, "Assessed", "product")
+		ts.sqlExec(t, `INSERT INTO assessments (id, title, entity_id) VALUES ($1, 'Hidden title', $2)`,
+			assess.NewID(assess.PrefixAssessment, time.Now()), assessed)
+		body = admin.fails(t, "DELETE", entitiesPath+"/"+assessed, nil, 409, "conflict")
+		require.Contains(t, body["message"], "0 project(s) and 1 assessment(s)")
+		require.NotContains(t, fmt.Sprint(body), "Hidden title")
+		admin.get(t, entitiesPath+"/"+assessed, 200)
 	})
 
 	t.Run("permissions", func(t *testing.T) {

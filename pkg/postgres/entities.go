@@ -3,6 +3,8 @@ package postgres
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strconv"
 
 	"github.com/jackc/pgx/v5"
 
@@ -233,8 +235,9 @@ func applyEntityUpdate(ctx context.Context, tx *Tx, id string, u assess.EntityUp
 }
 
 // DeleteEntity implements assess.EntityService: the entity goes with its tags,
-// relationships and compliance policies (they cascade); while a project names it the
-// answer is 409 in_use (project_entities restricts). Archiving is a state change instead.
+// relationships and compliance policies (they cascade); while a project names it or an
+// assessment assesses it the answer is 409 in_use saying how many (not which: the caller
+// may not see them). Archiving is a state change instead.
 func (s *EntityService) DeleteEntity(ctx context.Context, id string, actor assess.Actor) error {
 	if !assess.ValidID(assess.PrefixEntity, id) {
 		return errEntityNotFound
@@ -243,6 +246,17 @@ func (s *EntityService) DeleteEntity(ctx context.Context, id string, actor asses
 		e, err := findEntity(ctx, tx, id)
 		if err != nil {
 			return err
+		}
+		var projects, assessments int
+		if err := tx.QueryRow(ctx, `SELECT (SELECT count(*) FROM project_entities WHERE entity_id = $1),
+			(SELECT count(*) FROM assessments WHERE entity_id = $1)`, id).Scan(&projects, &assessments); err != nil {
+			return err
+		}
+		if projects > 0 || assessments > 0 {
+			return &assess.Error{Code: assess.ECodeConflict, Message: fmt.Sprintf(
+				"The entity is used by %d project(s) and %d assessment(s); archive it instead.", projects, assessments),
+				Details: []assess.Detail{{Field: "projects", Code: "in_use", Message: strconv.Itoa(projects)},
+					{Field: "assessments", Code: "in_use", Message: strconv.Itoa(assessments)}}}
 		}
 		if _, err := tx.Exec(ctx, "DELETE FROM entities WHERE id = $1", id); err != nil {
 			return err
