@@ -95,7 +95,7 @@ func (s *EvidenceService) FindEvidenceList(ctx context.Context, f assess.Evidenc
 	}
 	l := newList("evidence", "", order)
 	l.sel = "SELECT " + evidenceColumns(actor, l.arg) + evidenceFrom
-	if cond := evidenceVisibleSQL(actor, "e.id", "e.author_id", "e.reviewer_id", l.arg); cond != "" {
+	if cond := evidenceListVisibleSQL(actor, "e.id", "e.author_id", "e.reviewer_id", l.arg); cond != "" {
 		l.Where(cond)
 	}
 	Equal(l, "e.state", f.State)

@@ -3,9 +3,9 @@ package postgres
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/jackc/pgx/v5"
-	"time"
 
 	"github.com/assay-dev/assay/pkg/assess"
 )
@@ -58,10 +58,21 @@ func (db *DB) ChangeForTest(ctx context.Context, fn func(pgx.Tx) error) error {
 // evidence (kind "evidence") id through the store's rule (visibility.go).
 func (db *DB) VisibleForTest(ctx context.Context, actor assess.Actor, kind, id string) (bool, error) {
 	var err error
-	if kind == "assessment" {
+	switch kind {
+	case "assessment":
 		_, err = visibleAssessmentState(ctx, db.pool, actor, id, false)
-	} else {
+	case "evidence":
 		err = evidenceVisible(ctx, db.pool, actor, id)
+	case "evidence-list": // the list form of the rule
+		var args sqlArgs
+		sql := "SELECT true FROM evidence e WHERE e.id = " + args.add(id)
+		if cond := evidenceListVisibleSQL(actor, "e.id", "e.author_id", "e.reviewer_id", args.add); cond != "" {
+			sql += " AND " + cond
+		}
+		var ok bool
+		if err = db.pool.QueryRow(ctx, sql, args...).Scan(&ok); errors.Is(err, pgx.ErrNoRows) {
+			return false, nil
+		}
 	}
 	if assess.ErrorCode(err) == assess.ECodeNotFound {
 		return false, nil

@@ -65,6 +65,22 @@ func evidenceVisibleSQL(actor assess.Actor, idExpr, authorExpr, reviewerExpr str
 		" AND " + participantCorrelated("vc.assessment_id", u) + "))"
 }
 
+// evidenceListVisibleSQL is evidenceVisibleSQL in the form for lists: the evidence linked
+// to or cited in the actor's assessments as one set, computed once per query, that each
+// candidate row is tested against (make bench: a participant's page of an assessment's
+// evidence about 530 → 830–940 req/s). For one record the correlated form is faster (two index
+// lookups instead of the whole set), so single reads keep evidenceVisibleSQL.
+func evidenceListVisibleSQL(actor assess.Actor, idExpr, authorExpr, reviewerExpr string, arg func(any) string) string {
+	if actor.Can(assess.PermEvidenceViewAll) || actor.Can(assess.PermAssessmentsViewAll) {
+		return ""
+	}
+	u := arg(actorID(actor))
+	return "(" + authorExpr + " = " + u + " OR " + reviewerExpr + " = " + u +
+		" OR " + idExpr + " IN (SELECT vl.evidence_id FROM assessment_requirement_evidence vl WHERE " + participant("vl.assessment_id", u) +
+		" UNION ALL SELECT vce.evidence_id FROM claim_evidence vce JOIN claims vc ON vc.id = vce.claim_id WHERE " +
+		participant("vc.assessment_id", u) + "))"
+}
+
 func participant(assessmentExpr, userPlaceholder string) string {
 	return strings.NewReplacer("{A}", assessmentExpr, "{U}", userPlaceholder).Replace(participantSQL)
 }

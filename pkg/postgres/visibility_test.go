@@ -11,9 +11,9 @@ import (
 	"github.com/assay-dev/assay/pkg/assess"
 )
 
-// The object-level access rule is written twice: in Go for lists and reads
-// (visibility.go), in SQL functions for the event fan-out (0011_assessments.sql). This
-// test holds both to the same answers, and both to the rule as documented, for every
+// The object-level access rule is written in Go for lists and reads (visibility.go, with
+// a list form for evidence) and in SQL functions for the event fan-out
+// (0011_assessments.sql). This test holds all of them to the same answers, and both to the rule as documented, for every
 // user and record of a small organisation covering each way of taking part.
 func TestVisibilityRuleAgreesInGoAndSQL(t *testing.T) {
 	f := newEventsFixture(t, allOff())
@@ -94,6 +94,11 @@ func TestVisibilityRuleAgreesInGoAndSQL(t *testing.T) {
 			}
 			inGo, err := f.db.VisibleForTest(f.ctx, actor, kind, ids[rec])
 			require.NoError(t, err)
+			if kind == "evidence" {
+				inList, err := f.db.VisibleForTest(f.ctx, actor, "evidence-list", ids[rec])
+				require.NoError(t, err)
+				require.Equal(t, inGo, inList, "%s sees %s (list form)", name, rec)
+			}
 			var inSQL bool
 			require.NoError(t, f.pool.QueryRow(f.ctx, fmt.Sprintf("SELECT %s($1, $2)", fn), u.ID, ids[rec]).Scan(&inSQL))
 			expected := slices.Contains(want[name], rec)
