@@ -4,7 +4,6 @@
 package blobtest
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -15,13 +14,14 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
+
+	"github.com/assay-dev/assay/pkg/tooltest"
 )
 
 // EnvBin names the versitygw binary to use instead of <repo>/bin/versitygw.
@@ -62,7 +62,7 @@ func StartVersityGW(t testing.TB) *Gateway {
 }
 
 func start(t testing.TB, bin string) (*Gateway, error) {
-	port := freePort()
+	port := tooltest.FreePort()
 	if port == 0 {
 		return nil, fmt.Errorf("no free loopback port")
 	}
@@ -72,7 +72,7 @@ func start(t testing.TB, bin string) (*Gateway, error) {
 	meta := t.TempDir()
 	cmd := exec.Command(bin, "--access", g.AccessKey, "--secret", g.SecretKey, "--region", g.Region,
 		"--port", "127.0.0.1:"+strconv.Itoa(port), "--quiet", "posix", "--sidecar", meta, g.Dir)
-	out := &syncBuffer{}
+	out := &tooltest.SyncBuffer{}
 	cmd.Stdout, cmd.Stderr = out, out
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start %s: %w", bin, err)
@@ -161,86 +161,11 @@ func (g *Gateway) RemoveBucket(t testing.TB) {
 // Binary returns the versitygw binary: $VERSITYGW_BIN, or <repo>/bin/versitygw, built
 // from tools/versitygw when missing.
 func Binary() (string, error) {
-	if p := os.Getenv(EnvBin); p != "" {
-		if _, err := os.Stat(p); err != nil {
-			return "", fmt.Errorf("%s=%s: %w", EnvBin, p, err)
-		}
-		return p, nil
-	}
-	root, err := repoRoot()
-	if err != nil {
-		return "", err
-	}
-	bin := filepath.Join(root, "bin", "versitygw")
-	buildMu.Lock()
-	defer buildMu.Unlock()
-	if _, err := os.Stat(bin); err == nil {
-		return bin, nil
-	}
-	if err := os.MkdirAll(filepath.Dir(bin), 0o755); err != nil {
-		return "", err
-	}
-	// Build next to the target and rename, so packages testing at once never run a
-	// half-written file.
-	tmp := fmt.Sprintf("%s.%d.tmp", bin, os.Getpid())
-	cmd := exec.Command("go", "build", "-o", tmp, "github.com/versity/versitygw/cmd/versitygw")
-	cmd.Dir = filepath.Join(root, "tools", "versitygw")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		_ = os.Remove(tmp)
-		return "", fmt.Errorf("build versitygw in tools/versitygw: %w\n%s", err, out)
-	}
-	return bin, os.Rename(tmp, bin)
-}
-
-var buildMu sync.Mutex
-
-func repoRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		b, err := os.ReadFile(filepath.Join(dir, "go.mod"))
-		if err == nil && bytes.HasPrefix(b, []byte("module github.com/assay-dev/assay\n")) {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", fmt.Errorf("no go.mod of github.com/assay-dev/assay above the working directory; set %s", EnvBin)
-		}
-		dir = parent
-	}
-}
-
-func freePort() int {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
+	return tooltest.Binary(EnvBin, "versitygw", "github.com/versity/versitygw/cmd/versitygw")
 }
 
 func token(n int) string {
 	b := make([]byte, n)
 	_, _ = rand.Read(b)
 	return hex.EncodeToString(b)
-}
-
-// syncBuffer collects versitygw's output for failure messages.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }

@@ -3,7 +3,6 @@
 package notifytest
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -11,15 +10,15 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/assay-dev/assay/pkg/tooltest"
 )
 
 // EnvBin names the mailpit binary to use instead of <repo>/bin/mailpit.
@@ -83,7 +82,7 @@ func StartMailpit(t testing.TB, args ...string) *Mailpit {
 }
 
 func start(t testing.TB, bin string, extra []string) (*Mailpit, error) {
-	httpPort, smtpPort := freePort(), freePort()
+	httpPort, smtpPort := tooltest.FreePort(), tooltest.FreePort()
 	if httpPort == 0 || smtpPort == 0 || httpPort == smtpPort {
 		return nil, fmt.Errorf("no free loopback port")
 	}
@@ -100,7 +99,7 @@ func start(t testing.TB, bin string, extra []string) (*Mailpit, error) {
 	}
 	args = append(args, extra...)
 	cmd := exec.Command(bin, args...)
-	out := &syncBuffer{}
+	out := &tooltest.SyncBuffer{}
 	cmd.Stdout, cmd.Stderr = out, out
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start %s: %w", bin, err)
@@ -213,88 +212,8 @@ func (m *Mailpit) get(t testing.TB, path string, v any) {
 	}
 }
 
-var buildMu sync.Mutex
-
 // Binary returns the path of the mailpit binary: $MAILPIT_BIN, or <repo>/bin/mailpit,
 // which it builds from tools/mailpit when missing.
 func Binary() (string, error) {
-	if p := os.Getenv(EnvBin); p != "" {
-		if _, err := os.Stat(p); err != nil {
-			return "", fmt.Errorf("%s=%s: %w", EnvBin, p, err)
-		}
-		return p, nil
-	}
-	root, err := repoRoot()
-	if err != nil {
-		return "", err
-	}
-	bin := filepath.Join(root, "bin", "mailpit")
-	buildMu.Lock()
-	defer buildMu.Unlock()
-	if _, err := os.Stat(bin); err == nil {
-		return bin, nil
-	}
-	if err := os.MkdirAll(filepath.Dir(bin), 0o755); err != nil {
-		return "", err
-	}
-	// Build next to the target and rename, so test packages building at once (go test
-	// runs packages in parallel) never execute a half-written file.
-	tmp := fmt.Sprintf("%s.%d.tmp", bin, os.Getpid())
-	cmd := exec.Command("go", "build", "-o", tmp, "github.com/axllent/mailpit")
-	cmd.Dir = filepath.Join(root, "tools", "mailpit")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		_ = os.Remove(tmp)
-		return "", fmt.Errorf("build mailpit in tools/mailpit: %w\n%s", err, out)
-	}
-	if err := os.Rename(tmp, bin); err != nil {
-		return "", err
-	}
-	return bin, nil
-}
-
-// repoRoot walks up from the working directory (a package directory under go test) to
-// the directory of the service's go.mod.
-func repoRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		b, err := os.ReadFile(filepath.Join(dir, "go.mod"))
-		if err == nil && bytes.HasPrefix(b, []byte("module github.com/assay-dev/assay\n")) {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", fmt.Errorf("no go.mod of github.com/assay-dev/assay above the working directory; set %s", EnvBin)
-		}
-		dir = parent
-	}
-}
-
-func freePort() int {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
-}
-
-// syncBuffer collects mailpit's stdout and stderr for failure messages.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
+	return tooltest.Binary(EnvBin, "mailpit", "github.com/axllent/mailpit")
 }
