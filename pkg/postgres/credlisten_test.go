@@ -27,9 +27,11 @@ func TestCredentialCacheListenerDrop(t *testing.T) {
 	db.CachePrincipalForTest("s:se_x", p)
 	require.True(t, db.CachedForTest("s:se_x"))
 
+	// Only this test's listener: the cluster is shared by every test package running at
+	// once, and each test has a database of its own.
 	var killed int
 	require.NoError(t, pool.QueryRow(ctx, `SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
-		WHERE query = 'LISTEN assay_credentials'`).Scan(&killed))
+		WHERE query = 'LISTEN assay_credentials' AND datname = current_database()`).Scan(&killed))
 	require.Equal(t, 1, killed)
 	require.Eventually(t, func() bool {
 		return !db.CachedForTest("s:se_x")
