@@ -25,12 +25,13 @@ var helloWorldOp = &Operation{
 
 // environment is the cluster and the server of one run, in a temporary work directory.
 type environment struct {
-	dir     string
-	keep    bool
-	cluster *embedpg.Server
-	server  *process
-	db      pidsFunc
-	out     io.Writer
+	dir        string
+	keep       bool
+	statements int
+	cluster    *embedpg.Server
+	server     *process
+	db         pidsFunc
+	out        io.Writer
 }
 
 // startEnvironment starts the cluster, then the server on it (which migrates it).
@@ -43,7 +44,7 @@ func startEnvironment(ctx context.Context, o options, out io.Writer) (*environme
 	if err := os.Chmod(dir, 0o755); err != nil {
 		return nil, err
 	}
-	e := &environment{dir: dir, keep: o.Keep, out: out}
+	e := &environment{dir: dir, keep: o.Keep, statements: o.Statements, out: out}
 	if err := e.start(ctx, o.Server); err != nil {
 		e.close()
 		return nil, err
@@ -53,11 +54,15 @@ func startEnvironment(ctx context.Context, o options, out io.Writer) (*environme
 
 func (e *environment) start(ctx context.Context, serverBin string) error {
 	var err error
+	settings := map[string]string{"max_connections": "200"}
+	if e.statements > 0 {
+		statementSettings(settings)
+	}
 	e.cluster, err = embedpg.Start(ctx, embedpg.Config{
 		// The server's default durability (fsync, synchronous commit), so writes cost
 		// what they cost in production.
 		DataDir: filepath.Join(e.dir, "pg"), Database: "assay",
-		Settings: map[string]string{"max_connections": "200"},
+		Settings: settings,
 		Logger:   slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
 	})
 	if err != nil {
@@ -107,11 +112,21 @@ func (e *environment) measure(ctx context.Context, drv *driver, rep *Report, pha
 		if err := e.settle(ctx); err != nil {
 			return err
 		}
+		if e.statements > 0 {
+			if err := resetStatements(ctx, e.cluster.ConnString()); err != nil {
+				return err
+			}
+		}
 		res := drv.run(ctx, t, ph)
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		e.progress(res)
+		if e.statements > 0 {
+			if err := printStatements(ctx, e.cluster.ConnString(), e.statements, e.out); err != nil {
+				return err
+			}
+		}
 		if ph.name == mixedPhase {
 			rep.Mixed = &res
 		} else {

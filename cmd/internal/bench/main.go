@@ -40,6 +40,7 @@ type options struct {
 	Scenario     string
 	SkipCeilings bool
 	Keep         bool
+	Statements   int // statements printed per phase from pg_stat_statements; 0: off
 }
 
 // Validate checks the flags before anything is started.
@@ -63,6 +64,8 @@ func (o *options) Validate() error {
 		return errors.New("-evidence must be at least 3 (every third is linked to the seeded assessment)")
 	case o.Credentials < 1:
 		return errors.New("-credentials must be at least 1")
+	case o.Statements < 0:
+		return errors.New("-statements must not be negative")
 	case o.Out == "":
 		return errors.New("-out is required")
 	}
@@ -90,6 +93,7 @@ func main() {
 	flag.StringVar(&o.Scenario, "scenario", "", "scenario file (default: the built-in scenario.json)")
 	flag.BoolVar(&o.SkipCeilings, "skip-ceilings", false, "do not measure the hello-world and pgbench ceilings")
 	flag.BoolVar(&o.Keep, "keep", false, "keep the work directory (cluster, server log)")
+	flag.IntVar(&o.Statements, "statements", 0, "print each phase's N statements with the most database time (loads pg_stat_statements; slows the database a little)")
 	hello := flag.String("serve-hello-world", "", "internal: serve the hello-world ceiling on this address")
 	flag.Parse()
 	if *hello != "" {
