@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/assay-dev/assay/pkg/postgres/pgtest"
@@ -52,11 +53,15 @@ func benchServer(b *testing.B) (ts *testServer, key string, userID string) {
 
 func BenchmarkHotPath(b *testing.B) {
 	ts, key, userID := benchServer(b)
-	for _, c := range []struct{ name, path string }{
-		{"whoami", "/api/v1/auth/me"},
-		{"get-user", "/api/v1/users/" + userID},
-		{"unread-count", "/api/v1/notifications/unread-count"},
-		{"list-users-50", "/api/v1/users?limit=50"},
+	for _, c := range []struct {
+		name, method, path, body string
+		status                   int
+	}{
+		{"whoami", http.MethodGet, "/api/v1/auth/me", "", http.StatusOK},
+		{"get-user", http.MethodGet, "/api/v1/users/" + userID, "", http.StatusOK},
+		{"unread-count", http.MethodGet, "/api/v1/notifications/unread-count", "", http.StatusOK},
+		{"list-users-50", http.MethodGet, "/api/v1/users?limit=50", "", http.StatusOK},
+		{"create-invite", http.MethodPost, "/api/v1/admin/invites", `{"intendedRole":"assessee"}`, http.StatusCreated},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64, DisableCompression: true}}
@@ -66,8 +71,15 @@ func BenchmarkHotPath(b *testing.B) {
 			b.ResetTimer()
 			b.RunParallel(func(pb *testing.PB) {
 				for pb.Next() {
-					req, _ := http.NewRequest(http.MethodGet, ts.url+c.path, nil)
+					var body io.Reader
+					if c.body != "" {
+						body = strings.NewReader(c.body)
+					}
+					req, _ := http.NewRequest(c.method, ts.url+c.path, body)
 					req.Header.Set("Authorization", "Bearer "+key)
+					if c.body != "" {
+						req.Header.Set("Content-Type", "application/json")
+					}
 					res, err := client.Do(req)
 					if err != nil {
 						b.Error(err)
@@ -75,7 +87,7 @@ func BenchmarkHotPath(b *testing.B) {
 					}
 					_, _ = io.Copy(io.Discard, res.Body)
 					res.Body.Close()
-					if res.StatusCode != http.StatusOK {
+					if res.StatusCode != c.status {
 						b.Errorf("%s: %d", c.path, res.StatusCode)
 						return
 					}
