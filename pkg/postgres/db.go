@@ -95,6 +95,7 @@ type DB struct {
 	delivery      DeliveryConfig
 	jobs          *river.Client[pgx.Tx] // insert-only: delivery jobs join the change's transaction
 	creds         *credentialCache      // resolved principals; nil: no cache
+	roleNames     *roleNames            // role id → name, for reads of users (rolenames.go)
 	storage       StorageConfig         // where evidence files go (attachment_storage.go)
 	// rationaleMinWords is the fewest words of a result's rationale
 	// (ASSESSMENT_RATIONALE_MIN_WORDS; 0: no minimum); shorter ones count as missing when
@@ -110,7 +111,8 @@ func New(p *pgxpool.Pool, now func() time.Time) *DB {
 	return &DB{pool: &pool{Pool: p}, now: now, keys: secret.NewKeyring(nil, nil), fields: EncryptedFields, setupComplete: &atomic.Bool{},
 		identity: IdentityConfig{PasswordMinLength: 12, MaxFailedLogins: 5, LockoutDuration: 15 * time.Minute},
 		hasher:   secret.NewHasher(secret.DefaultArgon2, 0),
-		delivery: defaultDeliveryConfig(), jobs: newInsertOnlyClient(p), rationaleMinWords: assess.DefaultRationaleMinWords}
+		delivery: defaultDeliveryConfig(), jobs: newInsertOnlyClient(p), rationaleMinWords: assess.DefaultRationaleMinWords,
+		roleNames: &roleNames{}}
 }
 
 // Pool returns the underlying pool (for River and metrics).

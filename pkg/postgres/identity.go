@@ -62,7 +62,7 @@ func (s *IdentityService) CreateFirstAdmin(ctx context.Context, a assess.NewAcco
 		if err := setRoles(ctx, tx, id, []string{assess.RoleAdmin}); err != nil {
 			return err
 		}
-		if u, err = findUser(ctx, tx, id); err != nil {
+		if u, err = s.findUser(ctx, tx, id); err != nil {
 			return err
 		}
 		return tx.As(withID(tx.Actor, id)).Record(ctx, assess.ChangeSetupCompleted, userTarget(id),
@@ -235,7 +235,7 @@ func (s *IdentityService) UpdateProfile(ctx context.Context, userID string, upd 
 		if err := tx.LockVersion(ctx, "users", userID, upd.Version, errUserNotFound); err != nil {
 			return err
 		}
-		before, err := findUser(ctx, tx, userID)
+		before, err := s.findUser(ctx, tx, userID)
 		if err != nil {
 			return err
 		}

@@ -62,7 +62,7 @@ func (s *IdentityService) Authenticate(ctx context.Context, login, password stri
 		if _, err := tx.Exec(ctx, `UPDATE users SET failed_logins = 0, locked_until = NULL, last_login_at = $2 WHERE id = $1`, a.id, tx.Now); err != nil {
 			return err
 		}
-		if u, err = findUser(ctx, tx, a.id); err != nil {
+		if u, err = s.findUser(ctx, tx, a.id); err != nil {
 			return err
 		}
 		return tx.Record(ctx, assess.ChangeAuthLogin, userTarget(a.id), nil, assess.NewEvent{})

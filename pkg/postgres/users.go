@@ -11,12 +11,13 @@ import (
 	"github.com/assay-dev/assay/pkg/assess"
 )
 
-// userColumns are a user's columns and role names. The names come from the few rows of
-// roles whose ids the user's user_roles entries list (an index-only scan), which per row
-// of a page costs less than joining the two tables for every user.
+// userColumns are a user's columns and the ids of their roles, from the user's user_roles
+// entries (an index-only scan); DB.roleNames turns the ids into names (rolenames.go).
 const userColumns = `u.id, u.username, u.email, u.display_name, u.active, u.version, u.created_at, u.last_login_at,
-	ARRAY(SELECT r.name FROM roles r WHERE r.id = ANY (ARRAY(SELECT ur.role_id FROM user_roles ur WHERE ur.user_id = u.id)) ORDER BY r.name)`
+	ARRAY(SELECT ur.role_id FROM user_roles ur WHERE ur.user_id = u.id)`
 
+// scanUser reads a user of userColumns, with role ids in Roles until DB.roleNames.fill
+// names them.
 func scanUser(r pgx.Row) (assess.User, error) {
 	var u assess.User
 	err := r.Scan(&u.ID, &u.Username, &u.Email, &u.DisplayName, &u.Active, &u.Version, &u.CreatedAt, &u.LastLoginAt, &u.Roles)
@@ -48,27 +49,38 @@ func (s *UserService) FindUsers(ctx context.Context, f assess.UserFilter) (asses
 	if f.Role != "" {
 		l.Where("EXISTS (SELECT 1 FROM user_roles ur JOIN roles r ON r.id = ur.role_id WHERE ur.user_id = u.id AND r.name = " + l.arg(f.Role) + ")")
 	}
-	return collectPage(ctx, s.pool, l, f.PageRequest, scanUser, func(u assess.User) []any {
+	page, err := collectPage(ctx, s.pool, l, f.PageRequest, scanUser, func(u assess.User) []any {
 		if order.name == "-createdAt" {
 			return []any{u.CreatedAt, u.ID}
 		}
 		return []any{strings.ToLower(u.Username), u.ID} // usernames are ASCII: lower() in SQL agrees
 	})
+	if err != nil {
+		return page, err
+	}
+	roles := make([]*[]string, len(page.Items))
+	for i := range page.Items {
+		roles[i] = &page.Items[i].Roles
+	}
+	return page, dbError(s.roleNames.fill(ctx, s.pool, roles...))
 }
 
 // FindUser implements assess.UserService.
 func (s *UserService) FindUser(ctx context.Context, id string) (assess.User, error) {
-	return findUser(ctx, s.pool, id)
+	return s.findUser(ctx, s.pool, id)
 }
 
 // findUser reads a user as the API shows it, also inside a transaction.
-func findUser(ctx context.Context, q querier, id string) (assess.User, error) {
+func (db *DB) findUser(ctx context.Context, q querier, id string) (assess.User, error) {
 	if !assess.ValidID(assess.PrefixUser, id) {
 		return assess.User{}, errUserNotFound
 	}
 	u, err := scanUser(q.QueryRow(ctx, "SELECT "+userColumns+" FROM users u WHERE u.id = $1", id))
 	if errors.Is(err, pgx.ErrNoRows) {
 		return u, errUserNotFound
+	}
+	if err == nil {
+		err = db.roleNames.fill(ctx, q, &u.Roles)
 	}
 	return u, dbError(err)
 }
@@ -79,7 +91,7 @@ func userTarget(id string) Target { return Target{Type: "user", ID: id} }
 // recordUser reads the user inside tx and records change c about them (audit row and,
 // when c is announced, its event).
 func recordUser(ctx context.Context, tx *Tx, c assess.Change, id string, details map[string]any) error {
-	u, err := findUser(ctx, tx, id)
+	u, err := tx.db.findUser(ctx, tx, id)
 	if err != nil {
 		return err
 	}
@@ -150,7 +162,7 @@ func (s *UserService) CreateUser(ctx context.Context, nu assess.NewUser, actor a
 		if err := setRoles(ctx, tx, id, nu.Roles); err != nil {
 			return err
 		}
-		if u, err = findUser(ctx, tx, id); err != nil {
+		if u, err = s.findUser(ctx, tx, id); err != nil {
 			return err
 		}
 		return tx.Record(ctx, assess.ChangeUserCreated, userTarget(id),
@@ -177,7 +189,7 @@ func (s *UserService) UpdateUser(ctx context.Context, id string, upd assess.User
 		if err := tx.LockVersion(ctx, "users", id, upd.Version, errUserNotFound); err != nil {
 			return err
 		}
-		before, err := findUser(ctx, tx, id) // as locked, for the audit and the events
+		before, err := s.findUser(ctx, tx, id) // as locked, for the audit and the events
 		if err != nil {
 			return err
 		}
@@ -275,7 +287,7 @@ func (s *UserService) ResetPassword(ctx context.Context, id, password string, ac
 // inactive, and user.updated when anything else about it changed (a no-op update emits
 // nothing). It returns the user as changed.
 func announceUserChanges(ctx context.Context, tx *Tx, before assess.User) (assess.User, error) {
-	after, err := findUser(ctx, tx, before.ID)
+	after, err := tx.db.findUser(ctx, tx, before.ID)
 	if err != nil {
 		return after, err
 	}
