@@ -67,8 +67,8 @@ func entityEvent(e assess.Entity) assess.NewEvent {
 func entityLink(id string) string { return "/entities/" + id }
 
 // entitySorts are the orders of the entity list; each is served by an index of 0008
-// (entities_name_idx, entities_type_idx, entities_state_idx, entities_created_idx). Ids
-// are time-ordered, so newest first is the id descending.
+// (entities_name_idx, entities_type_idx, entities_state_idx) or by the primary key
+// (scanned backward): ids are time-ordered, so newest first is the id descending.
 var entitySorts = map[string]sortOrder{
 	"name":       {name: "name", keys: []sortKey{{expr: "lower(e.name)", typ: "text"}, {expr: "e.id", typ: "text"}}},
 	"-createdAt": {name: "-createdAt", keys: []sortKey{{expr: "e.id", typ: "text", desc: true}}},
