@@ -205,28 +205,6 @@ const recipientsSQL = `WITH wanted AS (
 		)
 		SELECT id, email, in_app, mail FROM recipients ORDER BY id`
 
-// genericPlanOn and genericPlanOff surround recipientsSQL in the fan-out's batch. Left to
-// itself, PostgreSQL plans that statement anew on every execution although pgx prepared it
-// (a custom plan): its boolean parameters fold whole branches away, so each custom plan
-// looks cheaper than the generic one, and planning the 18-parameter statement cost more
-// than running it (0.4–0.6 ms against 0.1–0.4 ms; the bench's -statements flag shows it).
-// The generic plan is made once per connection and serves every event: the branches it
-// keeps cost a one-time filter each. The setting lasts until genericPlanOff, and in any
-// case only until the transaction ends; DEFAULT is the connection's own value.
-const (
-	genericPlanOn  = "SET LOCAL plan_cache_mode = force_generic_plan"
-	genericPlanOff = "SET LOCAL plan_cache_mode TO DEFAULT"
-)
-
-// genericPlans has PostgreSQL use generic plans for the rest of tx (until the fan-out's
-// genericPlanOff, or the commit): for a change whose statements PostgreSQL would
-// otherwise plan anew on every execution, when their generic plans serve every
-// parameter as well (measured with the bench's -statements flag before use).
-func (tx *Tx) genericPlans(ctx context.Context) error {
-	_, err := tx.Exec(ctx, genericPlanOn)
-	return err
-}
-
 // audience is the users an event concerns besides its subject, never nil (a text[] argument).
 func audience(ids []string) []string {
 	if ids == nil {
