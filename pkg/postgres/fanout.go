@@ -173,9 +173,12 @@ type userRecipient struct {
 // notificationIDPrefix) and 64 random bits in hexadecimal, whose digits are Crockford
 // digits too: a valid, time-ordered identifier made in the statement that knows how many
 // are needed.
+// The holders are read role by role through user_roles' role index (the lateral
+// subquery, kept apart by OFFSET 0): the generic plan would otherwise hash all of
+// user_roles for the one or two roles that hold a permission (docs/performance.md).
 const recipientsSQL = `WITH wanted AS (
-			SELECT ur.user_id AS id, true AS in_app, $5::boolean AS email
-				FROM role_permissions rp JOIN user_roles ur ON ur.role_id = rp.role_id
+			SELECT h.user_id AS id, true AS in_app, $5::boolean AS email
+				FROM role_permissions rp, LATERAL (SELECT ur.user_id FROM user_roles ur WHERE ur.role_id = rp.role_id OFFSET 0) h
 				WHERE $3::boolean AND rp.permission = $1
 			UNION ALL
 			SELECT $6::text, true, $5::boolean WHERE $4::boolean
