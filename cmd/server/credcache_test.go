@@ -105,3 +105,42 @@ func TestCredentialCacheInvalidationAcrossReplicas(t *testing.T) {
 		refused(t, key, "/api/v1/audit", http.StatusForbidden)
 	})
 }
+
+// TestUnreadCountAcrossReplicas: two servers on one database cache a user's unread count;
+// a new notification and reading them show at once on the server that made the change
+// and within a second on the other.
+func TestUnreadCountAcrossReplicas(t *testing.T) {
+	t.Parallel()
+	dsn := pgtest.NewDatabase(t)
+	a := startServerOn(t, dsn)
+	b := startServerOn(t, dsn)
+	admin := a.admin(t)
+	_, carol := a.newUser(t, "admin")
+	onB := *carol // the same session on the other server
+	onB.ts, onB.origin = b, b.url
+	// both servers read (and cache) carol's count.
+	cached := func() int {
+		n := unreadCount(t, carol)
+		for range 2 {
+			require.Equal(t, n, unreadCount(t, carol))
+			require.Equal(t, n, unreadCount(t, &onB))
+		}
+		return n
+	}
+	// changed checks the count is want on the server that made the change at once, and
+	// on the other within a second.
+	changed := func(here, there *apiClient, want int) {
+		t.Helper()
+		require.Equal(t, want, unreadCount(t, here), "on the server that made the change")
+		require.Eventually(t, func() bool { return unreadCount(t, there) == want },
+			time.Second, 10*time.Millisecond, "on the other server within a second")
+	}
+
+	n := cached()
+	admin.post(t, "/api/v1/admin/invites", `{"intendedRole":"assessee"}`, http.StatusCreated) // carol holds admin.users
+	changed(carol, &onB, n+1)
+
+	cached()
+	onB.post(t, "/api/v1/notifications/read-all", nil, http.StatusOK)
+	changed(&onB, carol, 0)
+}

@@ -66,7 +66,7 @@ func run(ctx context.Context, opts options) error {
 		identity.Breaches = &secret.BreachChecker{BaseURL: cfg.PasswordHIBPAPIURL, Timeout: cfg.PasswordHIBPTimeout, Logger: log}
 	}
 	store := postgres.New(db.Pool, nil).WithAcquireTimeout(cfg.DBAcquireTimeout).ConfigureIdentity(identity, secret.NewHasher(secret.DefaultArgon2, 0)).
-		ConfigureDeliveries(boot.DeliveryConfig(cfg)).WithCredentialCache(cfg.CredentialCacheTTL).
+		ConfigureDeliveries(boot.DeliveryConfig(cfg)).WithCredentialCache(cfg.CredentialCacheTTL).WithUnreadCountCache(cfg.UnreadCountCacheTTL).
 		WithRationaleMinWords(cfg.AssessmentRationaleMinWords)
 	if err := boot.LoadKeys(ctx, store, cfg, log); err != nil {
 		return err
@@ -77,7 +77,7 @@ func run(ctx context.Context, opts options) error {
 	}
 	listenCtx, stopListening := context.WithCancel(ctx)
 	defer stopListening()
-	go store.ListenCredentialChanges(listenCtx, log)
+	go store.ListenChanges(listenCtx, log)
 	svc := postgres.NewServices(store)
 	if err := svc.Roles.SyncBuiltinRoles(ctx); err != nil {
 		return err

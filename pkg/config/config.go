@@ -79,6 +79,9 @@ type Config struct {
 	// CredentialCacheTTL is how long a resolved session or API key is kept in memory
 	// (CREDENTIAL_CACHE_TTL; "0" turns the cache off). Changes invalidate at once.
 	CredentialCacheTTL time.Duration
+	// UnreadCountCacheTTL is how long a user's unread-notification count is kept in
+	// memory (UNREAD_COUNT_CACHE_TTL; "0" turns the cache off). Changes invalidate it.
+	UnreadCountCacheTTL time.Duration
 	// LogLevel is the minimum level logged (LOG_LEVEL).
 	LogLevel slog.Level
 	// CORSOrigins are the origins allowed to make credentialed cross-origin requests

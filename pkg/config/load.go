@@ -67,6 +67,7 @@ func (l *loader) loadGeneral(c *Config) {
 	c.RateLimitPerMinute = l.integer("RATE_LIMIT_PER_MINUTE", 1, unbounded, "")
 	c.RequestTimeout = l.msDuration("REQUEST_TIMEOUT")
 	c.CredentialCacheTTL = l.msDurationOrZero("CREDENTIAL_CACHE_TTL")
+	c.UnreadCountCacheTTL = l.msDurationOrZero("UNREAD_COUNT_CACHE_TTL")
 	c.BindAddress = l.raw("BIND_ADDRESS")
 	if c.BindAddress != "" && c.BindAddress != "localhost" {
 		if _, err := netip.ParseAddr(c.BindAddress); err != nil {

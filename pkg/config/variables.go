@@ -39,6 +39,7 @@ var variables = []variable{
 	{name: "RATE_LIMIT_PER_MINUTE", def: "600"},
 	{name: "REQUEST_TIMEOUT", def: "15s"},
 	{name: "CREDENTIAL_CACHE_TTL", def: "30s"},
+	{name: "UNREAD_COUNT_CACHE_TTL", def: "5m"},
 
 	// Database.
 	{name: "DATABASE_PROVIDER", def: "pglite"},

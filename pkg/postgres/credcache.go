@@ -149,7 +149,7 @@ func (tx *Tx) Invalidate(ctx context.Context, key string) error {
 }
 
 // WithCredentialCache turns on the credential cache with entries living at most ttl; it
-// serves only while ListenCredentialChanges is connected.
+// serves only while ListenChanges is connected.
 func (db *DB) WithCredentialCache(ttl time.Duration) *DB {
 	if ttl > 0 {
 		db.creds = newCredentialCache(ttl, db.now)
@@ -157,20 +157,29 @@ func (db *DB) WithCredentialCache(ttl time.Duration) *DB {
 	return db
 }
 
-// ListenCredentialChanges keeps a connection listening for credential invalidations until
-// ctx ends, reconnecting with a back-off; the cache serves only while it is connected.
-func (db *DB) ListenCredentialChanges(ctx context.Context, log *slog.Logger) {
-	if db.creds == nil {
+// ListenChanges runs until ctx ends: it announces this replica's changed unread counts to
+// the others (unreadcache.go) and, when a cache is on, keeps a connection listening for
+// the other replicas' invalidations, reconnecting with a back-off; the caches serve only
+// while it is connected.
+func (db *DB) ListenChanges(ctx context.Context, log *slog.Logger) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		db.announceLoop(ctx)
+	}()
+	defer func() { <-done }()
+	if db.creds == nil && db.unread.ttl <= 0 {
+		<-ctx.Done()
 		return
 	}
 	backoff := 100 * time.Millisecond
 	for ctx.Err() == nil {
 		err := db.listenOnce(ctx)
-		db.creds.setEnabled(false)
+		db.setCachesEnabled(false)
 		if ctx.Err() != nil {
 			return
 		}
-		log.WarnContext(ctx, "credential cache off: invalidation listener disconnected", slog.String("error", err.Error()))
+		log.WarnContext(ctx, "caches off: invalidation listener disconnected", slog.String("error", err.Error()))
 		select {
 		case <-ctx.Done():
 			return
@@ -186,15 +195,31 @@ func (db *DB) listenOnce(ctx context.Context) error {
 		return err
 	}
 	defer conn.Close(context.WithoutCancel(ctx))
+	// The credential channel last: the statement a session shows is its last one.
+	if _, err := conn.Exec(ctx, "LISTEN "+unreadChannel); err != nil {
+		return err
+	}
 	if _, err := conn.Exec(ctx, "LISTEN "+credentialChannel); err != nil {
 		return err
 	}
-	db.creds.setEnabled(true)
+	db.setCachesEnabled(true)
 	for {
 		n, err := conn.WaitForNotification(ctx)
 		if err != nil {
 			return err
 		}
-		db.creds.invalidate(n.Payload)
+		if n.Channel == unreadChannel {
+			db.unread.receive(n.Payload)
+		} else {
+			db.creds.invalidate(n.Payload)
+		}
 	}
+}
+
+// setCachesEnabled switches the credential and unread-count caches on or off, empty.
+func (db *DB) setCachesEnabled(on bool) {
+	if db.creds != nil {
+		db.creds.setEnabled(on)
+	}
+	db.unread.setEnabled(on)
 }

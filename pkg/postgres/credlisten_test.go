@@ -20,7 +20,7 @@ func TestCredentialCacheListenerDrop(t *testing.T) {
 	db := postgres.New(pool, nil).WithCredentialCache(time.Minute)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	go db.ListenCredentialChanges(ctx, slog.New(slog.DiscardHandler))
+	go db.ListenChanges(ctx, slog.New(slog.DiscardHandler))
 	enabled := db.CredentialCacheEnabledForTest
 	require.Eventually(t, enabled, 10*time.Second, 10*time.Millisecond)
 	p := &assess.Principal{User: assess.User{ID: "u_x"}, SessionID: "se_x"}

@@ -96,6 +96,7 @@ type DB struct {
 	jobs          *river.Client[pgx.Tx] // insert-only: delivery jobs join the change's transaction
 	creds         *credentialCache      // resolved principals; nil: no cache
 	roleNames     *roleNames            // role id → name, for reads of users (rolenames.go)
+	unread        *unreadCache          // unread-notification counts (unreadcache.go)
 	storage       StorageConfig         // where evidence files go (attachment_storage.go)
 	// rationaleMinWords is the fewest words of a result's rationale
 	// (ASSESSMENT_RATIONALE_MIN_WORDS; 0: no minimum); shorter ones count as missing when
@@ -112,7 +113,7 @@ func New(p *pgxpool.Pool, now func() time.Time) *DB {
 		identity: IdentityConfig{PasswordMinLength: 12, MaxFailedLogins: 5, LockoutDuration: 15 * time.Minute},
 		hasher:   secret.NewHasher(secret.DefaultArgon2, 0),
 		delivery: defaultDeliveryConfig(), jobs: newInsertOnlyClient(p), rationaleMinWords: assess.DefaultRationaleMinWords,
-		roleNames: &roleNames{}}
+		roleNames: &roleNames{}, unread: newUnreadCache(0, now)}
 }
 
 // Pool returns the underlying pool (for River and metrics).

@@ -35,7 +35,7 @@ type storedEvent struct {
 // there (see fanOut): in-app notifications, delivery rows and their River jobs exist
 // exactly when the change commits. The statements before (the change's audit row) are
 // sent with the events row and the fan-out's reads, in one round trip.
-func (db *DB) emit(ctx context.Context, tx pgx.Tx, actor assess.Actor, ev assess.NewEvent, before ...statement) (string, error) {
+func (db *DB) emit(ctx context.Context, tx *Tx, actor assess.Actor, ev assess.NewEvent, before ...statement) (string, error) {
 	typ, ok := assess.LookupEventType(ev.Type)
 	if !ok {
 		return "", fmt.Errorf("emit: event type %q is not in the catalogue", ev.Type)

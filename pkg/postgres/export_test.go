@@ -79,3 +79,16 @@ func (db *DB) VisibleForTest(ctx context.Context, actor assess.Actor, kind, id s
 	}
 	return err == nil, err
 }
+
+// UnreadCountCacheEnabledForTest reports whether the unread-count cache serves.
+func (db *DB) UnreadCountCacheEnabledForTest() bool {
+	db.unread.mu.Lock()
+	defer db.unread.mu.Unlock()
+	return db.unread.enabled
+}
+
+// UnreadCountCachedForTest reports whether the user's unread count is served from the cache.
+func (db *DB) UnreadCountCachedForTest(userID string) bool {
+	_, _, ok := db.unread.get(userID)
+	return ok
+}

@@ -38,11 +38,16 @@ import (
 // per user and event, one delivery per event and destination or address (lower-cased).
 // Switched-off channels and inactive destinations get no rows; the event is recorded
 // anyway. channel.test is never fanned out: a test delivers to its destination only.
-func (db *DB) fanOut(ctx context.Context, tx pgx.Tx, se storedEvent, typ assess.EventType, before ...statement) error {
+func (db *DB) fanOut(ctx context.Context, tx *Tx, se storedEvent, typ assess.EventType, before ...statement) error {
 	keys := filterKeys(se.Type)
 	f, err := db.fanOutReads(ctx, tx, se, typ, keys, before)
 	if err != nil {
 		return err
+	}
+	for _, u := range f.users {
+		if u.InApp {
+			tx.unreadChanged = append(tx.unreadChanged, u.ID)
+		}
 	}
 	mails, err := db.emailDeliveries(ctx, tx, se, typ, f.users, f.emails)
 	if err != nil {

@@ -36,9 +36,15 @@ func (s *NotificationService) FindNotifications(ctx context.Context, userID stri
 
 // CountUnreadNotifications implements assess.NotificationService.
 func (s *NotificationService) CountUnreadNotifications(ctx context.Context, userID string) (int, error) {
-	var n int
-	err := s.pool.QueryRow(ctx, "SELECT count(*) FROM notifications WHERE user_id = $1 AND read_at IS NULL", userID).Scan(&n)
-	return n, dbError(err)
+	n, gen, ok := s.unread.get(userID)
+	if ok {
+		return n, nil
+	}
+	if err := s.pool.QueryRow(ctx, "SELECT count(*) FROM notifications WHERE user_id = $1 AND read_at IS NULL", userID).Scan(&n); err != nil {
+		return 0, dbError(err)
+	}
+	s.unread.put(userID, gen, n)
+	return n, nil
 }
 
 // MarkNotificationRead implements assess.NotificationService; marking it again keeps the
@@ -49,6 +55,7 @@ func (s *NotificationService) MarkNotificationRead(ctx context.Context, userID, 
 	}
 	var n assess.Notification
 	err := s.change(ctx, assess.Actor{ID: userID}, func(tx *Tx) error {
+		tx.unreadChanged = append(tx.unreadChanged, userID)
 		var err error
 		n, err = scanNotification(tx.QueryRow(ctx, `UPDATE notifications SET read_at = coalesce(read_at, $3)
 			WHERE id = $1 AND user_id = $2 RETURNING `+notificationColumns, id, userID, tx.Now))
@@ -65,6 +72,7 @@ func (s *NotificationService) MarkNotificationRead(ctx context.Context, userID, 
 func (s *NotificationService) MarkAllNotificationsRead(ctx context.Context, userID string) (int, error) {
 	var n int
 	err := s.change(ctx, assess.Actor{ID: userID}, func(tx *Tx) error {
+		tx.unreadChanged = append(tx.unreadChanged, userID)
 		tag, err := tx.Exec(ctx, "UPDATE notifications SET read_at = $2 WHERE user_id = $1 AND read_at IS NULL", userID, tx.Now)
 		n = int(tag.RowsAffected())
 		return err

@@ -32,6 +32,7 @@ type Tx struct {
 	Actor assess.Actor
 
 	invalidations []string // credential cache keys to drop here after the commit
+	unreadChanged []string // users whose unread-notification count the change altered
 }
 
 // changeAttempts bounds how often a change that lost a serialization conflict or a
@@ -76,6 +77,7 @@ func (db *DB) changeOnce(ctx context.Context, actor assess.Actor, fn func(tx *Tx
 	if len(tx.invalidations) > 0 {
 		db.creds.invalidate(tx.invalidations...)
 	}
+	db.unreadChanged(ctx, tx.unreadChanged)
 	return nil
 }
 
