@@ -34,7 +34,8 @@ func (s *NotificationService) FindNotifications(ctx context.Context, userID stri
 	return collectPage(ctx, s.pool, l, f.PageRequest, scanNotification, func(n assess.Notification) []any { return []any{n.ID} })
 }
 
-// CountUnreadNotifications implements assess.NotificationService.
+// CountUnreadNotifications implements assess.NotificationService, from the replica's
+// unread-count cache when it holds the user's count (unreadcache.go).
 func (s *NotificationService) CountUnreadNotifications(ctx context.Context, userID string) (int, error) {
 	n, gen, ok := s.unread.get(userID)
 	if ok {
