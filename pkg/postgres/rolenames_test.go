@@ -15,7 +15,7 @@ import (
 // TestUserRoleNames: the reads of users name their roles from the server's map of role
 // names, which must follow roles created after it was filled — by another replica (here:
 // plain SQL on the same database) or in the reading transaction — and list the names
-// sorted, whatever order the user_roles entries come in.
+// sorted, whatever order the user_roles entries come in, however user_roles changes.
 func TestUserRoleNames(t *testing.T) {
 	t.Parallel()
 	pool := openPool(t, pgtest.NewDatabase(t))
@@ -55,4 +55,11 @@ func TestUserRoleNames(t *testing.T) {
 	require.NoError(t, err)
 	require.NotNil(t, u.Roles)
 	require.Empty(t, u.Roles)
+
+	// The ids on the user's row (migration 0016) follow every change of user_roles: an
+	// entry moved to another user, and a user deleted with their entries.
+	exec(`UPDATE user_roles SET user_id = $1 WHERE user_id = $2 AND role_id = 'ro_mm'`, one, two)
+	require.Equal(t, map[string][]string{"one": {"middle"}, "two": {"zeta"}}, roles())
+	exec(`DELETE FROM users WHERE id = $1`, two)
+	require.Equal(t, map[string][]string{"one": {"middle"}}, roles())
 }

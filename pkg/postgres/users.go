@@ -11,10 +11,10 @@ import (
 	"github.com/assay-dev/assay/pkg/assess"
 )
 
-// userColumns are a user's columns and the ids of their roles, from the user's user_roles
-// entries (an index-only scan); DB.roleNames turns the ids into names (rolenames.go).
-const userColumns = `u.id, u.username, u.email, u.display_name, u.active, u.version, u.created_at, u.last_login_at,
-	ARRAY(SELECT ur.role_id FROM user_roles ur WHERE ur.user_id = u.id)`
+// userColumns are a user's columns and the ids of their roles, which a trigger on
+// user_roles keeps on the user's row (migration 0016); DB.roleNames turns the ids into
+// names (rolenames.go).
+const userColumns = `u.id, u.username, u.email, u.display_name, u.active, u.version, u.created_at, u.last_login_at, u.role_ids`
 
 // scanUser reads a user of userColumns, with role ids in Roles until DB.roleNames.fill
 // names them.
