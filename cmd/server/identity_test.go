@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"net/http"
 	"net/url"
 	"testing"
 	"time"
@@ -151,4 +152,25 @@ func mustURL(t *testing.T, raw string) *url.URL {
 	u, err := url.Parse(raw)
 	require.NoError(t, err)
 	return u
+}
+
+// TestCreatedTimesMatchLaterReads: a create answers the record's times as every later
+// read does — to the microsecond PostgreSQL keeps, not with the server clock's extra
+// nanoseconds — so a client can compare what it created with what it reads back.
+func TestCreatedTimesMatchLaterReads(t *testing.T) {
+	t.Parallel()
+	ts := startServer(t)
+	admin := ts.admin(t)
+	for range 3 { // a clock reading on an exact microsecond would pass by chance
+		inv := admin.post(t, "/api/v1/admin/invites", `{"intendedRole":"assessee"}`, http.StatusCreated)
+		listed := admin.get(t, "/api/v1/admin/invites?limit=1", http.StatusOK)["items"].([]any)[0].(map[string]any)
+		require.Equal(t, inv["id"], listed["id"])
+		require.Equal(t, listed["createdAt"], inv["createdAt"])
+		require.Equal(t, listed["expiresAt"], inv["expiresAt"])
+
+		key := admin.post(t, "/api/v1/me/api-keys", `{"name":"times"}`, http.StatusCreated)["apiKey"].(map[string]any)
+		keys := admin.get(t, "/api/v1/me/api-keys", http.StatusOK)["items"].([]any)
+		require.Equal(t, key["id"], keys[0].(map[string]any)["id"])
+		require.Equal(t, keys[0].(map[string]any)["createdAt"], key["createdAt"])
+	}
 }

@@ -104,11 +104,16 @@ type DB struct {
 	rationaleMinWords int
 }
 
-// New returns a DB on pool. now is the clock (time.Now when nil).
+// New returns a DB on pool. now is the clock (time.Now when nil); the store reads it to
+// the microsecond, the precision PostgreSQL keeps, so that a record a change answers with
+// carries the same times as every later read of it (pgx drops the nanoseconds when it
+// sends a time).
 func New(p *pgxpool.Pool, now func() time.Time) *DB {
 	if now == nil {
 		now = time.Now
 	}
+	clock := now
+	now = func() time.Time { return clock().Truncate(time.Microsecond) }
 	return &DB{pool: &pool{Pool: p}, now: now, keys: secret.NewKeyring(nil, nil), fields: EncryptedFields, setupComplete: &atomic.Bool{},
 		identity: IdentityConfig{PasswordMinLength: 12, MaxFailedLogins: 5, LockoutDuration: 15 * time.Minute},
 		hasher:   secret.NewHasher(secret.DefaultArgon2, 0),
