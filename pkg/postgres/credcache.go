@@ -144,7 +144,7 @@ func (tx *Tx) Invalidate(ctx context.Context, key string) error {
 	if _, err := tx.Exec(ctx, "SELECT pg_notify($1, $2)", credentialChannel, key); err != nil {
 		return err
 	}
-	tx.invalidations = append(tx.invalidations, key)
+	tx.after.invalidations = append(tx.after.invalidations, key)
 	return nil
 }
 

@@ -46,7 +46,7 @@ func (db *DB) fanOut(ctx context.Context, tx *Tx, se storedEvent, typ assess.Eve
 	}
 	for _, u := range f.users {
 		if u.InApp {
-			tx.unreadChanged = append(tx.unreadChanged, u.ID)
+			tx.after.unreadChanged = append(tx.after.unreadChanged, u.ID)
 		}
 	}
 	mails, err := db.emailDeliveries(ctx, tx, se, typ, f.users, f.emails)

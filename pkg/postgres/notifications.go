@@ -56,7 +56,7 @@ func (s *NotificationService) MarkNotificationRead(ctx context.Context, userID, 
 	}
 	var n assess.Notification
 	err := s.change(ctx, assess.Actor{ID: userID}, func(tx *Tx) error {
-		tx.unreadChanged = append(tx.unreadChanged, userID)
+		tx.after.unreadChanged = append(tx.after.unreadChanged, userID)
 		var err error
 		n, err = scanNotification(tx.QueryRow(ctx, `UPDATE notifications SET read_at = coalesce(read_at, $3)
 			WHERE id = $1 AND user_id = $2 RETURNING `+notificationColumns, id, userID, tx.Now))
@@ -73,7 +73,7 @@ func (s *NotificationService) MarkNotificationRead(ctx context.Context, userID, 
 func (s *NotificationService) MarkAllNotificationsRead(ctx context.Context, userID string) (int, error) {
 	var n int
 	err := s.change(ctx, assess.Actor{ID: userID}, func(tx *Tx) error {
-		tx.unreadChanged = append(tx.unreadChanged, userID)
+		tx.after.unreadChanged = append(tx.after.unreadChanged, userID)
 		tag, err := tx.Exec(ctx, "UPDATE notifications SET read_at = $2 WHERE user_id = $1 AND read_at IS NULL", userID, tx.Now)
 		n = int(tag.RowsAffected())
 		return err

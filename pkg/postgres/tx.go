@@ -31,7 +31,12 @@ type Tx struct {
 	// Actor is the caller: recorded in the audit log and events, and asked for permissions.
 	Actor assess.Actor
 
-	invalidations []string // credential cache keys to drop here after the commit
+	after *afterCommit // shared with the copies As makes
+}
+
+// afterCommit is what a change leaves for this replica to do once it has committed.
+type afterCommit struct {
+	invalidations []string // credential cache keys to drop here
 	unreadChanged []string // users whose unread-notification count the change altered
 }
 
@@ -67,22 +72,23 @@ func (db *DB) changeOnce(ctx context.Context, actor assess.Actor, fn func(tx *Tx
 		return err
 	}
 	defer func() { _ = ptx.Rollback(context.WithoutCancel(ctx)) }()
-	tx := &Tx{Tx: ptx, db: db, Now: db.now(), Actor: actor}
+	tx := &Tx{Tx: ptx, db: db, Now: db.now(), Actor: actor, after: &afterCommit{}}
 	if err := fn(tx); err != nil {
 		return err
 	}
 	if err := ptx.Commit(ctx); err != nil {
 		return err
 	}
-	if len(tx.invalidations) > 0 {
-		db.creds.invalidate(tx.invalidations...)
+	if len(tx.after.invalidations) > 0 {
+		db.creds.invalidate(tx.after.invalidations...)
 	}
-	db.unreadChanged(ctx, tx.unreadChanged)
+	db.unreadChanged(ctx, tx.after.unreadChanged)
 	return nil
 }
 
 // As returns the same transaction acting as another actor (the system locking an account
-// during a sign-in, a new user registering themselves).
+// during a sign-in, a new user registering themselves); what the copy leaves for after the
+// commit is the transaction's.
 func (tx *Tx) As(actor assess.Actor) *Tx {
 	c := *tx
 	c.Actor = actor

@@ -2,6 +2,8 @@ package postgres
 
 import (
 	"context"
+	"fmt"
+	"math/rand/v2"
 	"strings"
 	"sync"
 	"time"
@@ -27,8 +29,9 @@ import (
 // announcement (a process ending between its commit and the announcement) can cost:
 // another replica's count that lags by at most the TTL.
 
-// unreadChannel is the NOTIFY channel of changed unread counts; the payload is user ids
-// separated by commas.
+// unreadChannel is the NOTIFY channel of changed unread counts; the payload is the
+// announcing replica's origin tag, a colon, and user ids separated by commas. A replica
+// skips its own announcements: it dropped those counts at its commits already.
 const unreadChannel = "assay_unread"
 
 // unreadPayloadMax keeps one announcement under PostgreSQL's 8000-byte payload limit.
@@ -39,8 +42,9 @@ const unreadAnnounceEvery = 20 * time.Millisecond
 
 // unreadCache is a replica's cache of unread counts, and its queue of users to announce.
 type unreadCache struct {
-	ttl time.Duration // 0: nothing is cached (changes are still announced)
-	now func() time.Time
+	ttl    time.Duration // 0: nothing is cached (changes are still announced)
+	now    func() time.Time
+	origin string // this replica's tag in its announcements
 
 	mu      sync.Mutex
 	enabled bool // only while the listener is connected
@@ -57,8 +61,8 @@ type unreadCount struct {
 }
 
 func newUnreadCache(ttl time.Duration, now func() time.Time) *unreadCache {
-	return &unreadCache{ttl: ttl, now: now, counts: map[string]unreadCount{}, pending: map[string]struct{}{},
-		wake: make(chan struct{}, 1)}
+	return &unreadCache{ttl: ttl, now: now, origin: fmt.Sprintf("%016x", rand.Uint64()), counts: map[string]unreadCount{},
+		pending: map[string]struct{}{}, wake: make(chan struct{}, 1)}
 }
 
 // get returns the cached count of a user, and the generation to pass to put after a miss.
@@ -174,11 +178,12 @@ func (db *DB) unreadChanged(ctx context.Context, userIDs []string) {
 // announceUnread sends the users to every replica's listener, in payloads under the limit.
 func (db *DB) announceUnread(ctx context.Context, userIDs []string) error {
 	for len(userIDs) > 0 {
-		n, size := 1, len(userIDs[0])
+		n, size := 1, len(db.unread.origin)+1+len(userIDs[0])
 		for ; n < len(userIDs) && size+1+len(userIDs[n]) <= unreadPayloadMax; n++ {
 			size += 1 + len(userIDs[n])
 		}
-		if _, err := db.pool.Exec(ctx, "SELECT pg_notify($1, $2)", unreadChannel, strings.Join(userIDs[:n], ",")); err != nil {
+		payload := db.unread.origin + ":" + strings.Join(userIDs[:n], ",")
+		if _, err := db.pool.Exec(ctx, "SELECT pg_notify($1, $2)", unreadChannel, payload); err != nil {
 			return err
 		}
 		userIDs = userIDs[n:]
@@ -227,5 +232,8 @@ func (db *DB) announceLoop(ctx context.Context) {
 
 // receive handles an announcement from a replica.
 func (c *unreadCache) receive(payload string) {
-	c.drop(strings.Split(payload, ",")...)
+	origin, ids, _ := strings.Cut(payload, ":")
+	if origin != c.origin {
+		c.drop(strings.Split(ids, ",")...)
+	}
 }

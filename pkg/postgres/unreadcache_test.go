@@ -54,11 +54,29 @@ func TestUnreadCountCacheAcrossReplicas(t *testing.T) {
 	require.False(t, a.UnreadCountCachedForTest(carol.ID), "dropped by the commit on the replica that made it")
 	require.Equal(t, 3, count(a), "exact at once on the replica that made the change")
 
+	// A change recorded as another actor (tx.As: a registration is recorded as the new
+	// user) counts as well.
+	inv, token, err := postgres.NewServices(a).Invites.CreateInvite(f.ctx, assess.NewInvite{IntendedRole: assess.RoleAssessee, ExpiresInHours: 24}, f.actor())
+	require.NoError(t, err)
+	require.Equal(t, 4, count(a))
+	require.True(t, a.UnreadCountCachedForTest(carol.ID))
+	require.NoError(t, postgres.NewServices(a).Invites.Register(f.ctx, "invite_only", assess.Registration{InviteToken: token,
+		NewAccount: assess.NewAccount{Username: "gina", Email: "gina@example.com", DisplayName: "Gina", Password: "a long enough password"}}, assess.Actor{}))
+	require.False(t, a.UnreadCountCachedForTest(carol.ID), "dropped by the commit of a change recorded as another actor")
+	require.Equal(t, 5, count(a), "the new user (invite %s), at once on the replica that made the change", inv.ID)
+	_, err = postgres.NewServices(a).Notifications.MarkAllNotificationsRead(f.ctx, carol.ID)
+	require.NoError(t, err)
+	f.user("erin2")
+	eventually(1, "the other replica's change reaches a")
+
 	page, err := f.svc.Notifications.FindNotifications(f.ctx, carol.ID, assess.NotificationFilter{Unread: true, PageRequest: assess.PageRequest{Limit: 1}})
 	require.NoError(t, err)
 	_, err = f.svc.Notifications.MarkNotificationRead(f.ctx, carol.ID, page.Items[0].ID)
 	require.NoError(t, err)
-	eventually(2, "reading one on the other replica reaches a")
+	eventually(0, "reading one on the other replica reaches a")
+	f.user("hank")
+	f.user("ivan")
+	eventually(2, "two more from the other replica")
 	n, err = postgres.NewServices(a).Notifications.MarkAllNotificationsRead(f.ctx, carol.ID)
 	require.NoError(t, err)
 	require.Equal(t, 2, n)
