@@ -1,9 +1,11 @@
 package assess
 
 import (
+	"bytes"
 	"crypto/rand"
 	"encoding/binary"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -35,12 +37,35 @@ const (
 
 const crockford = "0123456789abcdefghjkmnpqrstvwxyz"
 
+// lastID is the millisecond and random part of the last identifier NewID made.
+var lastID struct {
+	sync.Mutex
+	ms     uint64
+	random [10]byte
+}
+
 // NewID returns prefix + a 26-character, time-sortable identifier (48 bits of
-// milliseconds, 80 random bits, Crockford base32, lower case).
+// milliseconds, 80 random bits, Crockford base32, lower case). Identifiers this process
+// makes in one millisecond keep the order they were made in: when the random part does
+// not sort after the last one of the same millisecond, it is that one plus one.
 func NewID(prefix string, now time.Time) string {
 	var b [16]byte
-	binary.BigEndian.PutUint64(b[:8], uint64(now.UnixMilli())<<16)
+	ms := uint64(now.UnixMilli())
+	binary.BigEndian.PutUint64(b[:8], ms<<16)
 	_, _ = rand.Read(b[6:])
+	lastID.Lock()
+	if ms == lastID.ms && bytes.Compare(b[6:], lastID.random[:]) <= 0 {
+		copy(b[6:], lastID.random[:])
+		for i := 15; i >= 6; i-- { // plus one, with carry
+			b[i]++
+			if b[i] != 0 {
+				break
+			}
+		}
+	}
+	lastID.ms = ms
+	copy(lastID.random[:], b[6:])
+	lastID.Unlock()
 	var sb strings.Builder
 	sb.Grow(len(prefix) + 26)
 	sb.WriteString(prefix)

@@ -40,3 +40,22 @@ func TestBuiltinRolesUseKnownPermissions(t *testing.T) {
 		}
 	}
 }
+
+// TestNewIDsOfOneMillisecondKeepTheirOrder: identifiers made one after the other in the
+// same millisecond sort in the order they were made (lists sort newest first by id), and
+// stay unique; another millisecond starts afresh.
+func TestNewIDsOfOneMillisecondKeepTheirOrder(t *testing.T) {
+	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	ids := make([]string, 0, 2000)
+	for range 1000 {
+		ids = append(ids, NewID(PrefixStandard, at))
+	}
+	for range 1000 {
+		ids = append(ids, NewID(PrefixStandard, at.Add(time.Millisecond)))
+	}
+	for i := 1; i < len(ids); i++ {
+		if ids[i] <= ids[i-1] {
+			t.Fatalf("id %d %q does not sort after %q", i, ids[i], ids[i-1])
+		}
+	}
+}
