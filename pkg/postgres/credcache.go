@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"log/slog"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -38,25 +37,20 @@ func tokenCacheKey(token string) string {
 }
 func sessionCacheKey(sessionID string) string { return "s:" + sessionID }
 
-// credentialCache is the in-memory cache of resolved principals.
+// credentialCache is the in-memory cache of resolved principals (listened.go: it serves
+// only while the listener is connected; a fill loses against an invalidation since its
+// read began).
 type credentialCache struct {
-	ttl time.Duration
-	now func() time.Time
-
-	mu      sync.Mutex
-	enabled bool // only while the listener is connected
-	gen     uint64
-	entries map[string]cachedPrincipal
+	entries *listened[cachedPrincipal]
 }
 
 type cachedPrincipal struct {
 	p       assess.Principal
-	expires time.Time
 	touched time.Time // API keys: when last_used_at was last written
 }
 
 func newCredentialCache(ttl time.Duration, now func() time.Time) *credentialCache {
-	return &credentialCache{ttl: ttl, now: now, entries: map[string]cachedPrincipal{}}
+	return &credentialCache{entries: newListened[cachedPrincipal](ttl, now)}
 }
 
 // get returns a copy of the cached principal of key, and the generation to pass to put
@@ -65,14 +59,12 @@ func (c *credentialCache) get(key string) (*assess.Principal, cachedPrincipal, u
 	if c == nil {
 		return nil, cachedPrincipal{}, 0, false
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	e, ok := c.entries[key]
-	if !ok || !c.enabled || !c.now().Before(e.expires) {
-		return nil, cachedPrincipal{}, c.gen, false
+	e, gen, ok := c.entries.get(key)
+	if !ok {
+		return nil, cachedPrincipal{}, gen, false
 	}
 	p := e.p
-	return &p, e, c.gen, true
+	return &p, e, gen, true
 }
 
 // put caches p under key until validUntil (or the TTL, whichever is sooner), unless an
@@ -81,16 +73,7 @@ func (c *credentialCache) put(key string, gen uint64, p *assess.Principal, valid
 	if c == nil {
 		return
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if !c.enabled || gen != c.gen {
-		return
-	}
-	expires := c.now().Add(c.ttl)
-	if !validUntil.IsZero() && validUntil.Before(expires) {
-		expires = validUntil
-	}
-	c.entries[key] = cachedPrincipal{p: *p, expires: expires, touched: touched}
+	c.entries.put(key, gen, cachedPrincipal{p: *p, touched: touched}, validUntil)
 }
 
 // touch records that an API key's last use was written at t.
@@ -98,45 +81,29 @@ func (c *credentialCache) touch(key string, t time.Time) {
 	if c == nil {
 		return
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if e, ok := c.entries[key]; ok {
-		e.touched = t
-		c.entries[key] = e
-	}
+	c.entries.update(key, func(e *cachedPrincipal) { e.touched = t })
 }
 
-// invalidate drops the entries an invalidation key names.
+// invalidate drops the entries the invalidation keys name.
 func (c *credentialCache) invalidate(keys ...string) {
 	if c == nil {
 		return
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.gen++
-	for _, k := range keys {
-		kind, id, _ := strings.Cut(k, ":")
-		if kind == "all" {
-			clear(c.entries)
-			continue
-		}
-		for ck, e := range c.entries {
-			if kind == "user" && e.p.User.ID == id || kind == "session" && e.p.SessionID == id || kind == "apikey" && e.p.APIKeyID == id {
-				delete(c.entries, ck)
+	c.entries.drop(nil, func(e cachedPrincipal) bool {
+		for _, k := range keys {
+			kind, id, _ := strings.Cut(k, ":")
+			if kind == "all" || kind == "user" && e.p.User.ID == id || kind == "session" && e.p.SessionID == id ||
+				kind == "apikey" && e.p.APIKeyID == id {
+				return true
 			}
 		}
-	}
+		return false
+	})
 }
 
 // setEnabled switches the cache on (listener connected) or off (disconnected); either way
 // it starts empty.
-func (c *credentialCache) setEnabled(on bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.enabled = on
-	c.gen++
-	clear(c.entries)
-}
+func (c *credentialCache) setEnabled(on bool) { c.entries.setEnabled(on) }
 
 // Invalidate sends an invalidation to every replica, delivered when the transaction
 // commits, and to this server's cache right after the commit.
@@ -168,7 +135,7 @@ func (db *DB) ListenChanges(ctx context.Context, log *slog.Logger) {
 		db.announceLoop(ctx)
 	}()
 	defer func() { <-done }()
-	if db.creds == nil && db.unread.ttl <= 0 {
+	if db.creds == nil && db.unread.counts.ttl <= 0 {
 		<-ctx.Done()
 		return
 	}
@@ -221,5 +188,5 @@ func (db *DB) setCachesEnabled(on bool) {
 	if db.creds != nil {
 		db.creds.setEnabled(on)
 	}
-	db.unread.setEnabled(on)
+	db.unread.counts.setEnabled(on)
 }

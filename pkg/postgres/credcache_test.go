@@ -1,6 +1,7 @@
 package postgres
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -57,4 +58,28 @@ func TestCredentialCacheEntries(t *testing.T) {
 		_, _, _, ok := c.get("k:bob")
 		require.False(t, ok)
 	})
+}
+
+// TestListenedEntriesAreSwept: expired entries leave the map at the first fill a lifetime
+// after the last sweep, so a long-running replica does not keep every session, key or
+// user it has seen.
+func TestListenedEntriesAreSwept(t *testing.T) {
+	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	c := newListened[int](time.Minute, func() time.Time { return now })
+	c.setEnabled(true)
+	for i := range 100 {
+		key := fmt.Sprint(i)
+		_, gen, _ := c.get(key)
+		c.put(key, gen, i, time.Time{})
+	}
+	require.Equal(t, 100, c.size())
+	now = now.Add(30 * time.Second)
+	_, gen, _ := c.get("late")
+	c.put("late", gen, 1, time.Time{})
+	require.Equal(t, 101, c.size(), "nothing has expired yet")
+	now = now.Add(45 * time.Second)
+	_, gen, ok := c.get("0")
+	require.False(t, ok, "expired")
+	c.put("0", gen, 0, time.Time{})
+	require.Equal(t, 2, c.size(), "the expired entries are swept; the one still alive stays")
 }

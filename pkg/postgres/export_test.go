@@ -31,11 +31,7 @@ func (db *DB) EmitForTest(ctx context.Context, actor assess.Actor, ev assess.New
 }
 
 // CredentialCacheEnabledForTest reports whether the credential cache serves.
-func (db *DB) CredentialCacheEnabledForTest() bool {
-	db.creds.mu.Lock()
-	defer db.creds.mu.Unlock()
-	return db.creds.enabled
-}
+func (db *DB) CredentialCacheEnabledForTest() bool { return db.creds.entries.isEnabled() }
 
 // CachePrincipalForTest caches p under key.
 func (db *DB) CachePrincipalForTest(key string, p *assess.Principal) {
@@ -81,14 +77,10 @@ func (db *DB) VisibleForTest(ctx context.Context, actor assess.Actor, kind, id s
 }
 
 // UnreadCountCacheEnabledForTest reports whether the unread-count cache serves.
-func (db *DB) UnreadCountCacheEnabledForTest() bool {
-	db.unread.mu.Lock()
-	defer db.unread.mu.Unlock()
-	return db.unread.enabled
-}
+func (db *DB) UnreadCountCacheEnabledForTest() bool { return db.unread.counts.isEnabled() }
 
 // UnreadCountCachedForTest reports whether the user's unread count is served from the cache.
 func (db *DB) UnreadCountCachedForTest(userID string) bool {
-	_, _, ok := db.unread.get(userID)
+	_, _, ok := db.unread.counts.get(userID)
 	return ok
 }

@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -37,14 +38,14 @@ func (s *NotificationService) FindNotifications(ctx context.Context, userID stri
 // CountUnreadNotifications implements assess.NotificationService, from the replica's
 // unread-count cache when it holds the user's count (unreadcache.go).
 func (s *NotificationService) CountUnreadNotifications(ctx context.Context, userID string) (int, error) {
-	n, gen, ok := s.unread.get(userID)
+	n, gen, ok := s.unread.counts.get(userID)
 	if ok {
 		return n, nil
 	}
 	if err := s.pool.QueryRow(ctx, "SELECT count(*) FROM notifications WHERE user_id = $1 AND read_at IS NULL", userID).Scan(&n); err != nil {
 		return 0, dbError(err)
 	}
-	s.unread.put(userID, gen, n)
+	s.unread.counts.put(userID, gen, n, time.Time{})
 	return n, nil
 }
 

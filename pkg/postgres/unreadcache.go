@@ -40,87 +40,35 @@ const unreadPayloadMax = 7000
 // unreadAnnounceEvery is the least time between two batched announcements of a replica.
 const unreadAnnounceEvery = 20 * time.Millisecond
 
-// unreadCache is a replica's cache of unread counts, and its queue of users to announce.
+// unreadCache is a replica's cache of unread counts (listened.go), and its queue of users
+// to announce.
 type unreadCache struct {
-	ttl    time.Duration // 0: nothing is cached (changes are still announced)
-	now    func() time.Time
+	counts *listened[int]
 	origin string // this replica's tag in its announcements
 
-	mu      sync.Mutex
-	enabled bool // only while the listener is connected
-	gen     uint64
-	counts  map[string]unreadCount
+	mu      sync.Mutex          // guards the queue
 	pending map[string]struct{} // users to announce to the other replicas
 	looping bool                // announceLoop runs and sends pending
 	wake    chan struct{}
 }
 
-type unreadCount struct {
-	n       int
-	expires time.Time
-}
-
 func newUnreadCache(ttl time.Duration, now func() time.Time) *unreadCache {
-	return &unreadCache{ttl: ttl, now: now, origin: fmt.Sprintf("%016x", rand.Uint64()), counts: map[string]unreadCount{},
+	return &unreadCache{counts: newListened[int](ttl, now), origin: fmt.Sprintf("%016x", rand.Uint64()),
 		pending: map[string]struct{}{}, wake: make(chan struct{}, 1)}
-}
-
-// get returns the cached count of a user, and the generation to pass to put after a miss.
-func (c *unreadCache) get(userID string) (int, uint64, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	e, ok := c.counts[userID]
-	if !ok || !c.enabled || !c.now().Before(e.expires) {
-		return 0, c.gen, false
-	}
-	return e.n, c.gen, true
-}
-
-// put caches a count read from the database, unless a change was seen since gen was read:
-// the count may already be stale.
-func (c *unreadCache) put(userID string, gen uint64, n int) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if !c.enabled || c.ttl <= 0 || gen != c.gen {
-		return
-	}
-	c.counts[userID] = unreadCount{n: n, expires: c.now().Add(c.ttl)}
-}
-
-// drop forgets the counts of users.
-func (c *unreadCache) drop(userIDs ...string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.gen++
-	for _, id := range userIDs {
-		delete(c.counts, id)
-	}
-}
-
-// setEnabled switches the cache on (listener connected) or off; either way it starts empty.
-func (c *unreadCache) setEnabled(on bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.enabled = on
-	c.gen++
-	clear(c.counts)
 }
 
 // changed is called after a commit that changed the unread counts of users: it drops
 // them here and queues them for the other replicas. It reports false when no loop will
 // announce them: the caller announces them itself.
 func (c *unreadCache) changed(userIDs []string) bool {
+	c.counts.drop(userIDs, nil)
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.gen++
-	for _, id := range userIDs {
-		delete(c.counts, id)
-		if c.looping {
-			c.pending[id] = struct{}{}
-		}
-	}
 	if !c.looping {
 		return false
+	}
+	for _, id := range userIDs {
+		c.pending[id] = struct{}{}
 	}
 	select {
 	case c.wake <- struct{}{}:
@@ -159,7 +107,7 @@ func (c *unreadCache) setLooping(on bool) {
 // WithUnreadCountCache keeps unread-notification counts in memory for at most ttl
 // (0: not at all); the cache serves only while ListenChanges is connected.
 func (db *DB) WithUnreadCountCache(ttl time.Duration) *DB {
-	db.unread.ttl = ttl
+	db.unread.counts.ttl = ttl
 	return db
 }
 
@@ -234,6 +182,6 @@ func (db *DB) announceLoop(ctx context.Context) {
 func (c *unreadCache) receive(payload string) {
 	origin, ids, _ := strings.Cut(payload, ":")
 	if origin != c.origin {
-		c.drop(strings.Split(ids, ",")...)
+		c.counts.drop(strings.Split(ids, ","), nil)
 	}
 }
