@@ -11,16 +11,12 @@ ALTER TABLE users ADD COLUMN role_ids text[] NOT NULL DEFAULT '{}';
 UPDATE users u SET role_ids = ARRAY(SELECT ur.role_id FROM user_roles ur WHERE ur.user_id = u.id ORDER BY ur.role_id)
 WHERE EXISTS (SELECT 1 FROM user_roles ur WHERE ur.user_id = u.id);
 
+-- OLD is null for an insert and NEW for a delete: the user (or, for a moved entry, both
+-- users) whose entries changed.
 CREATE FUNCTION users_sync_role_ids() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-	IF TG_OP <> 'INSERT' THEN
-		UPDATE users SET role_ids = ARRAY(SELECT role_id FROM user_roles WHERE user_id = OLD.user_id ORDER BY role_id)
-		WHERE id = OLD.user_id;
-	END IF;
-	IF TG_OP <> 'DELETE' AND (TG_OP = 'INSERT' OR NEW.user_id <> OLD.user_id) THEN
-		UPDATE users SET role_ids = ARRAY(SELECT role_id FROM user_roles WHERE user_id = NEW.user_id ORDER BY role_id)
-		WHERE id = NEW.user_id;
-	END IF;
+	UPDATE users u SET role_ids = ARRAY(SELECT ur.role_id FROM user_roles ur WHERE ur.user_id = u.id ORDER BY ur.role_id)
+	WHERE u.id IN (OLD.user_id, NEW.user_id);
 	RETURN NULL;
 END
 $$;

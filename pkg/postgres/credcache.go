@@ -89,11 +89,15 @@ func (c *credentialCache) invalidate(keys ...string) {
 	if c == nil {
 		return
 	}
+	type named struct{ kind, id string }
+	names := make([]named, len(keys))
+	for i, k := range keys {
+		names[i].kind, names[i].id, _ = strings.Cut(k, ":")
+	}
 	c.entries.drop(nil, func(e cachedPrincipal) bool {
-		for _, k := range keys {
-			kind, id, _ := strings.Cut(k, ":")
-			if kind == "all" || kind == "user" && e.p.User.ID == id || kind == "session" && e.p.SessionID == id ||
-				kind == "apikey" && e.p.APIKeyID == id {
+		for _, n := range names {
+			if n.kind == "all" || n.kind == "user" && e.p.User.ID == n.id || n.kind == "session" && e.p.SessionID == n.id ||
+				n.kind == "apikey" && e.p.APIKeyID == n.id {
 				return true
 			}
 		}
