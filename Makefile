@@ -34,7 +34,7 @@ test:
 
 # Request hot-path benchmark (PRODUCT P10.1, docs/performance.md): each operation of
 # cmd/internal/bench/scenario.json against bin/assay-server on a throw-away PostgreSQL, then
-# the hello-world and pgbench ceilings. OP=<name> (or OP=mixed) runs one operation; ARGS
+# the hello-world and pgbench ceilings, three rounds of each (medians). OP=<name> (or OP=mixed) runs one operation; ARGS
 # passes more flags, e.g. ARGS='-duration 30s -users 5000'. Results: tmp/bench-results.json.
 bench: go-build
 	$(GO) build -o $(BIN)/assay-bench ./cmd/internal/bench

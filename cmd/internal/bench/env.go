@@ -105,62 +105,65 @@ func (e *environment) close() {
 	_ = os.RemoveAll(e.dir)
 }
 
-// measure drives each phase against the server and files its result in rep.
-func (e *environment) measure(ctx context.Context, drv *driver, rep *Report, phases []phase) error {
+// measure drives each phase against the server once and returns the results in order.
+func (e *environment) measure(ctx context.Context, drv *driver, phases []phase) ([]Result, error) {
 	t := target{base: e.server.base, server: onePID(e.server.pid()), db: e.db}
+	results := make([]Result, 0, len(phases))
 	for _, ph := range phases {
 		if err := e.settle(ctx); err != nil {
-			return err
+			return nil, err
 		}
 		if e.statements > 0 {
 			if err := resetStatements(ctx, e.cluster.ConnString()); err != nil {
-				return err
+				return nil, err
 			}
 		}
 		res := drv.run(ctx, t, ph)
 		if err := ctx.Err(); err != nil {
-			return err
+			return nil, err
 		}
 		e.progress(res)
 		if e.statements > 0 {
 			if err := printStatements(ctx, e.cluster.ConnString(), e.statements, e.out); err != nil {
-				return err
+				return nil, err
 			}
 		}
-		if ph.name == mixedPhase {
-			rep.Mixed = &res
-		} else {
-			rep.Operations = append(rep.Operations, res)
-		}
+		results = append(results, res)
 	}
-	return nil
+	return results, nil
+}
+
+// ceilingRound is one round's measurement of the ceilings.
+type ceilingRound struct {
+	hello             Result
+	selectOnly, write *PgbenchResult
 }
 
 // ceilings measures the hello-world server with the same driver, then pgbench: the
 // select-only script and the write ceiling.
-func (e *environment) ceilings(ctx context.Context, drv *driver, rep *Report, pgbench string) error {
+func (e *environment) ceilings(ctx context.Context, drv *driver, pgbench string) (ceilingRound, error) {
+	var c ceilingRound
 	hello, err := startHelloWorld(ctx, filepath.Join(e.dir, "hello-world.log"))
 	if err != nil {
-		return err
+		return c, err
 	}
-	res := drv.run(ctx, target{base: hello.base, server: onePID(hello.pid())}, phase{name: helloWorldOp.Name, pick: only(helloWorldOp)})
+	c.hello = drv.run(ctx, target{base: hello.base, server: onePID(hello.pid())}, phase{name: helloWorldOp.Name, pick: only(helloWorldOp)})
 	hello.stop()
 	if err := ctx.Err(); err != nil {
-		return err
+		return c, err
 	}
-	e.progress(res)
-	rep.HelloWorld = &res
-	rep.Pgbench, err = runPgbench(ctx, pgbench, e.cluster.ConnStringFor("postgres"), drv.concurrency, drv.duration)
+	e.progress(c.hello)
+	c.selectOnly, err = runPgbench(ctx, pgbench, e.cluster.ConnStringFor("postgres"), drv.concurrency, drv.duration)
 	if err != nil {
-		return err
+		return c, err
 	}
-	fmt.Fprintf(e.out, "%-16s %8.0f tps, latency average %.2f ms\n", "pgbench -S", rep.Pgbench.TPS, rep.Pgbench.LatencyMs)
-	rep.PgbenchWrite, err = runPgbenchWrite(ctx, pgbench, e.cluster.ConnStringFor("postgres"), e.dir, drv.concurrency, drv.duration)
+	fmt.Fprintf(e.out, "%-16s %8.0f tps, latency average %.2f ms\n", "pgbench -S", c.selectOnly.TPS, c.selectOnly.LatencyMs)
+	c.write, err = runPgbenchWrite(ctx, pgbench, e.cluster.ConnStringFor("postgres"), e.dir, drv.concurrency, drv.duration)
 	if err != nil {
-		return err
+		return c, err
 	}
-	fmt.Fprintf(e.out, "%-16s %8.0f tps, latency average %.2f ms\n", "pgbench write", rep.PgbenchWrite.TPS, rep.PgbenchWrite.LatencyMs)
-	return nil
+	fmt.Fprintf(e.out, "%-16s %8.0f tps, latency average %.2f ms\n", "pgbench write", c.write.TPS, c.write.LatencyMs)
+	return c, nil
 }
 
 // settle vacuums and analyzes the server's database, then waits (at most 15 s) until

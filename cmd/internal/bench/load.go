@@ -50,6 +50,12 @@ type Result struct {
 	Generator  Usage   `json:"generator"`
 	// OfHelloWorld is ReqPerSec as a fraction of the hello-world ceiling's.
 	OfHelloWorld float64 `json:"ofHelloWorld,omitempty"`
+	// Rounds are the req/s of each round (ReqPerSec is their median), Spread their range
+	// as a fraction of the median (see combineRounds).
+	Rounds []float64 `json:"roundsReqPerSec,omitempty"`
+	Spread float64   `json:"spread"`
+
+	lat []time.Duration // every request's latency, sorted; until the rounds are combined
 }
 
 // driver runs phases with a fixed number of workers, each a keep-alive client connection.
@@ -162,6 +168,7 @@ func summarize(name string, lat []time.Duration, elapsed time.Duration) Result {
 		Name: name, Requests: len(lat), Seconds: elapsed.Seconds(),
 		ReqPerSec: float64(len(lat)) / elapsed.Seconds(),
 		P50Ms:     ms(0.50), P95Ms: ms(0.95), P99Ms: ms(0.99), MaxMs: ms(1),
+		lat: lat,
 	}
 }
 

@@ -3,8 +3,9 @@
 // the API, then drives each operation of scenario.json in turn at a fixed concurrency over
 // keep-alive connections, and prints req/s, latency percentiles, errors and the server's
 // CPU and memory. In the same run and with the same generator it measures the ceilings: a
-// hello-world net/http server, and pgbench's select-only script on the same cluster.
-// docs/performance.md describes the method. Not shipped.
+// hello-world net/http server, and pgbench's select-only script on the same cluster. Phases
+// and ceilings are measured -rounds times, in whole rounds, and reported as medians with
+// their spread. docs/performance.md describes the method. Not shipped.
 package main
 
 import (
@@ -41,6 +42,7 @@ type options struct {
 	SkipCeilings bool
 	Keep         bool
 	Statements   int // statements printed per phase from pg_stat_statements; 0: off
+	Rounds       int // times every phase and ceiling is measured; the report gives medians
 }
 
 // Validate checks the flags before anything is started.
@@ -64,6 +66,8 @@ func (o *options) Validate() error {
 		return errors.New("-evidence must be at least 3 (every third is linked to the seeded assessment)")
 	case o.Credentials < 1:
 		return errors.New("-credentials must be at least 1")
+	case o.Rounds < 1:
+		return errors.New("-rounds must be at least 1")
 	case o.Statements < 0:
 		return errors.New("-statements must not be negative")
 	case o.Out == "":
@@ -78,8 +82,9 @@ func (o *options) Validate() error {
 func main() {
 	var o options
 	flag.IntVar(&o.Concurrency, "concurrency", 32, "concurrent connections, each with one request in flight")
-	flag.DurationVar(&o.Duration, "duration", 10*time.Second, "measured time per operation")
-	flag.DurationVar(&o.Warmup, "warmup", 2*time.Second, "unmeasured load before each measurement")
+	flag.DurationVar(&o.Duration, "duration", 3*time.Second, "measured time per operation and round")
+	flag.DurationVar(&o.Warmup, "warmup", time.Second, "unmeasured load before each measurement")
+	flag.IntVar(&o.Rounds, "rounds", 3, "times every operation and ceiling is measured, one round after the other; the table gives the median")
 	flag.IntVar(&o.Users, "users", 1000, "users to seed")
 	flag.IntVar(&o.Entities, "entities", 100000, "entities to seed (inserted in SQL) for the entity list operations")
 	flag.IntVar(&o.Requirements, "requirements", 100000, "requirements of the large seeded standard (inserted in SQL) for the requirement list operations; 0: none")
@@ -113,6 +118,47 @@ func main() {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
+}
+
+// measureRounds measures every phase, then the ceilings (unless pgbench is ""), rounds
+// times over, and files each phase's and ceiling's combined rounds in rep.
+func measureRounds(ctx context.Context, env *environment, drv *driver, rep *Report, phases []phase, rounds int, pgbench string) error {
+	byPhase := make([][]Result, len(phases))
+	var hello []Result
+	var selects, writes []*PgbenchResult
+	for round := 1; round <= rounds; round++ {
+		if rounds > 1 {
+			fmt.Fprintf(env.out, "round %d of %d\n", round, rounds)
+		}
+		results, err := env.measure(ctx, drv, phases)
+		if err != nil {
+			return err
+		}
+		for i, res := range results {
+			byPhase[i] = append(byPhase[i], res)
+		}
+		if pgbench == "" {
+			continue
+		}
+		c, err := env.ceilings(ctx, drv, pgbench)
+		if err != nil {
+			return err
+		}
+		hello, selects, writes = append(hello, c.hello), append(selects, c.selectOnly), append(writes, c.write)
+	}
+	for i, ph := range phases {
+		res := combineRounds(byPhase[i])
+		if ph.name == mixedPhase {
+			rep.Mixed = &res
+		} else {
+			rep.Operations = append(rep.Operations, res)
+		}
+	}
+	if len(hello) > 0 {
+		h := combineRounds(hello)
+		rep.HelloWorld, rep.Pgbench, rep.PgbenchWrite = &h, combinePgbench(selects), combinePgbench(writes)
+	}
+	return nil
 }
 
 // mixedPhase names the phase driving every operation at once, by weight.
@@ -177,7 +223,7 @@ func run(ctx context.Context, o options, out io.Writer) error {
 	}
 	rep := &Report{
 		Date: began.Format(time.RFC3339), Command: strings.Join(os.Args, " "), Host: describeHost(),
-		Settings: Settings{Concurrency: o.Concurrency, DurationS: o.Duration.Seconds(), WarmupS: o.Warmup.Seconds()},
+		Settings: Settings{Concurrency: o.Concurrency, DurationS: o.Duration.Seconds(), WarmupS: o.Warmup.Seconds(), Rounds: o.Rounds},
 	}
 	env, err := startEnvironment(ctx, o, out)
 	if err != nil {
@@ -189,13 +235,8 @@ func run(ctx context.Context, o options, out io.Writer) error {
 		return err
 	}
 	drv := &driver{data: rep.Seed, concurrency: o.Concurrency, warmup: o.Warmup, duration: o.Duration}
-	if err := env.measure(ctx, drv, rep, phases); err != nil {
+	if err := measureRounds(ctx, env, drv, rep, phases, o.Rounds, pgbench); err != nil {
 		return err
-	}
-	if !o.SkipCeilings {
-		if err := env.ceilings(ctx, drv, rep, pgbench); err != nil {
-			return err
-		}
 	}
 	rep.TotalSeconds, rep.Host.LoadAvgEnd = time.Since(began).Seconds(), loadAverage()
 	rep.fillFractions()

@@ -23,6 +23,10 @@ type PgbenchResult struct {
 	Command   string  `json:"command"`
 	TPS       float64 `json:"tps"`
 	LatencyMs float64 `json:"latencyAvgMs"`
+	// Rounds are the tps of each round (TPS is their median), Spread their range as a
+	// fraction of the median.
+	Rounds []float64 `json:"roundsTps,omitempty"`
+	Spread float64   `json:"spread"`
 }
 
 var (

@@ -49,6 +49,7 @@ type Settings struct {
 	Concurrency int     `json:"concurrency"`
 	DurationS   float64 `json:"durationSeconds"`
 	WarmupS     float64 `json:"warmupSeconds"`
+	Rounds      int     `json:"rounds"`
 }
 
 func describeHost() Host {
@@ -93,8 +94,8 @@ func (r *Report) fillFractions() {
 // printTable writes the results as a Markdown table followed by the ceilings.
 func (r *Report) printTable(w io.Writer) {
 	tw := tabwriter.NewWriter(w, 0, 0, 1, ' ', 0)
-	fmt.Fprintln(tw, "| operation\t| req/s\t| of hello\t| p50 ms\t| p95 ms\t| p99 ms\t| errors\t| srv CPU s\t| srv µs/req\t| db µs/req\t| gen CPU s\t| srv RSS MiB\t|")
-	fmt.Fprintln(tw, "|---\t|--:\t|--:\t|--:\t|--:\t|--:\t|--:\t|--:\t|--:\t|--:\t|--:\t|--:\t|")
+	fmt.Fprintln(tw, "| operation\t| req/s\t| spread\t| of hello\t| p50 ms\t| p95 ms\t| p99 ms\t| errors\t| srv CPU s\t| srv µs/req\t| db µs/req\t| gen CPU s\t| srv RSS MiB\t|")
+	fmt.Fprintln(tw, "|---\t|--:\t|--:\t|--:\t|--:\t|--:\t|--:\t|--:\t|--:\t|--:\t|--:\t|--:\t|--:\t|")
 	rows := append([]Result(nil), r.Operations...)
 	if r.Mixed != nil {
 		rows = append(rows, *r.Mixed)
@@ -113,15 +114,17 @@ func (r *Report) printTable(w io.Writer) {
 		}
 	}
 	if r.Pgbench != nil {
-		fmt.Fprintf(w, "database ceiling: %s: %.0f tps, latency average %.2f ms\n", r.Pgbench.Command, r.Pgbench.TPS, r.Pgbench.LatencyMs)
+		fmt.Fprintf(w, "database ceiling: %s: %.0f tps (spread %.0f%%), latency average %.2f ms\n", r.Pgbench.Command, r.Pgbench.TPS, 100*r.Pgbench.Spread, r.Pgbench.LatencyMs)
 	}
 	if r.PgbenchWrite != nil {
-		fmt.Fprintf(w, "write ceiling: %s: %.0f tps, latency average %.2f ms\n", r.PgbenchWrite.Command, r.PgbenchWrite.TPS, r.PgbenchWrite.LatencyMs)
+		fmt.Fprintf(w, "write ceiling: %s: %.0f tps (spread %.0f%%), latency average %.2f ms\n", r.PgbenchWrite.Command, r.PgbenchWrite.TPS, 100*r.PgbenchWrite.Spread, r.PgbenchWrite.LatencyMs)
 	}
+	fmt.Fprintf(w, "req/s and tps: the median of %d rounds; spread: the rounds' range as a share of that median; "+
+		"percentiles over every request of every round; CPU: all rounds together\n", r.Settings.Rounds)
 	s := r.Seed
-	fmt.Fprintf(w, "concurrency %d, %gs per operation after %gs warm-up; %d users, %d custom roles, %d unread notifications, %d API keys and sessions; "+
+	fmt.Fprintf(w, "concurrency %d, %d rounds of %gs per operation after %gs warm-up; %d users, %d custom roles, %d unread notifications, %d API keys and sessions; "+
 		"%d assessments, %d evidence, %d claims (seeded in %.0fs)\n",
-		r.Settings.Concurrency, r.Settings.DurationS, r.Settings.WarmupS, s.Users, s.CustomRoles, s.UnreadNotifications, s.Credentials,
+		r.Settings.Concurrency, r.Settings.Rounds, r.Settings.DurationS, r.Settings.WarmupS, s.Users, s.CustomRoles, s.UnreadNotifications, s.Credentials,
 		s.Assessments, s.Evidence, s.Claims, s.Seconds)
 	fmt.Fprintf(w, "assay-server %s; %d cores (%s), load average %s at start, %s at end; %s; whole run %.0fs\n",
 		r.ServerVersion, r.Host.Cores, r.Host.CPU, r.Host.LoadAvg, r.Host.LoadAvgEnd, r.Host.GoVersion, r.TotalSeconds)
@@ -137,8 +140,8 @@ func tableRow(res Result) string {
 	if res.Database != nil {
 		db = fmt.Sprintf("%.0f", perReq(res.Database.CPUSeconds))
 	}
-	return fmt.Sprintf("| %s\t| %.0f\t| %s\t| %.2f\t| %.2f\t| %.2f\t| %d\t| %.1f\t| %.0f\t| %s\t| %.1f\t| %.0f\t|",
-		res.Name, res.ReqPerSec, frac, res.P50Ms, res.P95Ms, res.P99Ms, res.Errors,
+	return fmt.Sprintf("| %s\t| %.0f\t| %.0f%%\t| %s\t| %.2f\t| %.2f\t| %.2f\t| %d\t| %.1f\t| %.0f\t| %s\t| %.1f\t| %.0f\t|",
+		res.Name, res.ReqPerSec, 100*res.Spread, frac, res.P50Ms, res.P95Ms, res.P99Ms, res.Errors,
 		res.Server.CPUSeconds, perReq(res.Server.CPUSeconds), db, res.Generator.CPUSeconds, res.Server.PeakRSSMiB)
 }
 
