@@ -34,8 +34,9 @@ test:
 
 # Request hot-path benchmark (PRODUCT P10.1, docs/performance.md): each operation of
 # cmd/internal/bench/scenario.json against bin/assay-server on a throw-away PostgreSQL, then
-# the hello-world and pgbench ceilings, three rounds of each (medians). OP=<name> (or OP=mixed) runs one operation; ARGS
-# passes more flags, e.g. ARGS='-duration 30s -users 5000'. Results: tmp/bench-results.json.
+# the hello-world and pgbench ceilings, three rounds of each (medians). OP=<name> (or
+# OP=mixed) runs one operation; ARGS passes more flags, e.g. ARGS='-rounds 5 -users 5000'.
+# Results: tmp/bench-results.json.
 bench: go-build
 	$(GO) build -o $(BIN)/assay-bench ./cmd/internal/bench
 	$(BIN)/assay-bench -server $(BIN)/assay-server -out $(CURDIR)/tmp/bench-results.json $(if $(OP),-op $(OP)) $(ARGS)
