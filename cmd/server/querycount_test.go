@@ -24,6 +24,7 @@ type queryCounter struct {
 	mu     sync.Mutex
 	counts map[string]int
 	sql    map[string][]string
+	args   map[string][][]any // of single queries (not batches), in the order of sql
 }
 
 func (c *queryCounter) TraceQueryStart(ctx context.Context, _ *pgx.Conn, data pgx.TraceQueryStartData) context.Context {
@@ -31,6 +32,9 @@ func (c *queryCounter) TraceQueryStart(ctx context.Context, _ *pgx.Conn, data pg
 		c.mu.Lock()
 		c.counts[id]++
 		c.sql[id] = append(c.sql[id], data.SQL)
+		if c.args != nil {
+			c.args[id] = append(c.args[id], data.Args)
+		}
 		c.mu.Unlock()
 	}
 	return ctx

@@ -83,7 +83,10 @@ func (s *EntityService) FindEntities(ctx context.Context, f assess.EntityFilter)
 	}
 	l := newList("entities", entityRows, order)
 	if f.State == "" {
-		l.Where("e.state <> " + l.arg(string(assess.EntityArchived)))
+		// A literal, not a parameter: with the state unknown, PostgreSQL judged a plan for
+		// the given value cheaper than its generic plan and planned every page anew
+		// (0.11 ms of planning for 0.08 ms of execution; TestHotListsUseGenericPlans).
+		l.Where("e.state <> '" + string(assess.EntityArchived) + "'")
 	} else {
 		l.Where("e.state = " + l.arg(f.State))
 	}
