@@ -126,6 +126,11 @@ func measureRounds(ctx context.Context, env *environment, drv *driver, rep *Repo
 	byPhase := make([][]Result, len(phases))
 	var hello []Result
 	var selects, writes []*PgbenchResult
+	if pgbench != "" {
+		if err := initPgbench(ctx, pgbench, env.cluster.ConnStringFor("postgres")); err != nil {
+			return err
+		}
+	}
 	for round := 1; round <= rounds; round++ {
 		if rounds > 1 {
 			fmt.Fprintf(env.out, "round %d of %d\n", round, rounds)
