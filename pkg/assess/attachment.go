@@ -21,8 +21,9 @@ const (
 // provider (pkg/postgres, chunked rows) and S3 (pkg/blob).
 type BlobStore interface {
 	// Put stores the bytes r yields under key, computing their size and SHA-256 while
-	// they stream. A failed Put leaves nothing readable under key (the caller may still
-	// Delete it to free what a broken upload left behind).
+	// they stream. A failed Put removes what it stored as far as it can; the caller still
+	// Deletes the key, and the blob collector removes what neither could (the key is
+	// queued before the first byte).
 	Put(ctx context.Context, key string, r io.Reader) (BlobInfo, error)
 	// Get streams the object stored under key; ErrBlobNotFound when there is none.
 	Get(ctx context.Context, key string) (io.ReadCloser, error)

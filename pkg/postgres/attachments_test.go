@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"sync"
 	"testing"
 	"testing/iotest"
 	"time"
@@ -20,8 +21,13 @@ import (
 // attachmentFixture is a store with one piece of evidence, on a database of its own.
 func attachmentFixture(t *testing.T) (*pgxpool.Pool, *postgres.Services, string) {
 	t.Helper()
+	return attachmentFixtureOn(t, openPool(t, pgtest.NewDatabase(t)))
+}
+
+// attachmentFixtureOn is attachmentFixture on the given pool.
+func attachmentFixtureOn(t *testing.T, pool *pgxpool.Pool) (*pgxpool.Pool, *postgres.Services, string) {
+	t.Helper()
 	ctx := context.Background()
-	pool := openPool(t, pgtest.NewDatabase(t))
 	_, err := pool.Exec(ctx, "INSERT INTO users (id, username, email) VALUES ('u_author', 'author', 'author@example.com')")
 	require.NoError(t, err)
 	ev := assess.NewID(assess.PrefixEvidence, time.Now())
@@ -52,6 +58,70 @@ func TestAttachmentUploadCutOff(t *testing.T) {
 	require.Zero(t, count(t, pool, "SELECT count(*)::int FROM blob_chunks"))
 	require.Zero(t, count(t, pool, "SELECT count(*)::int FROM blob_garbage"))
 	require.Zero(t, count(t, pool, "SELECT count(*)::int FROM evidence_attachments"))
+}
+
+// TestAttachmentUploadWaitsWithoutAConnection: with database storage, an upload holds a
+// pooled connection only while it stores a chunk, not while it waits for the client's
+// next bytes — slow uploads cannot take the pool from every other request.
+func TestAttachmentUploadWaitsWithoutAConnection(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	one, err := postgres.OpenPool(ctx, pgtest.NewDatabase(t), postgres.PoolConfig{MaxConns: 1, ApplicationName: "test"})
+	require.NoError(t, err)
+	t.Cleanup(one.Close)
+	pool, svc, ev := attachmentFixtureOn(t, one)
+
+	// The client sends two and a half chunks' worth, then stalls until released.
+	release := make(chan struct{})
+	var releaseOnce sync.Once
+	unstall := func() { releaseOnce.Do(func() { close(release) }) }
+	t.Cleanup(unstall) // before the pool closes, which waits for the upload's connection
+	first := append([]byte("%PDF-1.7\n"), bytes.Repeat([]byte("a"), 5<<19)...)
+	reached := make(chan struct{})
+	content := io.MultiReader(bytes.NewReader(first), &stalledReader{release: release, reached: reached, rest: bytes.NewReader([]byte("end"))})
+	type outcome struct {
+		att     assess.Attachment
+		created bool
+		err     error
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		att, created, err := svc.Attachments.AddAttachment(ctx, ev, assess.AttachmentUpload{Filename: "slow.pdf", Content: content}, assess.SystemActor)
+		done <- outcome{att, created, err}
+	}()
+	<-reached
+
+	// The one connection is free for another request while the upload waits.
+	qctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+	defer cancel()
+	var n int
+	require.NoError(t, pool.QueryRow(qctx, "SELECT count(*)::int FROM blob_chunks").Scan(&n), "the stalled upload holds the pool's only connection")
+	require.Equal(t, 2, n, "the full chunks are stored as they arrive")
+
+	unstall()
+	res := <-done
+	require.NoError(t, res.err)
+	require.True(t, res.created)
+	require.Equal(t, int64(len(first)+3), res.att.SizeBytes)
+	require.Equal(t, 3, count(t, pool, "SELECT count(*)::int FROM blob_chunks"))
+	require.Zero(t, count(t, pool, "SELECT count(*)::int FROM blob_garbage"))
+}
+
+// stalledReader blocks its first Read until release is closed, then reads rest; reached
+// tells that a Read is waiting.
+type stalledReader struct {
+	release chan struct{}
+	rest    io.Reader
+	reached chan struct{}
+}
+
+func (r *stalledReader) Read(p []byte) (int, error) {
+	if r.reached != nil {
+		close(r.reached)
+		r.reached = nil
+	}
+	<-r.release
+	return r.rest.Read(p)
 }
 
 // TestBlobCollector deletes what is due and unreferenced, only unqueues what an attachment

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -22,14 +23,24 @@ const chunkSize = 1 << 20
 // so that it exists). It implements assess.BlobStore.
 type chunkStore struct{ db *DB }
 
-// Put implements assess.BlobStore: the chunks are written while the bytes stream in, in
-// one transaction, so a failed upload (too large, cut off) leaves no row.
+// Put implements assess.BlobStore: each chunk is stored by a statement of its own as soon
+// as its bytes have arrived, so an upload holds a pooled connection only while it stores
+// a chunk, never while it waits for a slow client (with one transaction around the stream,
+// DB_MAX_CONNS slow uploads would take the pool from every other request). A failed upload
+// deletes what it stored; what it cannot delete (the database went away) nothing
+// references, and the caller's Delete or the blob collector removes it (its key is queued
+// in blob_garbage before the first byte).
 func (s chunkStore) Put(ctx context.Context, key string, r io.Reader) (assess.BlobInfo, error) {
-	tx, err := s.db.pool.Begin(ctx)
+	info, err := s.put(ctx, key, r)
 	if err != nil {
-		return assess.BlobInfo{}, err
+		dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+		defer cancel()
+		_ = s.Delete(dctx, key)
 	}
-	defer func() { _ = tx.Rollback(context.WithoutCancel(ctx)) }()
+	return info, err
+}
+
+func (s chunkStore) put(ctx context.Context, key string, r io.Reader) (assess.BlobInfo, error) {
 	h := sha256.New()
 	buf := make([]byte, chunkSize)
 	var size int64
@@ -42,16 +53,13 @@ func (s chunkStore) Put(ctx context.Context, key string, r io.Reader) (assess.Bl
 		if n > 0 || seq == 0 {
 			h.Write(buf[:n])
 			size += int64(n)
-			if _, err := tx.Exec(ctx, "INSERT INTO blob_chunks (blob_key, seq, data) VALUES ($1, $2, $3)", key, seq, buf[:n]); err != nil {
+			if _, err := s.db.pool.Exec(ctx, "INSERT INTO blob_chunks (blob_key, seq, data) VALUES ($1, $2, $3)", key, seq, buf[:n]); err != nil {
 				return assess.BlobInfo{}, fmt.Errorf("store chunk %d of %s: %w", seq, key, err)
 			}
 		}
 		if last {
 			break
 		}
-	}
-	if err := tx.Commit(ctx); err != nil {
-		return assess.BlobInfo{}, err
 	}
 	return assess.BlobInfo{Size: size, SHA256: hex.EncodeToString(h.Sum(nil))}, nil
 }
