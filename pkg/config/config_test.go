@@ -3,6 +3,8 @@ package config
 import (
 	"log/slog"
 	"net/netip"
+	"runtime"
+	"strconv"
 	"testing"
 	"time"
 
@@ -32,7 +34,7 @@ func TestFromEnvironDefaults(t *testing.T) {
 		DatabaseProvider:   DatabasePGlite,
 		DatabaseURL:        "postgres://postgres@localhost:5432/assay?sslmode=disable",
 		PGliteDataDir:      "./data/pglite",
-		DBMaxConns:         20,
+		DBMaxConns:         int32(EmbeddedMaxConns(runtime.GOMAXPROCS(0))),
 		DBMinConns:         0,
 		DBStatementTimeout: 10 * time.Second,
 		DBAcquireTimeout:   5 * time.Second,
@@ -184,6 +186,32 @@ func TestRunWorkersFollowsDatabaseProvider(t *testing.T) {
 	c, err = FromEnviron([]string{"RUN_WORKERS=false"})
 	require.NoError(t, err)
 	require.False(t, c.RunWorkers)
+}
+
+// TestDBMaxConnsFollowsProviderAndCPUs: the embedded database shares the service's CPUs,
+// so its default pool is four connections per CPU, between 8 and 20; an external server
+// keeps 20; a set value wins either way.
+func TestDBMaxConnsFollowsProviderAndCPUs(t *testing.T) {
+	t.Parallel()
+	for cpus, want := range map[int]int{1: 8, 2: 8, 3: 12, 4: 16, 5: 20, 64: 20} {
+		require.Equal(t, want, EmbeddedMaxConns(cpus), "%d CPUs", cpus)
+	}
+
+	c, err := FromEnviron(nil)
+	require.NoError(t, err)
+	want := strconv.Itoa(EmbeddedMaxConns(runtime.GOMAXPROCS(0)))
+	require.Equal(t, want, strconv.Itoa(int(c.DBMaxConns)))
+	require.Equal(t, Setting{Name: "DB_MAX_CONNS", Value: want, Source: "default"}, settingsByName(c.Settings())["DB_MAX_CONNS"])
+
+	c, err = FromEnviron([]string{"DATABASE_PROVIDER=postgres"})
+	require.NoError(t, err)
+	require.Equal(t, int32(ExternalMaxConns), c.DBMaxConns)
+
+	for _, provider := range []string{"pglite", "postgres"} {
+		c, err = FromEnviron([]string{"DATABASE_PROVIDER=" + provider, "DB_MAX_CONNS=30"})
+		require.NoError(t, err)
+		require.Equal(t, int32(30), c.DBMaxConns, provider)
+	}
 }
 
 func TestEmptyValueMeansUnset(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"net/netip"
 	"os"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -94,6 +95,11 @@ func (l *loader) loadDatabase(c *Config) {
 	c.PGliteDataDir = l.raw("PGLITE_DATA_DIR")
 	c.PGBinDir = l.raw("PG_BIN_DIR")
 	c.PGRunAsUser = l.raw("PG_RUN_AS_USER")
+	maxConns := ExternalMaxConns
+	if c.DatabaseProvider != DatabasePostgres {
+		maxConns = EmbeddedMaxConns(runtime.GOMAXPROCS(0))
+	}
+	l.v.SetDefault("DB_MAX_CONNS", strconv.Itoa(maxConns))
 	c.DBMaxConns = int32(l.integer("DB_MAX_CONNS", 1, 1000, ""))
 	minCeiling := int(c.DBMaxConns)
 	if l.failed("DB_MAX_CONNS") {

@@ -23,8 +23,8 @@ const (
 const redacted = "<redacted>"
 
 // variables lists every variable the service reads, in the order of docs/configuration.md.
-// Settings reports them in this order. RUN_WORKERS has no fixed default: it follows
-// DATABASE_PROVIDER.
+// Settings reports them in this order. RUN_WORKERS and DB_MAX_CONNS have no fixed
+// default: they follow DATABASE_PROVIDER (DB_MAX_CONNS also the CPUs, EmbeddedMaxConns).
 var variables = []variable{
 	// General.
 	{name: "NODE_ENV", def: "development"},
@@ -47,7 +47,7 @@ var variables = []variable{
 	{name: "PGLITE_DATA_DIR", def: "./data/pglite"},
 	{name: "PG_BIN_DIR"},
 	{name: "PG_RUN_AS_USER"},
-	{name: "DB_MAX_CONNS", def: "20"},
+	{name: "DB_MAX_CONNS"},
 	{name: "DB_MIN_CONNS", def: "0"},
 	{name: "DB_STATEMENT_TIMEOUT", def: "10s"},
 	{name: "DB_ACQUIRE_TIMEOUT", def: "5s"},

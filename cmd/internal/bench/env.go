@@ -28,6 +28,7 @@ type environment struct {
 	dir        string
 	keep       bool
 	statements int
+	serverEnv  []string
 	cluster    *embedpg.Server
 	server     *process
 	db         pidsFunc
@@ -44,7 +45,7 @@ func startEnvironment(ctx context.Context, o options, out io.Writer) (*environme
 	if err := os.Chmod(dir, 0o755); err != nil {
 		return nil, err
 	}
-	e := &environment{dir: dir, keep: o.Keep, statements: o.Statements, out: out}
+	e := &environment{dir: dir, keep: o.Keep, statements: o.Statements, serverEnv: o.ServerEnv, out: out}
 	if err := e.start(ctx, o.Server); err != nil {
 		e.close()
 		return nil, err
@@ -74,7 +75,7 @@ func (e *environment) start(ctx context.Context, serverBin string) error {
 	}
 	e.db = processTree(postmaster)
 	fmt.Fprintf(e.out, "PostgreSQL %s started in %s\n", e.cluster.Version(), e.dir)
-	e.server, err = startServer(ctx, serverBin, e.cluster.ConnString(), filepath.Join(e.dir, "server.log"))
+	e.server, err = startServer(ctx, serverBin, e.cluster.ConnString(), filepath.Join(e.dir, "server.log"), e.serverEnv)
 	return err
 }
 

@@ -17,10 +17,14 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/assay-dev/assay/pkg/config"
 )
 
 // options are the flags of the command.
@@ -41,8 +45,9 @@ type options struct {
 	Scenario     string
 	SkipCeilings bool
 	Keep         bool
-	Statements   int // statements printed per phase from pg_stat_statements; 0: off
-	Rounds       int // times every phase and ceiling is measured; the report gives medians
+	Statements   int      // statements printed per phase from pg_stat_statements; 0: off
+	Rounds       int      // times every phase and ceiling is measured; the report gives medians
+	ServerEnv    []string // NAME=VALUE settings of the server's environment on top of the bench's own
 }
 
 // Validate checks the flags before anything is started.
@@ -73,6 +78,11 @@ func (o *options) Validate() error {
 	case o.Out == "":
 		return errors.New("-out is required")
 	}
+	for _, kv := range o.ServerEnv {
+		if name, _, ok := strings.Cut(kv, "="); !ok || name == "" || strings.ContainsAny(name, " \t") {
+			return fmt.Errorf("-server-env %q: want NAME=VALUE", kv)
+		}
+	}
 	if _, err := os.Stat(o.Server); err != nil {
 		return fmt.Errorf("-server: %w (make go-build builds it)", err)
 	}
@@ -98,6 +108,10 @@ func main() {
 	flag.StringVar(&o.Scenario, "scenario", "", "scenario file (default: the built-in scenario.json)")
 	flag.BoolVar(&o.SkipCeilings, "skip-ceilings", false, "do not measure the hello-world and pgbench ceilings")
 	flag.BoolVar(&o.Keep, "keep", false, "keep the work directory (cluster, server log)")
+	flag.Func("server-env", "a NAME=VALUE setting of the server's environment (e.g. DB_MAX_CONNS=12), over the bench's own; repeat for more", func(kv string) error {
+		o.ServerEnv = append(o.ServerEnv, kv)
+		return nil
+	})
 	flag.IntVar(&o.Statements, "statements", 0, "print each phase's N statements with the most database time (loads pg_stat_statements; slows the database a little)")
 	hello := flag.String("serve-hello-world", "", "internal: serve the hello-world ceiling on this address")
 	flag.Parse()
@@ -118,6 +132,20 @@ func main() {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
+}
+
+// serverEnvironment is the server's environment beyond the bench's fixed settings: the
+// pool size the embedded database gets by default on cpus CPUs (the bench's cluster runs
+// on the same cores, as the embedded database does, while the server is told it is
+// external), unless extra (-server-env) sets DB_MAX_CONNS, then extra.
+func serverEnvironment(extra []string, cpus int) []string {
+	env := []string{"DB_MAX_CONNS=" + strconv.Itoa(config.EmbeddedMaxConns(cpus))}
+	for _, kv := range extra {
+		if strings.HasPrefix(kv, "DB_MAX_CONNS=") {
+			env = nil
+		}
+	}
+	return append(env, extra...)
 }
 
 // measureRounds measures every phase, then the ceilings (unless pgbench is ""), rounds
@@ -226,9 +254,10 @@ func run(ctx context.Context, o options, out io.Writer) error {
 			return err
 		}
 	}
+	o.ServerEnv = serverEnvironment(o.ServerEnv, runtime.GOMAXPROCS(0))
 	rep := &Report{
 		Date: began.Format(time.RFC3339), Command: strings.Join(os.Args, " "), Host: describeHost(),
-		Settings: Settings{Concurrency: o.Concurrency, DurationS: o.Duration.Seconds(), WarmupS: o.Warmup.Seconds(), Rounds: o.Rounds},
+		Settings: Settings{Concurrency: o.Concurrency, DurationS: o.Duration.Seconds(), WarmupS: o.Warmup.Seconds(), Rounds: o.Rounds, ServerEnv: o.ServerEnv},
 	}
 	env, err := startEnvironment(ctx, o, out)
 	if err != nil {

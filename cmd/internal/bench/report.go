@@ -50,6 +50,8 @@ type Settings struct {
 	DurationS   float64 `json:"durationSeconds"`
 	WarmupS     float64 `json:"warmupSeconds"`
 	Rounds      int     `json:"rounds"`
+	// ServerEnv are the -server-env settings given to the server, if any.
+	ServerEnv []string `json:"serverEnv,omitempty"`
 }
 
 func describeHost() Host {
@@ -126,6 +128,9 @@ func (r *Report) printTable(w io.Writer) {
 		"%d assessments, %d evidence, %d claims (seeded in %.0fs)\n",
 		r.Settings.Concurrency, r.Settings.Rounds, r.Settings.DurationS, r.Settings.WarmupS, s.Users, s.CustomRoles, s.UnreadNotifications, s.Credentials,
 		s.Assessments, s.Evidence, s.Claims, s.Seconds)
+	if len(r.Settings.ServerEnv) > 0 {
+		fmt.Fprintf(w, "server environment: %s\n", strings.Join(r.Settings.ServerEnv, " "))
+	}
 	fmt.Fprintf(w, "assay-server %s; %d cores (%s), load average %s at start, %s at end; %s; whole run %.0fs\n",
 		r.ServerVersion, r.Host.Cores, r.Host.CPU, r.Host.LoadAvg, r.Host.LoadAvgEnd, r.Host.GoVersion, r.TotalSeconds)
 }

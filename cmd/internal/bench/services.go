@@ -24,8 +24,9 @@ type process struct {
 }
 
 // startServer runs the assay-server binary against dsn with every limit that would
-// throttle the generator lifted, and waits until /api/health answers.
-func startServer(ctx context.Context, bin, dsn, logPath string) (*process, error) {
+// throttle the generator lifted, and waits until /api/health answers. The settings in
+// extra (NAME=VALUE, from -server-env) come after the bench's own, so they win.
+func startServer(ctx context.Context, bin, dsn, logPath string, extra []string) (*process, error) {
 	port, err := freePort()
 	if err != nil {
 		return nil, err
@@ -36,6 +37,7 @@ func startServer(ctx context.Context, bin, dsn, logPath string) (*process, error
 		"RATE_LIMIT_PER_MINUTE=100000000", "LOG_LEVEL=error",
 		"PORT=" + strconv.Itoa(port), "BIND_ADDRESS=127.0.0.1",
 	}
+	env = append(env, extra...)
 	return startProcess(ctx, bin, nil, env, port, "/api/health", logPath)
 }
 
