@@ -50,7 +50,8 @@ type Settings struct {
 	DurationS   float64 `json:"durationSeconds"`
 	WarmupS     float64 `json:"warmupSeconds"`
 	Rounds      int     `json:"rounds"`
-	// ServerEnv are the -server-env settings given to the server, if any.
+	// ServerEnv are the settings the bench gave the server beyond its fixed ones: the
+	// pool size (serverEnvironment) and any -server-env.
 	ServerEnv []string `json:"serverEnv,omitempty"`
 }
 
