@@ -139,13 +139,10 @@ func main() {
 // on the same cores, as the embedded database does, while the server is told it is
 // external), unless extra (-server-env) sets DB_MAX_CONNS, then extra.
 func serverEnvironment(extra []string, cpus int) []string {
-	env := []string{"DB_MAX_CONNS=" + strconv.Itoa(config.EmbeddedMaxConns(cpus))}
-	for _, kv := range extra {
-		if strings.HasPrefix(kv, "DB_MAX_CONNS=") {
-			env = nil
-		}
+	if slices.ContainsFunc(extra, func(kv string) bool { return strings.HasPrefix(kv, "DB_MAX_CONNS=") }) {
+		return extra
 	}
-	return append(env, extra...)
+	return append([]string{"DB_MAX_CONNS=" + strconv.Itoa(config.EmbeddedMaxConns(cpus))}, extra...)
 }
 
 // measureRounds measures every phase, then the ceilings (unless pgbench is ""), rounds
