@@ -59,3 +59,27 @@ func TestNewIDsOfOneMillisecondKeepTheirOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestNewIDsAreConsecutiveAndReserved: a batch of identifiers is ascending and unique, keeps
+// order with the identifiers made before and after it in the same millisecond, and two
+// batches of one millisecond share nothing (issue 26 item 0: starts collided).
+func TestNewIDsAreConsecutiveAndReserved(t *testing.T) {
+	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	ids := []string{NewID(PrefixAssessmentRequirement, at)}
+	ids = append(ids, NewIDs(PrefixAssessmentRequirement, at, 500)...)
+	ids = append(ids, NewIDs(PrefixAssessmentRequirement, at, 500)...)
+	ids = append(ids, NewID(PrefixAssessmentRequirement, at))
+	seen := map[string]bool{}
+	for i, id := range ids {
+		if !ValidID(PrefixAssessmentRequirement, id) || seen[id] {
+			t.Fatalf("id %d %q is invalid or repeated", i, id)
+		}
+		seen[id] = true
+		if i > 0 && id <= ids[i-1] {
+			t.Fatalf("id %d %q does not sort after %q", i, id, ids[i-1])
+		}
+	}
+	if NewIDs(PrefixUser, at, 0) != nil {
+		t.Fatal("no identifiers for n = 0")
+	}
+}

@@ -110,7 +110,13 @@ func startAssessment(ctx context.Context, tx *Tx, id string) error {
 			return err
 		}
 	}
-	tag, err := tx.Exec(ctx, loadRequirementsSQL, id, requirementIDStem(tx), tx.Now)
+	var most int
+	if err := tx.QueryRow(ctx, `SELECT count(*) FROM requirements r JOIN assessment_standards s ON s.standard_id = r.standard_id
+		WHERE s.assessment_id = $1`, id).Scan(&most); err != nil {
+		return err
+	}
+	ids := assess.NewIDs(assess.PrefixAssessmentRequirement, tx.Now, most)
+	tag, err := tx.Exec(ctx, loadRequirementsSQL, id, ids, tx.Now)
 	if err != nil {
 		return err
 	}
@@ -152,9 +158,9 @@ func adoptStandards(ctx context.Context, tx *Tx, id string) error {
 // loadRequirementsSQL inserts the requirements of assessment $1 from its standards: the
 // requirements without children, of the standard's level when one is set (a requirement
 // belongs to a level when it or a group above it is in the level's set), in standard
-// order and then depth first by position and natural key — the order of their ids, which
-// are $2 followed by the row number (digits are Crockford digits too, so each id is a
-// valid, time-ordered identifier made in the statement that knows how many are needed).
+// order and then depth first by position and natural key — the order of their ids: row n
+// takes the n-th of $2, ascending identifiers made by assess.NewIDs, at least as many as
+// the standards have requirements.
 const loadRequirementsSQL = `WITH RECURSIVE sel AS (
 		SELECT standard_id, level_id, position FROM assessment_standards WHERE assessment_id = $1
 	), ranked AS (
@@ -169,17 +175,9 @@ const loadRequirementsSQL = `WITH RECURSIVE sel AS (
 		SELECT c.id, c.standard_id, c.std_pos, c.in_level OR w.in_level, w.path || c.rk FROM ranked c JOIN walk w ON c.parent_id = w.id
 	)
 	INSERT INTO assessment_requirements (id, assessment_id, requirement_id, standard_id, created_at, updated_at)
-	SELECT $2::text || lpad((row_number() OVER (ORDER BY w.std_pos, w.standard_id, w.path))::text, 10, '0'),
+	SELECT ($2::text[])[row_number() OVER (ORDER BY w.std_pos, w.standard_id, w.path)],
 		$1, w.id, w.standard_id, $3, $3
 	FROM walk w WHERE w.in_level AND NOT EXISTS (SELECT 1 FROM requirements ch WHERE ch.parent_id = w.id)`
-
-// requirementIDStem is the first 16 characters of the identifiers of the requirements a
-// start loads: the prefix, the time of the change and 30 random bits; the row number
-// completes each.
-func requirementIDStem(tx *Tx) string {
-	id := assess.NewID(assess.PrefixAssessmentRequirement, tx.Now)
-	return id[:len(assess.PrefixAssessmentRequirement)+16]
-}
 
 // completionBlockers refuses to complete an assessment with unanswered requirements,
 // results whose rationale is shorter than minWords words, or no evidence linked while not

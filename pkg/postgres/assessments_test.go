@@ -20,6 +20,7 @@ type assessmentStore struct {
 	t        *testing.T
 	ctx      context.Context
 	pool     *pgxpool.Pool
+	dsn      string
 	svc      *postgres.Services
 	entity   string
 	standard string
@@ -27,8 +28,9 @@ type assessmentStore struct {
 
 func newAssessmentStore(t *testing.T) *assessmentStore {
 	t.Helper()
-	pool := openPool(t, pgtest.NewDatabase(t))
-	s := &assessmentStore{t: t, ctx: context.Background(), pool: pool, svc: postgres.NewServices(postgres.New(pool, nil)),
+	dsn := pgtest.NewDatabase(t)
+	pool := openPool(t, dsn)
+	s := &assessmentStore{t: t, ctx: context.Background(), pool: pool, dsn: dsn, svc: postgres.NewServices(postgres.New(pool, nil)),
 		entity: assess.NewID(assess.PrefixEntity, time.Now()), standard: assess.NewID(assess.PrefixStandard, time.Now())}
 	s.exec(`INSERT INTO entities (id, name, entity_type) VALUES ($1, 'Shop', 'product')`, s.entity)
 	s.exec(`INSERT INTO standards (id, identifier, name, state) VALUES ($1, 'std', 'Standard', 'published')`, s.standard)
