@@ -2,7 +2,10 @@ package postgres
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -83,4 +86,55 @@ func (db *DB) UnreadCountCacheEnabledForTest() bool { return db.unread.counts.is
 func (db *DB) UnreadCountCachedForTest(userID string) bool {
 	_, _, ok := db.unread.counts.get(userID)
 	return ok
+}
+
+// ExplainRecipientsForTest runs the fan-out's recipients statement for ev on PostgreSQL's
+// generic plan, as a change does, under EXPLAIN (ANALYZE, BUFFERS) in a transaction it
+// rolls back, and returns the plan as JSON.
+func (db *DB) ExplainRecipientsForTest(ctx context.Context, actor assess.Actor, ev assess.NewEvent) ([]byte, error) {
+	typ, ok := assess.LookupEventType(ev.Type)
+	if !ok {
+		return nil, errors.New("unknown event type")
+	}
+	var plan []byte
+	err := db.change(ctx, actor, func(tx *Tx) error {
+		se, insert, err := db.newEvent(ctx, tx, actor, ev)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, insert.sql, insert.args...); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, "SET LOCAL plan_cache_mode = force_generic_plan"); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, "PREPARE explained_recipients AS "+recipientsSQL); err != nil {
+			return err
+		}
+		args := recipientsArgs(se, typ, filterKeys(se.Type))
+		placeholders := make([]string, len(args))
+		for i, a := range args {
+			placeholders[i] = "$" + strconv.Itoa(i+1)
+			switch v := a.(type) { // the simple protocol knows no types: literals the statement's types accept
+			case map[string]string:
+				b, _ := json.Marshal(v)
+				args[i] = string(b)
+			case []string:
+				b, _ := json.Marshal(v)
+				args[i] = "{" + strings.Trim(string(b), "[]") + "}"
+			}
+		}
+		if err := tx.QueryRow(ctx, "EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) EXECUTE explained_recipients("+strings.Join(placeholders, ", ")+")",
+			append([]any{pgx.QueryExecModeSimpleProtocol}, args...)...).Scan(&plan); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, "DEALLOCATE explained_recipients"); err != nil {
+			return err
+		}
+		return errRollBack
+	})
+	if errors.Is(err, errRollBack) {
+		err = nil
+	}
+	return plan, err
 }

@@ -39,6 +39,7 @@ var placeholders = map[string]func(d *Dataset, r *rand.Rand) string{
 	"standardId":            func(d *Dataset, _ *rand.Rand) string { return d.StandardID },
 	"projectId":             func(d *Dataset, r *rand.Rand) string { return d.ProjectIDs[r.IntN(len(d.ProjectIDs))] },
 	"assessmentId":          func(d *Dataset, _ *rand.Rand) string { return d.AssessmentID },
+	"entityId":              func(d *Dataset, _ *rand.Rand) string { return d.EntityID },
 	"assessmentRequirementId": func(d *Dataset, r *rand.Rand) string {
 		return d.AssessmentRequirementIDs[r.IntN(len(d.AssessmentRequirementIDs))]
 	},

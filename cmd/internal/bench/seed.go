@@ -52,6 +52,8 @@ type Dataset struct {
 	// loaded (AssessmentRequirementIDs).
 	AssessmentID             string   `json:"-"`
 	AssessmentRequirementIDs []string `json:"-"`
+	// EntityID is the entity AssessmentID assesses; create-assessment assesses it again.
+	EntityID string `json:"-"`
 	// ParticipantKeys are API keys of participantName, an assessor on the team of
 	// AssessmentID and of every tenth other assessment, without assessments.view_all: the
 	// operations using them go through the visibility rule. EvidenceIDs are the evidence

@@ -20,10 +20,9 @@ func (s *seeder) assessment(ctx context.Context) error {
 		return err
 	}
 	defer conn.Close(context.WithoutCancel(ctx))
-	id := assess.NewID(assess.PrefixAssessment, time.Now())
+	id, entity := assess.NewID(assess.PrefixAssessment, time.Now()), assess.NewID(assess.PrefixEntity, time.Now())
 	batch := &pgx.Batch{}
-	batch.Queue(`INSERT INTO entities (id, name, entity_type) VALUES ($1, 'Bench assessed product', 'product')`,
-		assess.NewID(assess.PrefixEntity, time.Now()))
+	batch.Queue(`INSERT INTO entities (id, name, entity_type) VALUES ($1, 'Bench assessed product', 'product')`, entity)
 	batch.Queue(`INSERT INTO assessments (id, title, entity_id, state, started_at)
 		SELECT $1, 'Bench ASVS assessment', id, 'in_progress', now() FROM entities WHERE name = 'Bench assessed product'`, id)
 	batch.Queue(`INSERT INTO assessment_standards (assessment_id, standard_id) VALUES ($1, $2)`, id, s.data.StandardID)
@@ -44,6 +43,6 @@ func (s *seeder) assessment(ctx context.Context) error {
 	if s.data.AssessmentRequirementIDs, err = pgx.CollectRows(rows, pgx.RowTo[string]); err != nil {
 		return err
 	}
-	s.data.AssessmentID = id
+	s.data.AssessmentID, s.data.EntityID = id, entity
 	return nil
 }
