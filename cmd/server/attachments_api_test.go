@@ -245,6 +245,7 @@ func runAttachmentSuite(t *testing.T, st storageEnv) {
 		res, body := ac.attach(t, ev, "report.pdf", "application/octet-stream", bytes.NewReader(content), false)
 		require.Equal(t, http.StatusCreated, res.StatusCode, body)
 		first = body
+		require.Regexp(t, `^af_[0-9a-z]{26}$`, body["id"], "attachment ids start af_ (at_ is the attestations')")
 		require.Equal(t, "report.pdf", body["filename"])
 		require.Equal(t, "application/pdf", body["contentType"], "the type comes from the bytes, not the declared one")
 		require.EqualValues(t, len(content), body["sizeBytes"])
@@ -392,7 +393,11 @@ func runAttachmentSuite(t *testing.T, st storageEnv) {
 			res, body := outsider.attach(t, e, "x.pdf", "application/pdf", bytes.NewReader(pdfBytes(1000, 5)), false)
 			requireEnvelope(t, res, body, http.StatusNotFound, assess.ECodeNotFound)
 		}
-		ac.fails(t, http.MethodGet, base+"/at_00000000000000000000000000", nil, http.StatusNotFound, assess.ECodeNotFound)
+		ac.fails(t, http.MethodGet, base+"/af_00000000000000000000000000", nil, http.StatusNotFound, assess.ECodeNotFound)
+		// An id from before migration 0017 (at_ and the same 26 characters): an old link.
+		old := "at_" + strings.TrimPrefix(id, assess.PrefixAttachment)
+		ac.fails(t, http.MethodGet, base+"/"+old, nil, http.StatusNotFound, assess.ECodeNotFound)
+		ac.fails(t, http.MethodGet, base+"/"+old+"/content", nil, http.StatusNotFound, assess.ECodeNotFound)
 		require.Len(t, ac.get(t, base, http.StatusOK)["items"], 1, "nothing the outsider sent was stored")
 	})
 

@@ -30,7 +30,8 @@ const (
 	PrefixAssessmentRequirement = "ar_"
 	PrefixEvidence              = "ev_"
 	PrefixEvidenceNote          = "evn_"
-	PrefixAttachment            = "at_"
+	PrefixAttachment            = "af_" // "attachment file"; at_ until migration 0017 gave at_ to attestations
+	PrefixAttestation           = "at_"
 	PrefixClaim                 = "cl_"
 	PrefixWorkNote              = "wn_"
 )

@@ -34,7 +34,7 @@ export function evidence(overrides: Partial<Evidence> = {}): Evidence {
 /** attachment is a file of ev_1, with `overrides`. */
 export function attachment(overrides: Partial<Attachment> = {}): Attachment {
   return {
-    id: 'at_1',
+    id: 'af_1',
     evidenceId: 'ev_1',
     filename: 'report.pdf',
     contentType: 'application/pdf',
