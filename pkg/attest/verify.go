@@ -1,0 +1,238 @@
+package attest
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/assay-dev/assay/pkg/jsf"
+)
+
+// Status is the verdict on one signature.
+type Status string
+
+// The verdicts: valid and made with a trusted key; valid, but nobody vouches for the key (an
+// embedded key proves integrity, not who signed); invalid (the signed object changed, or
+// the signature is malformed).
+const (
+	StatusValid     Status = "valid"
+	StatusUntrusted Status = "untrusted"
+	StatusInvalid   Status = "invalid"
+)
+
+// Check is the verdict on one signature of a document.
+type Check struct {
+	Object     string `json:"object" doc:"What the signature covers, for people: the document, an attestation, a claim or evidence by its bom-ref, a signatory by name"`
+	Pointer    string `json:"pointer" doc:"RFC 6901 pointer of the signed object"`
+	Signer     string `json:"signer" enum:"platform,signatory" doc:"Who made it"`
+	Algorithm  string `json:"algorithm"`
+	KeyID      string `json:"keyId,omitempty"`
+	Thumbprint string `json:"thumbprint,omitempty" doc:"RFC 7638 thumbprint of the key it was checked with"`
+	Status     Status `json:"status" enum:"valid,untrusted,invalid"`
+	Reason     string `json:"reason,omitempty"`
+}
+
+// Options says which keys a verifier trusts and what it knows of rescissions.
+type Options struct {
+	// TrustedKeys are the keys the verifier pins: the platform's JWKS, or keys given one
+	// by one. A signatory's key is trusted when pinned, or when the valid, trusted seal
+	// covers the record in which the platform names that key for the signatory.
+	TrustedKeys []jsf.JWK
+	// Rescissions, when known, are the platform's signed list of rescinded attestations.
+	Rescissions *RescissionList
+	// Now is the day expiry is judged on; zero means now.
+	Now time.Time
+}
+
+// Report is the verdict on a whole document.
+type Report struct {
+	AttestationID string      `json:"attestationId,omitempty"`
+	SerialNumber  string      `json:"serialNumber,omitempty"`
+	Sealed        bool        `json:"sealed"`
+	Checks        []Check     `json:"checks"`
+	Problems      []string    `json:"problems" doc:"Where the document departs from the signing profile"`
+	Rescinded     *Rescission `json:"rescinded,omitempty"`
+	ValidUntil    string      `json:"validUntil,omitempty"`
+	Expired       bool        `json:"expired"`
+	Files         []FileCheck `json:"files,omitempty"`
+	OK            bool        `json:"ok" doc:"Every signature valid and trusted, the profile followed, not rescinded, every bundled file intact"`
+}
+
+// Verify checks every signature of an attestation document and the signing profile.
+func Verify(data []byte, opts Options) Report {
+	r := Report{Checks: []Check{}, Problems: []string{}}
+	root, err := jsf.Parse(data)
+	if err != nil {
+		r.Problems = append(r.Problems, "The document is not valid JSON: "+err.Error())
+		return r
+	}
+	doc, ok := root.(*jsf.Object)
+	if !ok {
+		r.Problems = append(r.Problems, "The document is not a JSON object.")
+		return r
+	}
+	r.SerialNumber = str(doc, "serialNumber")
+	r.AttestationID, r.ValidUntil = docProperty(doc, "assay:attestation:id"), docProperty(doc, "assay:attestation:valid-until")
+	results, _ := jsf.VerifyTree(root, jsf.VerifyOptions{Property: SignatureProperty})
+	trusted := map[string]bool{}
+	for _, k := range opts.TrustedKeys {
+		trusted[jsf.Thumbprint(k)] = true
+	}
+	records := signingRecords(doc)
+	seal := -1
+	for i, res := range results {
+		c := Check{Pointer: res.Pointer, Algorithm: res.Algorithm, KeyID: res.KeyID, Thumbprint: res.Thumbprint, Signer: "platform"}
+		c.Object = objectName(root, res, records)
+		if res.Pointer == "/declarations" {
+			c.Signer = "signatory"
+		}
+		switch {
+		case !res.Valid:
+			c.Status, c.Reason = StatusInvalid, cmpErr(res.Err, "the signature does not verify")
+		case trusted[res.Thumbprint]:
+			c.Status = StatusValid
+		default:
+			c.Status, c.Reason = StatusUntrusted, "the key is not pinned"
+		}
+		if res.Pointer == "" {
+			seal = i
+		}
+		r.Checks = append(r.Checks, c)
+	}
+	r.Sealed = seal >= 0
+	// The seal vouches for the signatories' keys it names.
+	if r.Sealed && r.Checks[seal].Status == StatusValid {
+		for i := range r.Checks {
+			c := &r.Checks[i]
+			if c.Signer == "signatory" && c.Status == StatusUntrusted && records[c.Thumbprint] != "" {
+				c.Status, c.Reason = StatusValid, ""
+			}
+		}
+	}
+	r.Problems = append(r.Problems, profileProblems(doc, results, records)...)
+	if opts.Rescissions != nil && r.SerialNumber != "" {
+		r.Rescinded = opts.Rescissions.Find(r.SerialNumber)
+	}
+	now := opts.Now
+	if now.IsZero() {
+		now = time.Now()
+	}
+	r.Expired = r.ValidUntil != "" && r.ValidUntil < now.UTC().Format(time.DateOnly)
+	r.OK = r.Sealed && len(r.Problems) == 0 && r.Rescinded == nil
+	for _, c := range r.Checks {
+		r.OK = r.OK && c.Status == StatusValid
+	}
+	return r
+}
+
+// profileProblems lists what the signing profile requires and the document lacks.
+func profileProblems(doc *jsf.Object, results []jsf.Result, records map[string]string) []string {
+	var out []string
+	signed := map[string]bool{}
+	signers := map[string]bool{}
+	for _, res := range results {
+		signed[res.Pointer] = true
+		if res.Pointer == "/declarations" {
+			signers[res.Thumbprint] = true
+		}
+	}
+	if !signed[""] {
+		out = append(out, "The document is not sealed: it has no platform signature.")
+	}
+	decl, _ := get(doc, "declarations").(*jsf.Object)
+	if decl == nil {
+		return append(out, "The document has no declarations.")
+	}
+	for _, name := range signedCollections {
+		list, _ := get(decl, name).([]any)
+		for i, it := range list {
+			p := "/declarations/" + name + "/" + strconv.Itoa(i)
+			if !signed[p] {
+				obj, _ := it.(*jsf.Object)
+				out = append(out, fmt.Sprintf("%s carries no platform signature.", describe(name, obj, i)))
+			}
+		}
+	}
+	for thumb, slot := range records {
+		if !signers[thumb] {
+			out = append(out, "The digital signature recorded for "+slot+" is missing from declarations.signature.")
+		}
+	}
+	return out
+}
+
+// signingRecords maps the key thumbprint of each digital signing record to its slot.
+func signingRecords(doc *jsf.Object) map[string]string {
+	out := map[string]string{}
+	refs, _ := get(doc, "externalReferences").([]any)
+	for _, it := range refs {
+		ref, _ := it.(*jsf.Object)
+		if ref == nil || str(ref, "type") != "digital-signature" {
+			continue
+		}
+		props := properties(ref)
+		if t := props[PropertyKeyThumbnail]; t != "" {
+			out[t] = props[PropertySlot] + " (" + props[PropertySignerName] + ")"
+		}
+	}
+	return out
+}
+
+// objectName says for people what a signature covers.
+func objectName(root any, res jsf.Result, records map[string]string) string {
+	switch {
+	case res.Pointer == "":
+		return "the document (platform seal)"
+	case res.Pointer == "/declarations":
+		if who := records[res.Thumbprint]; who != "" {
+			return "signatory " + who
+		}
+		return "signatory " + strconv.Itoa(res.Index+1) + " of declarations.signature"
+	}
+	parts := strings.Split(strings.TrimPrefix(res.Pointer, "/declarations/"), "/")
+	if len(parts) == 2 {
+		obj, _ := jsf.LookupObject(root, res.Pointer)
+		i, _ := strconv.Atoi(parts[1])
+		return describe(parts[0], obj, i)
+	}
+	return "the object at " + res.Pointer
+}
+
+// describe names declarations.<collection>[i] by its bom-ref where it has one.
+func describe(collection string, obj *jsf.Object, i int) string {
+	kind := map[string]string{"attestations": "attestation", "claims": "claim", "evidence": "evidence"}[collection]
+	if obj != nil {
+		if ref := str(obj, "bom-ref"); ref != "" {
+			return kind + " " + ref
+		}
+	}
+	return kind + " " + strconv.Itoa(i+1)
+}
+
+func get(o *jsf.Object, name string) any {
+	if o == nil {
+		return nil
+	}
+	v, _ := o.Get(name)
+	return v
+}
+
+func str(o *jsf.Object, name string) string {
+	s, _ := get(o, name).(string)
+	return s
+}
+
+// properties reads a CycloneDX properties array as a map.
+func properties(o *jsf.Object) map[string]string {
+	out := map[string]string{}
+	list, _ := get(o, "properties").([]any)
+	for _, it := range list {
+		p, _ := it.(*jsf.Object)
+		out[str(p, "name")] = str(p, "value")
+	}
+	return out
+}
+
+// docProperty is the value of a property of the document's top-level properties.
+func docProperty(doc *jsf.Object, name string) string { return properties(doc)[name] }
