@@ -54,6 +54,12 @@ deny  pkg/blob                    github.com/spf13/viper
 deny  pkg/jsf                     M/pkg/postgres
 deny  pkg/jsf                     M/pkg/httpapi
 deny  pkg/cyclonedx               M/pkg/postgres
+deny  pkg/cyclonedx               M/pkg/attest
+deny  pkg/attest                  M/pkg/postgres
+deny  pkg/attest                  M/pkg/httpapi
+allow pkg/attest                  M/pkg/jsf
+allow pkg/postgres                M/pkg/attest
+allow pkg/httpapi                 M/pkg/attest
 deny  pkg/cyclonedx               M/jobs/workers
 deny  pkg/assess                  github.com/jackc/pgx/v5
 deny  pkg/assess                  M/pkg/secret

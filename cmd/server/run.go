@@ -66,6 +66,7 @@ func run(ctx context.Context, opts options) error {
 		identity.Breaches = &secret.BreachChecker{BaseURL: cfg.PasswordHIBPAPIURL, Timeout: cfg.PasswordHIBPTimeout, Logger: log}
 	}
 	store := postgres.New(db.Pool, nil).WithAcquireTimeout(cfg.DBAcquireTimeout).ConfigureIdentity(identity, secret.NewHasher(secret.DefaultArgon2, 0)).
+		ConfigureAttestations(postgres.AttestationConfig{AppURL: cfg.AppURL, ToolVersion: boot.Version}).
 		ConfigureDeliveries(boot.DeliveryConfig(cfg)).WithCredentialCache(cfg.CredentialCacheTTL).WithUnreadCountCache(cfg.UnreadCountCacheTTL).
 		WithRationaleMinWords(cfg.AssessmentRationaleMinWords)
 	if err := boot.LoadKeys(ctx, store, cfg, log); err != nil {
@@ -120,7 +121,7 @@ func run(ctx context.Context, opts options) error {
 		Notifications: svc.Notifications, Rules: svc.Rules, Webhooks: svc.Webhooks, Chat: svc.Chat,
 		Deliveries: svc.Deliveries, Email: svc.Email, PasswordReset: svc.PasswordReset,
 		Standards: svc.Standards, Transfer: svc.Transfer, Entities: svc.Entities, Projects: svc.Projects, Tags: svc.Tags,
-		People: svc.Users, Assessments: svc.Assessments, Results: svc.Results, Evidence: svc.Evidence, Attachments: svc.Attachments, Claims: svc.Claims,
+		People: svc.Users, Assessments: svc.Assessments, Results: svc.Results, Evidence: svc.Evidence, Attachments: svc.Attachments, Claims: svc.Claims, Attestations: svc.Attestations, PlatformKeys: svc.PlatformKeys,
 		WorkNotes: svc.WorkNotes}
 	deps.Storage = storageHealth
 	if deps.Web, err = fs.Sub(web.Dist, "dist"); err != nil {

@@ -37,13 +37,13 @@ func (w *ExpireEvidenceWorker) Work(ctx context.Context, job *river.Job[jobs.Exp
 		return fmt.Errorf("expire evidence: %w", err)
 	}
 	if w.Maintenance != nil {
-		mr := assess.MaintenanceRun{Job: job.Kind, StartedAt: started, FinishedAt: w.Now(), Affected: run.Expired + run.Reminded, Worker: w.WorkerName}
+		mr := assess.MaintenanceRun{Job: job.Kind, StartedAt: started, FinishedAt: w.Now(), Affected: run.Expired + run.Reminded + run.AttestationsReminded, Worker: w.WorkerName}
 		if err := w.Maintenance.RecordMaintenanceRun(ctx, mr); err != nil {
 			return fmt.Errorf("expire evidence: record run: %w", err)
 		}
 	}
 	w.Logger.InfoContext(ctx, "evidence expiry checked", slog.Int64("expired", run.Expired),
-		slog.Int64("reminded", run.Reminded), slog.Int64("job_id", job.ID))
+		slog.Int64("reminded", run.Reminded), slog.Int64("attestations_reminded", run.AttestationsReminded), slog.Int64("job_id", job.ID))
 	return nil
 }
 

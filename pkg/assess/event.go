@@ -252,7 +252,7 @@ var EventTypes = slices.Concat([]EventType{
 		Permission: PermProjectsView, NotifySubject: true, Payload: Project{}},
 	{Type: EventStandardImported, Title: "Standard imported", Description: "A standard was imported from a CycloneDX document (upload, URL or the standards feed); one event per standard created.",
 		Permission: PermStandardsView, Payload: Standard{}},
-}, workEventTypes)
+}, workEventTypes, attestationEventTypes)
 
 func init() {
 	for i := range EventTypes {

@@ -36,6 +36,9 @@ const (
 	LockClaimed            = "claimed"
 	LockLinkedToClaim      = "linked_to_claim"
 	LockAssessmentTerminal = "assessment_terminal"
+	// LockAffirmationSealed: an attestation citing the evidence is being signed or is
+	// sealed; its files and descriptor are what the signatures cover.
+	LockAffirmationSealed = "affirmation_sealed"
 )
 
 // ErrEvidenceLocked refuses a change to locked evidence: 409 conflict whose details carry
@@ -45,6 +48,7 @@ func ErrEvidenceLocked(reason string) error {
 		LockClaimed:            "The evidence has been approved (claimed) and is locked.",
 		LockLinkedToClaim:      "The evidence is cited by a claim and is locked.",
 		LockAssessmentTerminal: "The evidence belongs to a complete, archived or cancelled assessment and is locked.",
+		LockAffirmationSealed:  "An attestation citing the evidence is being signed or is sealed; the evidence is locked.",
 	}[reason]
 	return &Error{Code: ECodeConflict, Message: msg, Details: []Detail{{Field: "evidence", Code: reason, Message: msg}}}
 }
@@ -65,7 +69,7 @@ type Evidence struct {
 	ValidUntil        string        `json:"validUntil,omitempty" doc:"YYYY-MM-DD: it expires the day after"`
 	SubmittedAt       *time.Time    `json:"submittedAt,omitempty"`
 	ReviewedAt        *time.Time    `json:"reviewedAt,omitempty"`
-	Locked            string        `json:"locked,omitempty" enum:"claimed,linked_to_claim,assessment_terminal," doc:"Why the evidence refuses changes, if it does"`
+	Locked            string        `json:"locked,omitempty" enum:"claimed,linked_to_claim,assessment_terminal,affirmation_sealed," doc:"Why the evidence refuses changes, if it does"`
 	AttachmentCount   int           `json:"attachmentCount"`
 	AssessmentCount   int           `json:"assessmentCount" doc:"Assessments it is linked to (those the caller may see)"`
 	Tags              []TagRef      `json:"tags"`
@@ -470,4 +474,7 @@ type EvidenceExpiry interface {
 type EvidenceExpiryRun struct {
 	Expired  int64 // evidence that became expired
 	Reminded int64 // evidence announced as expiring soon
+	// AttestationsReminded counts sealed attestations announced as expiring soon: the
+	// earliest valid-until day of the evidence they cite is near.
+	AttestationsReminded int64
 }

@@ -44,7 +44,8 @@ const (
 func (s *Server) routes() []route {
 	return slices.Concat(s.accountRoutes(), s.identityRoutes(), s.deliveryRoutes(), s.platformRoutes(),
 		s.standardRoutes(), s.transferRoutes(), s.entityRoutes(), s.projectRoutes(), s.tagRoutes(),
-		s.assessmentRoutes(), s.resultRoutes(), s.evidenceRoutes(), s.attachmentRoutes(), s.claimRoutes(), s.workNoteRoutes())
+		s.assessmentRoutes(), s.resultRoutes(), s.evidenceRoutes(), s.attachmentRoutes(), s.claimRoutes(), s.workNoteRoutes(),
+		s.attestationRoutes())
 }
 
 // accountRoutes lists users and roles (users.go, roles.go).
@@ -304,6 +305,38 @@ func (s *Server) claimRoutes() []route {
 		on(httpGet, "/api/v1/claims/{id}", assess.PermClaimsView, s.handleClaimGet, docClaimGet),
 		on(httpPatch, "/api/v1/claims/{id}", assess.PermClaimsEdit, s.handleClaimUpdate, docClaimUpdate),
 		on(httpDelete, "/api/v1/claims/{id}", assess.PermClaimsEdit, s.handleClaimDelete, docClaimDelete),
+	}
+}
+
+// attestationRoutes lists attestations, their signing and verification, assessors and
+// the platform keys (attestations.go).
+func (s *Server) attestationRoutes() []route {
+	const one, slot = "/api/v1/attestations/{id}", "/api/v1/attestations/{id}/signatories/{slotId}"
+	return []route{
+		on(httpGet, "/api/v1/attestations", assess.PermAttestationsView, s.handleAttestationList, docAttestationList),
+		on(httpPost, "/api/v1/attestations", assess.PermAttestationsCreate, s.handleAttestationCreate, docAttestationCreate),
+		onUpload(httpPost, "/api/v1/attestations/verify", assess.PermAttestationsView, s.handleDocumentVerify, docDocumentVerify),
+		on(httpGet, one, assess.PermAttestationsView, s.handleAttestationGet, docAttestationGet),
+		on(httpPatch, one, assess.PermAttestationsEdit, s.handleAttestationUpdate, docAttestationUpdate),
+		on(httpDelete, one, assess.PermAttestationsEdit, s.handleAttestationDelete, docAttestationDelete),
+		on(httpGet, one+"/requirements", assess.PermAttestationsView, s.handleAttestationMap, docAttestationMap),
+		on(httpPost, one+"/requirements/bulk", assess.PermAttestationsEdit, s.handleAttestationMapChange, docAttestationMapChange),
+		on(httpPost, one+"/signatories", assess.PermAffirmationsManage, s.handleSignatoryAdd, docSignatoryAdd),
+		on(httpDelete, slot, assess.PermAffirmationsManage, s.handleSignatoryRemove, docSignatoryRemove),
+		on(httpPost, slot+"/sign", assess.PermSignaturesSign, s.handleAttestationSign, docAttestationSign),
+		on(httpPost, one+"/freeze", assess.PermSignaturesSign, s.handleAttestationFreeze, docAttestationFreeze),
+		on(httpPost, one+"/seal", assess.PermAffirmationsManage, s.handleAttestationSeal, docAttestationSeal),
+		on(httpPost, one+"/rescind", assess.PermAffirmationsManage, s.handleAttestationRescind, docAttestationRescind),
+		on(httpGet, one+"/export", assess.PermAttestationsExport, s.handleAttestationExport, docAttestationExport),
+		on(httpPost, one+"/verify", assess.PermAttestationsView, s.handleAttestationVerify, docAttestationVerify),
+		on(httpGet, "/api/v1/assessors", assess.PermAttestationsView, s.handleAssessorList, docAssessorList),
+		on(httpPost, "/api/v1/assessors", assess.PermAttestationsEdit, s.handleAssessorCreate, docAssessorCreate),
+		on(httpPatch, "/api/v1/assessors/{id}", assess.PermAttestationsEdit, s.handleAssessorUpdate, docAssessorUpdate),
+		on(httpDelete, "/api/v1/assessors/{id}", assess.PermAttestationsEdit, s.handleAssessorDelete, docAssessorDelete),
+		on(httpGet, "/api/v1/platform-keys/jwks.json", assess.PermPublic, s.handlePublicKeySet, docPublicKeySet),
+		on(httpGet, "/api/v1/rescissions", assess.PermPublic, s.handleRescissions, docRescissions),
+		on(httpGet, "/api/v1/admin/platform-keys", assess.PermPlatformKeysRotate, s.handlePlatformKeyList, docPlatformKeyList),
+		on(httpPost, "/api/v1/admin/platform-keys/rotate", assess.PermPlatformKeysRotate, s.handlePlatformKeyRotate, docPlatformKeyRotate),
 	}
 }
 

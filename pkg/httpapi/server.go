@@ -112,6 +112,10 @@ type Deps struct {
 	Claims assess.ClaimService
 	// WorkNotes keeps the work notes and timelines of assessments.
 	WorkNotes assess.WorkNoteService
+	// Attestations keeps attestations, their signatures and the assessors.
+	Attestations assess.AttestationService
+	// PlatformKeys keeps the platform's signing keys and its public lists.
+	PlatformKeys assess.PlatformKeyService
 	// Authorizer checks the credential of every operation that is not public. Nil denies
 	// them all with 401 until the identity layer provides one.
 	Authorizer Authorizer

@@ -88,11 +88,15 @@ func (s *AssessmentService) enterState(ctx context.Context, tx *Tx, id string, l
 	return nil
 }
 
-// reopenBlockers refuses to reopen a complete assessment when something sealed its
-// result. Nothing does yet: the attestation issue adds the check for a sealed (and not
-// rescinded) affirmation here (409 affirmation_sealed).
-func reopenBlockers(_ context.Context, _ *Tx, _ string) error {
-	return nil
+// reopenBlockers refuses to reopen a complete assessment when an attestation of it is
+// being signed or is sealed (409 affirmation_sealed): its result is what they sign. A
+// rescinded attestation no longer holds it.
+func reopenBlockers(ctx context.Context, tx *Tx, id string) error {
+	locked, err := attestationLocksResult(ctx, tx, id)
+	if err == nil && locked {
+		err = assess.ErrAffirmationSealed
+	}
+	return err
 }
 
 // startAssessment loads the requirements of an assessment starting for the first time

@@ -34,6 +34,7 @@ var EncryptedFields = []EncryptedField{
 	chatURLField,
 	emailParamsField,
 	smtpPasswordField,
+	platformKeyField,
 }
 
 func (f EncryptedField) where() string {

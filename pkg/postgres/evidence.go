@@ -12,6 +12,8 @@ import (
 // evidenceLockExpr is the retention lock of the evidence row e, in the contract's order
 // (see evidenceLock): "" when it takes changes.
 const evidenceLockExpr = `CASE
+	WHEN EXISTS (SELECT 1 FROM claim_evidence ce JOIN attestation_claims ac ON ac.claim_id = ce.claim_id
+		JOIN attestations t ON t.id = ac.attestation_id WHERE ce.evidence_id = e.id AND t.state <> 'draft') THEN 'affirmation_sealed'
 	WHEN e.state = 'claimed' THEN 'claimed'
 	WHEN EXISTS (SELECT 1 FROM claim_evidence ce WHERE ce.evidence_id = e.id) THEN 'linked_to_claim'
 	WHEN EXISTS (SELECT 1 FROM assessment_requirement_evidence l JOIN assessments a ON a.id = l.assessment_id

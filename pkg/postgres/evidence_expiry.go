@@ -47,7 +47,42 @@ func (s *EvidenceService) ExpireEvidence(ctx context.Context, reminderDays int) 
 			break
 		}
 	}
+	for reminderDays > 0 {
+		n, err := s.remindAttestations(ctx, reminderDays)
+		run.AttestationsReminded += n
+		if err != nil || n < expiryBatch {
+			return run, err
+		}
+	}
 	return run, nil
+}
+
+// remindAttestations announces once (attestation.expiring, the creator the subject) each
+// sealed attestation whose valid-until day is today or within reminderDays.
+func (s *EvidenceService) remindAttestations(ctx context.Context, reminderDays int) (int64, error) {
+	var n int64
+	err := s.change(ctx, assess.SystemActor, func(tx *Tx) error {
+		rows, err := tx.Query(ctx, `WITH picked AS (SELECT id FROM attestations
+			WHERE state = 'sealed' AND valid_until BETWEEN $1::date AND $1::date + $4::int AND expiring_notified_at IS NULL
+			ORDER BY valid_until, id LIMIT $3 FOR UPDATE SKIP LOCKED)
+			UPDATE attestations t SET expiring_notified_at = $2 FROM picked WHERE t.id = picked.id
+			RETURNING t.id, coalesce(t.created_by, '')`, evidenceToday(tx), tx.Now, expiryBatch, reminderDays)
+		if err != nil {
+			return err
+		}
+		picked, err := pgx.CollectRows(rows, pgx.RowToStructByPos[struct{ ID, Creator string }])
+		if err != nil {
+			return err
+		}
+		for _, p := range picked {
+			if err := recordAttestation(ctx, tx, assess.ChangeAttestationExpiring, p.ID, nil, p.Creator, nil); err != nil {
+				return err
+			}
+		}
+		n = int64(len(picked))
+		return nil
+	})
+	return n, err
 }
 
 // expiryStep runs one batch of the expiry job as the system: sql picks and updates the

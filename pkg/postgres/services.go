@@ -84,6 +84,12 @@ type ClaimService struct{ *DB }
 // WorkNoteService implements assess.WorkNoteService.
 type WorkNoteService struct{ *DB }
 
+// AttestationService implements assess.AttestationService.
+type AttestationService struct{ *DB }
+
+// PlatformKeyService implements assess.PlatformKeyService.
+type PlatformKeyService struct{ *DB }
+
 // Services are the store's services, one per aggregate, on one DB.
 type Services struct {
 	Users         *UserService
@@ -112,6 +118,8 @@ type Services struct {
 	Attachments   *AttachmentService
 	Claims        *ClaimService
 	WorkNotes     *WorkNoteService
+	Attestations  *AttestationService
+	PlatformKeys  *PlatformKeyService
 }
 
 // NewServices returns every service of the store on db.
@@ -125,6 +133,7 @@ func NewServices(db *DB) *Services {
 		Standards: &StandardService{db}, Transfer: &StandardTransferService{db}, Entities: &EntityService{db},
 		Projects: &ProjectService{db}, Tags: &TagService{db},
 		Assessments: &AssessmentService{db}, Results: &ResultService{db}, Evidence: &EvidenceService{db}, Attachments: &AttachmentService{db},
-		Claims: &ClaimService{db}, WorkNotes: &WorkNoteService{db},
+		Claims: &ClaimService{db}, WorkNotes: &WorkNoteService{db}, Attestations: &AttestationService{db},
+		PlatformKeys: &PlatformKeyService{db},
 	}
 }

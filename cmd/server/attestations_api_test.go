@@ -1,0 +1,209 @@
+package main
+
+import (
+	"bytes"
+	"crypto/ed25519"
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/json"
+	"image"
+	"image/color"
+	"image/png"
+	"io"
+	"mime/multipart"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/assay-dev/assay/pkg/assess"
+	"github.com/assay-dev/assay/pkg/attest"
+	"github.com/assay-dev/assay/pkg/cyclonedx"
+	"github.com/assay-dev/assay/pkg/jsf"
+)
+
+// raw sends a request as c and returns the status, the Content-Type and the body's bytes.
+func (c *apiClient) raw(t testing.TB, method, path string, body io.Reader, contentType string) (int, string, []byte) {
+	t.Helper()
+	req, err := http.NewRequest(method, c.ts.url+path, body)
+	require.NoError(t, err)
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	if c.origin != "" {
+		req.Header.Set("Origin", c.origin)
+	}
+	for name, values := range c.header {
+		req.Header[name] = values
+	}
+	res, err := c.http.Do(req)
+	require.NoError(t, err)
+	defer res.Body.Close()
+	data, err := io.ReadAll(res.Body)
+	require.NoError(t, err)
+	return res.StatusCode, res.Header.Get("Content-Type"), data
+}
+
+// browserSigner is what the browser does for a digital signature: an Ed25519 key of the
+// user's own signs the frozen statement's declarations as its only signer.
+func browserSigner(t testing.TB, frozen []byte) map[string]any {
+	t.Helper()
+	_, key, err := ed25519.GenerateKey(rand.Reader)
+	require.NoError(t, err)
+	s, err := jsf.NewSigner(key, "Ed25519")
+	require.NoError(t, err)
+	root, err := jsf.ParseObject(frozen)
+	require.NoError(t, err)
+	decl, err := jsf.LookupObject(root, "/declarations")
+	require.NoError(t, err)
+	mine := decl.Clone()
+	mine.Delete("signature")
+	require.NoError(t, jsf.AddSignerObject(mine, "signature", s))
+	sig, _ := mine.Get("signature")
+	list, _ := sig.(*jsf.Object).Get("signers")
+	raw, err := jsf.Marshal(list.([]any)[0])
+	require.NoError(t, err)
+	var out map[string]any
+	require.NoError(t, json.Unmarshal(raw, &out))
+	return out
+}
+
+func signaturePNG(t testing.TB) string {
+	t.Helper()
+	img := image.NewRGBA(image.Rect(0, 0, 40, 12))
+	for x := range 40 {
+		img.Set(x, 6, color.Black)
+	}
+	var buf bytes.Buffer
+	require.NoError(t, png.Encode(&buf, img))
+	return base64.StdEncoding.EncodeToString(buf.Bytes())
+}
+
+// TestAttestationsAPI: an assessor attests a complete assessment; the administrator adds
+// two slots; an assessee signs digitally with a key of their own, the assessor
+// electronically with a drawn image; the administrator seals; the export verifies with
+// the public key set a receiver downloads without signing in; the outsider sees nothing;
+// rescission reaches the public list.
+func TestAttestationsAPI(t *testing.T) {
+	t.Parallel()
+	ts := startServer(t)
+	admin := ts.admin(t)
+	w := newClaimWorld(t, ts)
+	ann, annC := ts.newUserNamed(t, "ann", assess.RoleAssessor)
+	signing := ts.newRole(t, string(assess.PermSignaturesSign)) // the built-in assessee role signs nothing
+	bea, beaC := ts.newUserNamed(t, "bea", assess.RoleAssessee, signing.Name)
+	_, ozC := ts.newUserNamed(t, "ozzy", assess.RoleAssessor)
+	aid, ars := w.assessment("Payments review", []string{ann.ID}, []string{bea.ID})
+	ev := w.evidence("Pentest report", ann.ID, ars[0])
+	annC.post(t, "/api/v1/assessments/"+aid+"/claims", map[string]any{"name": "Encrypted", "targetEntityId": w.entityID,
+		"predicate": "All stored data is encrypted.", "evidenceIds": []string{ev}, "requirementIds": ars[:2]}, http.StatusCreated)
+	for i, r := range []string{"yes", "partial", "not_applicable"} {
+		ts.sqlExec(t, `UPDATE assessment_requirements SET result = $2, rationale = $3 WHERE id = $1`, ars[i], r, fifteenWords)
+	}
+
+	annC.fails(t, http.MethodPost, "/api/v1/attestations", map[string]any{"assessmentId": aid}, http.StatusConflict, "conflict")
+	w.setState(aid, "complete")
+	at := annC.post(t, "/api/v1/attestations", map[string]any{"assessmentId": aid, "summary": "Payments at ASVS L1"}, http.StatusCreated)
+	id := at["id"].(string)
+	require.True(t, strings.HasPrefix(id, "at_"))
+	require.Equal(t, "draft", at["state"])
+	require.InDelta(t, 75.0, at["score"], 0.001)
+
+	step(t, "another user's attestation is 404 to an outsider", func(t *testing.T) {
+		for _, path := range []string{"/api/v1/attestations/" + id, "/api/v1/attestations/" + id + "/requirements"} {
+			ozC.fails(t, http.MethodGet, path, nil, http.StatusNotFound, "not_found")
+		}
+		ozC.fails(t, http.MethodPatch, "/api/v1/attestations/"+id, map[string]any{"version": 1, "summary": "x"}, http.StatusNotFound, "not_found")
+		ozC.fails(t, http.MethodPost, "/api/v1/attestations/"+id+"/verify", nil, http.StatusNotFound, "not_found")
+		require.Empty(t, items(t, ozC.get(t, "/api/v1/attestations", http.StatusOK)))
+	})
+
+	step(t, "hostile input is a clear 4xx", func(t *testing.T) {
+		annC.fails(t, http.MethodPost, "/api/v1/attestations", map[string]any{"assessmentId": "as_\u0000"}, http.StatusBadRequest, "validation_failed")
+		annC.fails(t, http.MethodPost, "/api/v1/attestations/"+id+"/requirements/bulk", map[string]any{"version": 1,
+			"items": []map[string]any{{"id": ars[0], "scoreOverride": 7}}}, http.StatusBadRequest, "validation_failed")
+	})
+
+	slots := admin.post(t, "/api/v1/attestations/"+id+"/signatories", map[string]any{"title": "Product owner", "userId": bea.ID}, http.StatusCreated)
+	slots = admin.post(t, "/api/v1/attestations/"+id+"/signatories", map[string]any{"title": "Lead assessor", "organization": "Acme Assurance"}, http.StatusCreated)
+	sigs := slots["signatories"].([]any)
+	pinned, open := sigs[0].(map[string]any)["id"].(string), sigs[1].(map[string]any)["id"].(string)
+
+	status, ctype, frozen := beaC.raw(t, http.MethodPost, "/api/v1/attestations/"+id+"/freeze", nil, "")
+	require.Equal(t, http.StatusOK, status, string(frozen))
+	require.Equal(t, "application/vnd.cyclonedx+json; version=1.7", ctype)
+	require.NoError(t, cyclonedx.ValidateBytes(frozen, "1.7"))
+
+	beaC.post(t, "/api/v1/attestations/"+id+"/signatories/"+pinned+"/sign",
+		map[string]any{"kind": "digital", "digital": map[string]any{"signer": browserSigner(t, frozen)}}, http.StatusOK)
+	annC.fails(t, http.MethodPost, "/api/v1/attestations/"+id+"/signatories/"+pinned+"/sign",
+		map[string]any{"kind": "electronic", "electronic": map[string]any{"name": "Ann"}}, http.StatusConflict, "conflict")
+	admin.fails(t, http.MethodPost, "/api/v1/attestations/"+id+"/seal", nil, http.StatusConflict, "conflict")
+	annC.post(t, "/api/v1/attestations/"+id+"/signatories/"+open+"/sign",
+		map[string]any{"kind": "electronic", "electronic": map[string]any{"name": "Ann Assessor", "image": signaturePNG(t)}}, http.StatusOK)
+	sealed := admin.post(t, "/api/v1/attestations/"+id+"/seal", nil, http.StatusOK)
+	require.Equal(t, "sealed", sealed["state"])
+
+	status, _, doc := annC.raw(t, http.MethodGet, "/api/v1/attestations/"+id+"/export", nil, "")
+	require.Equal(t, http.StatusOK, status)
+	anon := ts.browser(t)
+	status, ctype, jwks := anon.raw(t, http.MethodGet, "/api/v1/platform-keys/jwks.json", nil, "")
+	require.Equal(t, http.StatusOK, status)
+	require.Equal(t, "application/jwk-set+json", ctype)
+	keys, err := attest.ParseJWKS(jwks)
+	require.NoError(t, err)
+	report := attest.Verify(doc, attest.Options{TrustedKeys: keys})
+	require.True(t, report.OK, "%+v", report)
+
+	verified := annC.post(t, "/api/v1/attestations/"+id+"/verify", nil, http.StatusOK)
+	require.Equal(t, true, verified["ok"])
+
+	step(t, "an uploaded copy with one claim byte changed fails, naming the claim", func(t *testing.T) {
+		tampered := bytes.Replace(doc, []byte("All stored data is encrypted."), []byte("All stored data is encrypted!"), 1)
+		var body bytes.Buffer
+		mw := multipart.NewWriter(&body)
+		part, err := mw.CreateFormFile("file", "attestation.cdx.json")
+		require.NoError(t, err)
+		_, _ = part.Write(tampered)
+		require.NoError(t, mw.Close())
+		status, _, out := ozC.raw(t, http.MethodPost, "/api/v1/attestations/verify", &body, mw.FormDataContentType())
+		require.Equal(t, http.StatusOK, status, string(out))
+		var r attest.Report
+		require.NoError(t, json.Unmarshal(out, &r))
+		require.False(t, r.OK)
+		var broken []string
+		for _, c := range r.Checks {
+			if c.Status == attest.StatusInvalid {
+				broken = append(broken, c.Object)
+			}
+		}
+		require.Contains(t, strings.Join(broken, ","), "claim cl_")
+	})
+
+	step(t, "the sealed work is locked", func(t *testing.T) {
+		annC.fails(t, http.MethodPatch, "/api/v1/attestations/"+id, map[string]any{"version": sealed["version"], "summary": "x"},
+			http.StatusConflict, "conflict")
+		got := annC.get(t, "/api/v1/evidence/"+ev, http.StatusOK)
+		require.Equal(t, "affirmation_sealed", got["locked"])
+	})
+
+	step(t, "rotation keeps the document valid; rescission is public", func(t *testing.T) {
+		admin.post(t, "/api/v1/admin/platform-keys/rotate", nil, http.StatusCreated)
+		require.Len(t, items(t, admin.get(t, "/api/v1/admin/platform-keys", http.StatusOK)), 2)
+		annC.fails(t, http.MethodPost, "/api/v1/admin/platform-keys/rotate", nil, http.StatusForbidden, "permission_denied")
+		require.Equal(t, true, annC.post(t, "/api/v1/attestations/"+id+"/verify", nil, http.StatusOK)["ok"])
+		admin.post(t, "/api/v1/attestations/"+id+"/rescind", map[string]any{"reason": "Wrong scope."}, http.StatusOK)
+		status, _, list := anon.raw(t, http.MethodGet, "/api/v1/rescissions", nil, "")
+		require.Equal(t, http.StatusOK, status)
+		_, _, jwks := anon.raw(t, http.MethodGet, "/api/v1/platform-keys/jwks.json", nil, "")
+		keys, err := attest.ParseJWKS(jwks)
+		require.NoError(t, err)
+		r, err := attest.ReadRescissions(list, keys)
+		require.NoError(t, err)
+		require.NotNil(t, r.Find(report.SerialNumber))
+		after := annC.post(t, "/api/v1/attestations/"+id+"/verify", nil, http.StatusOK)
+		require.Equal(t, false, after["ok"])
+		require.NotNil(t, after["rescinded"])
+	})
+}

@@ -1,0 +1,326 @@
+package httpapi
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/assay-dev/assay/pkg/assess"
+	"github.com/assay-dev/assay/pkg/attest"
+	"github.com/assay-dev/assay/pkg/cyclonedx"
+)
+
+// Attestations, their affirmation and signatures, verification, and the platform's public
+// keys (docs/attestations.md).
+
+var (
+	tagAttestations = []string{"Attestations"}
+	tagAssessors    = []string{"Assessors"}
+	tagPlatformKeys = []string{"Platform keys"}
+)
+
+// cdxMediaType is the media type of the attestation documents.
+const cdxMediaType = cyclonedx.MediaType + "; version=" + cyclonedx.AttestationSpec
+
+var docAttestationList = huma.Operation{OperationID: "listAttestations", Summary: "List attestations", Tags: tagAttestations,
+	Description: "Newest first, cursor-paginated; only attestations of assessments the caller may see. Filter by assessment and state."}
+
+func (s *Server) handleAttestationList(ctx context.Context, in *assess.AttestationFilter) (*body[assess.Page[assess.Attestation]], error) {
+	page, err := s.dep.Attestations.FindAttestations(ctx, *in, requestActor(ctx))
+	return reply(page), err
+}
+
+var docAttestationCreate = huma.Operation{OperationID: "createAttestation", Summary: "Attest a complete assessment", Tags: tagAttestations,
+	DefaultStatus: http.StatusCreated, Errors: []int{http.StatusNotFound, http.StatusConflict, http.StatusUnprocessableEntity},
+	Description: "Starts a draft attestation of a complete assessment (409 not_complete otherwise). Its map is derived: each " +
+		"requirement's conformance score from its result (yes 1, partial 0.5, no 0; not applicable has a rationale and no " +
+		"score), the rationale from the result, claims and counter-claims from the claims about the requirement, mitigation " +
+		"strategies from the claims' mitigation evidence. Every claim of the assessment goes in unless claimIds chooses."}
+
+func (s *Server) handleAttestationCreate(ctx context.Context, in *body[assess.NewAttestation]) (*body[assess.Attestation], error) {
+	t, err := s.dep.Attestations.CreateAttestation(ctx, in.Body, requestActor(ctx))
+	return reply(t), err
+}
+
+var docAttestationGet = huma.Operation{OperationID: "getAttestation", Summary: "Get an attestation", Tags: tagAttestations,
+	Errors: []int{http.StatusNotFound}}
+
+func (s *Server) handleAttestationGet(ctx context.Context, in *idInput) (*body[assess.Attestation], error) {
+	t, err := s.dep.Attestations.FindAttestation(ctx, in.ID, requestActor(ctx))
+	return reply(t), err
+}
+
+var docAttestationUpdate = huma.Operation{OperationID: "updateAttestation", Summary: "Update a draft attestation", Tags: tagAttestations,
+	Errors: []int{http.StatusNotFound, http.StatusConflict, http.StatusUnprocessableEntity},
+	Description: "Summary, statement, assessors and the claims that go in; absent fields stay. Once signing has begun the " +
+		"statement is frozen: 409 frozen."}
+
+func (s *Server) handleAttestationUpdate(ctx context.Context, in *idBody[assess.AttestationUpdate]) (*body[assess.Attestation], error) {
+	t, err := s.dep.Attestations.UpdateAttestation(ctx, in.ID, in.Body, requestActor(ctx))
+	return reply(t), err
+}
+
+// versionedIDInput is an {id} with the ?version= last read, for deletes.
+type versionedIDInput struct {
+	ID      string `path:"id" maxLength:"64"`
+	Version int64  `query:"version" required:"true" minimum:"1" doc:"The version last read; a stale one is refused with 409 version_conflict"`
+}
+
+var docAttestationDelete = huma.Operation{OperationID: "deleteAttestation", Summary: "Delete a draft attestation", Tags: tagAttestations,
+	DefaultStatus: http.StatusNoContent, Errors: []int{http.StatusNotFound, http.StatusConflict},
+	Description: "Drafts only (409 frozen once signing has begun)."}
+
+func (s *Server) handleAttestationDelete(ctx context.Context, in *versionedIDInput) (*struct{}, error) {
+	return nil, s.dep.Attestations.DeleteAttestation(ctx, in.ID, in.Version, requestActor(ctx))
+}
+
+var docAttestationMap = huma.Operation{OperationID: "listAttestationRequirements", Summary: "The map of an attestation", Tags: tagAttestations,
+	Errors:      []int{http.StatusNotFound},
+	Description: "Every requirement of the assessment with its result, derived score, the assessor's override and confidence, and the chosen claims and counter-claims about it."}
+
+func (s *Server) handleAttestationMap(ctx context.Context, in *idInput) (*body[assess.AttestationRequirementList], error) {
+	m, err := s.dep.Attestations.FindAttestationRequirements(ctx, in.ID, requestActor(ctx))
+	return reply(m), err
+}
+
+var docAttestationMapChange = huma.Operation{OperationID: "changeAttestationRequirements", Summary: "Override scores and set confidence",
+	Tags: tagAttestations, Errors: []int{http.StatusNotFound, http.StatusConflict, http.StatusUnprocessableEntity},
+	Description: "Sets the assessor's score override (0–1, null: the derived score) and confidence (0–1 with a rationale) of " +
+		"requirements of a draft; returns the whole map. The attestation's version is checked and bumped."}
+
+func (s *Server) handleAttestationMapChange(ctx context.Context, in *idBody[assess.AttestationRequirementChanges]) (*body[assess.AttestationRequirementList], error) {
+	m, err := s.dep.Attestations.ChangeAttestationRequirements(ctx, in.ID, in.Body, requestActor(ctx))
+	return reply(m), err
+}
+
+var docSignatoryAdd = huma.Operation{OperationID: "addSignatory", Summary: "Add a signatory slot", Tags: tagAttestations,
+	DefaultStatus: http.StatusCreated, Errors: []int{http.StatusNotFound, http.StatusConflict, http.StatusUnprocessableEntity},
+	Description: "A slot of the affirmation: a title (the role signed in), an organisation (default: the assessed entity's " +
+		"name), optionally pinned to an active user who can see the assessment (notified). Drafts only."}
+
+func (s *Server) handleSignatoryAdd(ctx context.Context, in *idBody[assess.NewSignatory]) (*body[assess.Attestation], error) {
+	t, err := s.dep.Attestations.AddSignatory(ctx, in.ID, in.Body, requestActor(ctx))
+	return reply(t), err
+}
+
+// slotInput names an attestation and one of its signatory slots.
+type slotInput struct {
+	ID     string `path:"id" maxLength:"64"`
+	SlotID string `path:"slotId" maxLength:"64"`
+}
+
+var docSignatoryRemove = huma.Operation{OperationID: "removeSignatory", Summary: "Remove a signatory slot", Tags: tagAttestations,
+	Errors: []int{http.StatusNotFound, http.StatusConflict}, Description: "Drafts only."}
+
+func (s *Server) handleSignatoryRemove(ctx context.Context, in *slotInput) (*body[assess.Attestation], error) {
+	t, err := s.dep.Attestations.RemoveSignatory(ctx, in.ID, in.SlotID, requestActor(ctx))
+	return reply(t), err
+}
+
+var docAttestationFreeze = huma.Operation{OperationID: "freezeAttestation", Summary: "Freeze the statement for signing",
+	Tags: tagAttestations, Errors: []int{http.StatusNotFound, http.StatusConflict},
+	Responses: fileResponse(cdxMediaType, "The frozen statement (then, once sealed, the sealed document), byte for byte as stored.",
+		&huma.Schema{Type: huma.TypeObject}),
+	Description: "Fixes the statement (serial number, time, the platform's signatures of each attestation, claim and evidence " +
+		"object) and returns it: a digital signatory signs its declarations with a key of their own (docs/attestations.md). " +
+		"Idempotent: later calls return the stored document. Needs at least one slot (409 no_slots)."}
+
+func (s *Server) handleAttestationFreeze(ctx context.Context, in *idInput) (*fileOutput, error) {
+	d, err := s.dep.Attestations.FreezeAttestation(ctx, in.ID, requestActor(ctx))
+	if err != nil {
+		return nil, err
+	}
+	return documentOutput(d), nil
+}
+
+// signInput signs one slot.
+type signInput struct {
+	ID     string `path:"id" maxLength:"64"`
+	SlotID string `path:"slotId" maxLength:"64"`
+	Body   assess.SignRequest
+}
+
+var docAttestationSign = huma.Operation{OperationID: "signAttestation", Summary: "Sign a slot", Tags: tagAttestations,
+	Errors: []int{http.StatusNotFound, http.StatusForbidden, http.StatusConflict, http.StatusUnprocessableEntity},
+	Description: "Electronic: the name (role and organisation default to the slot's) and optionally an image of a drawn " +
+		"signature (PNG, JPEG or WebP, re-encoded as PNG). Digital: the JSF signer object {algorithm, publicKey, value} made " +
+		"over the frozen statement's declarations; the service verifies it before accepting it (422 bad_signature) and keeps " +
+		"the public key on the signer's profile. A slot pinned to someone else is 403 slot_pinned; a signed one 409 " +
+		"slot_signed. The first signature freezes a draft."}
+
+func (s *Server) handleAttestationSign(ctx context.Context, in *signInput) (*body[assess.Attestation], error) {
+	t, err := s.dep.Attestations.Sign(ctx, in.ID, in.SlotID, in.Body, requestActor(ctx))
+	return reply(t), err
+}
+
+var docAttestationSeal = huma.Operation{OperationID: "sealAttestation", Summary: "Seal an attestation", Tags: tagAttestations,
+	Errors: []int{http.StatusNotFound, http.StatusConflict},
+	Description: "After the last slot is signed (409 unsigned_slots naming the others) the platform signs the whole document; " +
+		"it is final. Of concurrent seals one succeeds, the others get 409 not_signing."}
+
+func (s *Server) handleAttestationSeal(ctx context.Context, in *idInput) (*body[assess.Attestation], error) {
+	t, err := s.dep.Attestations.Seal(ctx, in.ID, requestActor(ctx))
+	return reply(t), err
+}
+
+var docAttestationRescind = huma.Operation{OperationID: "rescindAttestation", Summary: "Rescind a sealed attestation", Tags: tagAttestations,
+	Errors: []int{http.StatusNotFound, http.StatusConflict, http.StatusUnprocessableEntity},
+	Description: "The sealed document cannot change: the rescission, with its reason, goes into the platform-signed public " +
+		"list (/api/v1/rescissions) that verification consults."}
+
+func (s *Server) handleAttestationRescind(ctx context.Context, in *idBody[assess.RescindRequest]) (*body[assess.Attestation], error) {
+	t, err := s.dep.Attestations.Rescind(ctx, in.ID, in.Body, requestActor(ctx))
+	return reply(t), err
+}
+
+var docAttestationExport = huma.Operation{OperationID: "exportAttestation", Summary: "Export an attestation as CycloneDX", Tags: tagAttestations,
+	Errors: []int{http.StatusNotFound, http.StatusConflict},
+	Responses: fileResponse(cdxMediaType, "The attestation's CycloneDX 1.7 document as stored: frozen, or sealed.",
+		&huma.Schema{Type: huma.TypeObject}),
+	Description: "The stored document of a frozen or sealed attestation, byte for byte (the signatures cover exactly these " +
+		"bytes' JSON). A draft has no document yet (409 draft)."}
+
+func (s *Server) handleAttestationExport(ctx context.Context, in *idInput) (*fileOutput, error) {
+	d, err := s.dep.Attestations.AttestationDocument(ctx, in.ID, requestActor(ctx))
+	if err != nil {
+		return nil, err
+	}
+	return documentOutput(d), nil
+}
+
+func documentOutput(d assess.AttestationDocument) *fileOutput {
+	return &fileOutput{ContentType: cdxMediaType, CacheControl: "no-store", ContentDisposition: attachment(d.Filename), Body: d.Bytes}
+}
+
+var docAttestationVerify = huma.Operation{OperationID: "verifyAttestation", Summary: "Verify an attestation's document", Tags: tagAttestations,
+	Errors: []int{http.StatusNotFound, http.StatusConflict},
+	Description: "Checks every signature of the stored document with the platform's public key set, as a receiver would " +
+		"(pkg/attest): per signature valid, invalid (naming the object) or untrusted; rescission and expiry."}
+
+func (s *Server) handleAttestationVerify(ctx context.Context, in *idInput) (*body[attest.Report], error) {
+	d, err := s.dep.Attestations.AttestationDocument(ctx, in.ID, requestActor(ctx))
+	if err != nil {
+		return nil, err
+	}
+	r, err := s.verify(ctx, d.Bytes)
+	return reply(r), err
+}
+
+var docDocumentVerify = huma.Operation{OperationID: "verifyDocument", Summary: "Verify an uploaded attestation document", Tags: tagAttestations,
+	Errors: []int{http.StatusUnprocessableEntity},
+	Description: "Upload a CycloneDX attestation document (part file, at most STANDARDS_IMPORT_MAX_BYTES); the report says " +
+		"for each signature whether it is valid and made with a key of this platform. Nothing of the service's records is " +
+		"read or revealed beyond its public keys and rescissions."}
+
+// verifyUploadInput is the multipart upload of a document to verify.
+type verifyUploadInput struct {
+	Upload
+}
+
+func (s *Server) handleDocumentVerify(ctx context.Context, in *verifyUploadInput) (*body[attest.Report], error) {
+	data, err := s.readImportFile(in.File)
+	if err != nil {
+		return nil, err
+	}
+	r, err := s.verify(ctx, data)
+	return reply(r), err
+}
+
+// verify checks a document with the platform's keys and rescissions.
+func (s *Server) verify(ctx context.Context, doc []byte) (attest.Report, error) {
+	set, err := s.dep.PlatformKeys.PublicKeySet(ctx)
+	if err != nil {
+		return attest.Report{}, err
+	}
+	keys, err := attest.ParseJWKS(set)
+	opts := attest.Options{TrustedKeys: keys, Now: s.now()}
+	if err != nil { // no key yet: nothing was ever signed here
+		opts.TrustedKeys = nil
+	}
+	if list, err := s.dep.PlatformKeys.RescissionList(ctx); err == nil && keys != nil {
+		if r, err := attest.ReadRescissions(list, keys); err == nil {
+			opts.Rescissions = r
+		}
+	}
+	return attest.Verify(doc, opts), nil
+}
+
+var docPublicKeySet = huma.Operation{OperationID: "getPlatformKeySet", Summary: "The platform's public keys (JWKS)", Tags: tagPlatformKeys,
+	Responses: fileResponse("application/jwk-set+json", "Every platform key, active and retired, with its RFC 7638 thumbprint as kid.",
+		&huma.Schema{Type: huma.TypeObject}),
+	Description: "Public, for receivers to pin: `assay-ctl verify --jwks` takes this file. Retired keys stay, so documents " +
+		"sealed before a rotation still verify."}
+
+func (s *Server) handlePublicKeySet(ctx context.Context, _ *struct{}) (*fileOutput, error) {
+	set, err := s.dep.PlatformKeys.PublicKeySet(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &fileOutput{ContentType: "application/jwk-set+json", CacheControl: "public, max-age=300", Body: set}, nil
+}
+
+var docRescissions = huma.Operation{OperationID: "getRescissions", Summary: "The platform-signed list of rescinded attestations",
+	Tags: tagPlatformKeys, Responses: fileResponse("application/json", "The list, JSF-signed by the active platform key.",
+		&huma.Schema{Type: huma.TypeObject}),
+	Description: "Public: `assay-ctl verify --revocations` takes this file and checks its signature against the key set."}
+
+func (s *Server) handleRescissions(ctx context.Context, _ *struct{}) (*fileOutput, error) {
+	list, err := s.dep.PlatformKeys.RescissionList(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &fileOutput{ContentType: "application/json", CacheControl: "no-cache", Body: list}, nil
+}
+
+var docPlatformKeyList = huma.Operation{OperationID: "listPlatformKeys", Summary: "List the platform keys", Tags: tagPlatformKeys,
+	Description: "Newest first: the active key and the retired ones, with their thumbprints."}
+
+func (s *Server) handlePlatformKeyList(ctx context.Context, _ *struct{}) (*body[assess.PlatformKeyList], error) {
+	l, err := s.dep.PlatformKeys.FindPlatformKeys(ctx)
+	return reply(l), err
+}
+
+var docPlatformKeyRotate = huma.Operation{OperationID: "rotatePlatformKey", Summary: "Rotate the platform key", Tags: tagPlatformKeys,
+	DefaultStatus: http.StatusCreated,
+	Description: "Retires the active key and makes a new Ed25519 key active; its private key is sealed at rest like every " +
+		"secret. Documents sealed before keep verifying: the public key set lists retired keys."}
+
+func (s *Server) handlePlatformKeyRotate(ctx context.Context, _ *struct{}) (*body[assess.PlatformKey], error) {
+	k, err := s.dep.PlatformKeys.RotatePlatformKey(ctx, requestActor(ctx))
+	return reply(k), err
+}
+
+var docAssessorList = huma.Operation{OperationID: "listAssessors", Summary: "List assessors", Tags: tagAssessors,
+	Description: "The organisations that attest (CycloneDX declarations.assessors), by name."}
+
+func (s *Server) handleAssessorList(ctx context.Context, _ *struct{}) (*body[assess.AssessorList], error) {
+	l, err := s.dep.Attestations.FindAssessors(ctx, requestActor(ctx))
+	return reply(l), err
+}
+
+var docAssessorCreate = huma.Operation{OperationID: "createAssessor", Summary: "Record an assessor", Tags: tagAssessors,
+	DefaultStatus: http.StatusCreated, Errors: []int{http.StatusConflict, http.StatusUnprocessableEntity},
+	Description: "Names are unique whatever their letter case (409 already_exists)."}
+
+func (s *Server) handleAssessorCreate(ctx context.Context, in *body[assess.NewAssessor]) (*body[assess.Assessor], error) {
+	a, err := s.dep.Attestations.CreateAssessor(ctx, in.Body, requestActor(ctx))
+	return reply(a), err
+}
+
+var docAssessorUpdate = huma.Operation{OperationID: "updateAssessor", Summary: "Update an assessor", Tags: tagAssessors,
+	Errors:      []int{http.StatusNotFound, http.StatusConflict, http.StatusUnprocessableEntity},
+	Description: "Frozen and sealed documents keep what they said; drafts take the change."}
+
+func (s *Server) handleAssessorUpdate(ctx context.Context, in *idBody[assess.AssessorUpdate]) (*body[assess.Assessor], error) {
+	a, err := s.dep.Attestations.UpdateAssessor(ctx, in.ID, in.Body, requestActor(ctx))
+	return reply(a), err
+}
+
+var docAssessorDelete = huma.Operation{OperationID: "deleteAssessor", Summary: "Delete an assessor", Tags: tagAssessors,
+	DefaultStatus: http.StatusNoContent, Errors: []int{http.StatusNotFound, http.StatusConflict},
+	Description: "409 in_use while an attestation names it."}
+
+func (s *Server) handleAssessorDelete(ctx context.Context, in *versionedIDInput) (*struct{}, error) {
+	return nil, s.dep.Attestations.DeleteAssessor(ctx, in.ID, in.Version, requestActor(ctx))
+}

@@ -1,0 +1,249 @@
+package postgres_test
+
+import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"encoding/json"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/assay-dev/assay/pkg/assess"
+	"github.com/assay-dev/assay/pkg/attest"
+	"github.com/assay-dev/assay/pkg/jsf"
+	"github.com/assay-dev/assay/pkg/postgres"
+)
+
+// attestationStore is the assessment fixture with a complete assessment: three
+// requirements answered yes, partial and not applicable, a claim about the first two
+// citing a piece of evidence, and a counter-claim about the first.
+type attestationStore struct {
+	*assessmentStore
+	assessor, signer assess.Actor
+	assessmentID     string
+	evidenceID       string
+	claimID, counter string
+	reqs             []string
+	svc              *postgres.Services
+}
+
+func newAttestationStore(t *testing.T) *attestationStore {
+	t.Helper()
+	s := &attestationStore{assessmentStore: newAssessmentStore(t)}
+	perms := []assess.Perm{assess.PermAssessmentsView, assess.PermAssessmentsCreate, assess.PermAssessmentsManage, assess.PermAssessmentsEdit,
+		assess.PermClaimsCreate, assess.PermEvidenceView, assess.PermAttestationsView, assess.PermAttestationsCreate,
+		assess.PermAttestationsEdit, assess.PermAffirmationsManage, assess.PermSignaturesSign}
+	s.assessor = s.user("assessor", perms...)
+	s.signer = s.user("signer", assess.PermAssessmentsView, assess.PermAttestationsView, assess.PermSignaturesSign)
+	s.svc = s.assessmentStore.svc
+	a, err := s.svc.Assessments.CreateAssessment(s.ctx, assess.NewAssessment{Title: "Shop", EntityID: s.entity,
+		Standards: []assess.AssessmentStandardInput{{StandardID: s.standard}}, AssesseeIDs: []string{s.signer.ID}}, s.assessor)
+	require.NoError(t, err)
+	_, err = s.svc.Assessments.TransitionAssessment(s.ctx, a.ID, assess.AssessmentTransition{To: assess.AssessmentInProgress, Version: a.Version}, s.assessor)
+	require.NoError(t, err)
+	s.assessmentID = a.ID
+	rows, err := s.pool.Query(s.ctx, "SELECT id FROM assessment_requirements WHERE assessment_id = $1 ORDER BY id", a.ID)
+	require.NoError(t, err)
+	for rows.Next() {
+		var id string
+		require.NoError(t, rows.Scan(&id))
+		s.reqs = append(s.reqs, id)
+	}
+	require.Len(t, s.reqs, 3)
+	s.evidenceID = assess.NewID(assess.PrefixEvidence, time.Now())
+	s.exec(`INSERT INTO evidence (id, name, author_id, valid_until) VALUES ($1, 'TLS scan', $2, '2031-01-31')`, s.evidenceID, s.assessor.ID)
+	s.exec(`INSERT INTO evidence_attachments (id, evidence_id, filename, content_type, size_bytes, sha256, provider, storage_key)
+		VALUES ($1, $2, 'scan.txt', 'text/plain', 5, repeat('ab', 32), 'database', 'k')`, assess.NewID(assess.PrefixAttachment, time.Now()), s.evidenceID)
+	s.exec(`INSERT INTO assessment_requirement_evidence (assessment_requirement_id, evidence_id, assessment_id) VALUES ($1, $2, $3)`,
+		s.reqs[0], s.evidenceID, a.ID)
+	c, err := s.svc.Claims.CreateClaim(s.ctx, a.ID, assess.NewClaim{Name: "TLS", TargetEntityID: s.entity, Predicate: "Traffic is encrypted.",
+		EvidenceIDs: []string{s.evidenceID}, RequirementIDs: s.reqs[:2]}, s.assessor)
+	require.NoError(t, err)
+	s.claimID = c.ID
+	cc, err := s.svc.Claims.CreateClaim(s.ctx, a.ID, assess.NewClaim{Name: "Legacy", Target: "The admin console", Predicate: "Serves HTTP.",
+		CountersClaimID: c.ID, RequirementIDs: s.reqs[:1]}, s.assessor)
+	require.NoError(t, err)
+	s.counter = cc.ID
+	for i, r := range []string{"yes", "partial", "not_applicable"} {
+		s.exec(`UPDATE assessment_requirements SET result = $2, rationale = 'Checked in the weekly scan.' WHERE id = $1`, s.reqs[i], r)
+	}
+	s.exec(`UPDATE assessments SET state = 'complete' WHERE id = $1`, a.ID)
+	return s
+}
+
+// signerOver is a signatory's own signer of the frozen statement's declarations.
+func signerOver(t *testing.T, doc []byte) map[string]any {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	require.NoError(t, err)
+	s, err := jsf.NewSigner(key, "ES256")
+	require.NoError(t, err)
+	root, err := jsf.ParseObject(doc)
+	require.NoError(t, err)
+	decl, err := jsf.LookupObject(root, "/declarations")
+	require.NoError(t, err)
+	mine := decl.Clone()
+	mine.Delete("signature")
+	require.NoError(t, jsf.AddSignerObject(mine, "signature", s))
+	sig, _ := mine.Get("signature")
+	list, _ := sig.(*jsf.Object).Get("signers")
+	raw, err := jsf.Marshal(list.([]any)[0])
+	require.NoError(t, err)
+	var out map[string]any
+	require.NoError(t, json.Unmarshal(raw, &out))
+	return out
+}
+
+// TestAttestationLifecycle: a draft derives its map from the results and claims, takes
+// overrides, freezes at the first signature, takes a digital and an electronic
+// signature, is sealed once, verifies with the public key set (also after a rotation),
+// locks the assessment's result and the cited evidence, and is listed once rescinded.
+func TestAttestationLifecycle(t *testing.T) {
+	t.Parallel()
+	s := newAttestationStore(t)
+	svc := s.svc.Attestations
+
+	draft, err := svc.CreateAttestation(s.ctx, assess.NewAttestation{AssessmentID: s.assessmentID, Summary: "ASVS L1"}, s.assessor)
+	require.NoError(t, err)
+	require.Equal(t, assess.AttestationDraft, draft.State)
+	require.ElementsMatch(t, []string{s.claimID, s.counter}, draft.ClaimIDs, "every claim of the assessment by default")
+	require.NotNil(t, draft.Score)
+	require.InDelta(t, 75.0, *draft.Score, 0.001, "mean of yes (1) and partial (0.5); not applicable left out")
+
+	m, err := svc.FindAttestationRequirements(s.ctx, draft.ID, s.assessor)
+	require.NoError(t, err)
+	require.Len(t, m.Items, 3)
+	require.Equal(t, []string{s.claimID}, m.Items[0].ClaimIDs)
+	require.Equal(t, []string{s.counter}, m.Items[0].CounterClaimIDs)
+	require.Nil(t, m.Items[2].Score, "not applicable has no score")
+
+	m, err = svc.ChangeAttestationRequirements(s.ctx, draft.ID, assess.AttestationRequirementChanges{Version: draft.Version,
+		Items: []assess.AttestationRequirementChange{{ID: s.reqs[1], ScoreOverride: ptr(0.8), Confidence: ptr(0.9), ConfidenceRationale: "Sampled."}}}, s.assessor)
+	require.NoError(t, err)
+	require.InDelta(t, 0.8, *m.Items[1].Score, 1e-9)
+	_, err = svc.ChangeAttestationRequirements(s.ctx, draft.ID, assess.AttestationRequirementChanges{Version: draft.Version + 1,
+		Items: []assess.AttestationRequirementChange{{ID: s.assessmentID}}}, s.assessor)
+	requireCode(t, err, assess.ECodeBusinessRule, "unknown")
+
+	_, err = svc.FreezeAttestation(s.ctx, draft.ID, s.assessor)
+	requireCode(t, err, assess.ECodeConflict, "no_slots")
+	_, err = svc.AddSignatory(s.ctx, draft.ID, assess.NewSignatory{Title: "CISO", UserID: s.signer.ID}, s.assessor)
+	require.NoError(t, err)
+	withSlots, err := svc.AddSignatory(s.ctx, draft.ID, assess.NewSignatory{Title: "Lead assessor", Organization: "Acme"}, s.assessor)
+	require.NoError(t, err)
+	require.Len(t, withSlots.Signatories, 2)
+	require.Equal(t, "Shop", withSlots.Signatories[0].Organization, "the entity's name by default")
+	pinned, open := withSlots.Signatories[0].ID, withSlots.Signatories[1].ID
+
+	_, err = svc.Sign(s.ctx, draft.ID, pinned, assess.SignRequest{Kind: assess.SignatureElectronic,
+		Electronic: &assess.ElectronicSignature{Name: "Mallory"}}, s.assessor)
+	requireCode(t, err, assess.ECodePermissionDenied, "slot_pinned")
+
+	doc, err := svc.FreezeAttestation(s.ctx, draft.ID, s.signer)
+	require.NoError(t, err)
+	require.False(t, doc.Sealed)
+	_, err = svc.UpdateAttestation(s.ctx, draft.ID, assess.AttestationUpdate{Version: draft.Version + 4, Summary: ptr("x")}, s.assessor)
+	requireCode(t, err, assess.ECodeConflict, "frozen")
+
+	bad := signerOver(t, doc.Bytes)
+	bad["value"] = "AAAA" + bad["value"].(string)[4:]
+	_, err = svc.Sign(s.ctx, draft.ID, pinned, assess.SignRequest{Kind: assess.SignatureDigital, Digital: &assess.DigitalSignature{Signer: bad}}, s.signer)
+	requireCode(t, err, assess.ECodeBusinessRule, "bad_signature")
+	signed, err := svc.Sign(s.ctx, draft.ID, pinned, assess.SignRequest{Kind: assess.SignatureDigital,
+		Digital: &assess.DigitalSignature{Signer: signerOver(t, doc.Bytes)}}, s.signer)
+	require.NoError(t, err)
+	require.Equal(t, "digital", signed.Signatories[0].Kind)
+	require.NotEmpty(t, signed.Signatories[0].KeyID)
+
+	_, err = svc.Seal(s.ctx, draft.ID, s.assessor)
+	requireCode(t, err, assess.ECodeConflict, "unsigned_slots")
+	_, err = svc.Sign(s.ctx, draft.ID, open, assess.SignRequest{Kind: assess.SignatureElectronic,
+		Electronic: &assess.ElectronicSignature{Name: "Alan Assessor", Image: []byte("not an image")}}, s.assessor)
+	requireCode(t, err, assess.ECodeValidation, "invalid")
+	_, err = svc.Sign(s.ctx, draft.ID, open, assess.SignRequest{Kind: assess.SignatureElectronic,
+		Electronic: &assess.ElectronicSignature{Name: "Alan Assessor"}}, s.assessor)
+	require.NoError(t, err)
+
+	// Concurrent seals: one wins, the others are told it is sealed.
+	var wg sync.WaitGroup
+	errs := make(chan error, 3)
+	for range 3 {
+		wg.Go(func() {
+			_, err := svc.Seal(s.ctx, draft.ID, s.assessor)
+			errs <- err
+		})
+	}
+	wg.Wait()
+	close(errs)
+	wins := 0
+	for err := range errs {
+		if err == nil {
+			wins++
+		} else {
+			requireCode(t, err, assess.ECodeConflict, "not_signing")
+		}
+	}
+	require.Equal(t, 1, wins)
+
+	sealed, err := svc.AttestationDocument(s.ctx, draft.ID, s.signer)
+	require.NoError(t, err)
+	require.True(t, sealed.Sealed)
+	verify := func(doc []byte) attest.Report {
+		set, err := s.svc.PlatformKeys.PublicKeySet(s.ctx)
+		require.NoError(t, err)
+		keys, err := attest.ParseJWKS(set)
+		require.NoError(t, err)
+		return attest.Verify(doc, attest.Options{TrustedKeys: keys})
+	}
+	report := verify(sealed.Bytes)
+	require.True(t, report.OK, "%+v", report)
+	require.Equal(t, "2031-01-31", report.ValidUntil)
+
+	_, err = s.svc.Assessments.TransitionAssessment(s.ctx, s.assessmentID, assess.AssessmentTransition{To: assess.AssessmentInProgress, Version: 100}, s.assessor)
+	require.Error(t, err)
+	var version int64
+	require.NoError(t, s.pool.QueryRow(s.ctx, "SELECT version FROM assessments WHERE id = $1", s.assessmentID).Scan(&version))
+	_, err = s.svc.Assessments.TransitionAssessment(s.ctx, s.assessmentID, assess.AssessmentTransition{To: assess.AssessmentInProgress, Version: version}, s.assessor)
+	requireCode(t, err, assess.ECodeConflict, "affirmation_sealed")
+	ev, err := s.svc.Evidence.FindEvidence(s.ctx, s.evidenceID, s.assessor)
+	require.NoError(t, err)
+	require.Equal(t, assess.LockAffirmationSealed, ev.Locked)
+
+	_, err = s.svc.PlatformKeys.RotatePlatformKey(s.ctx, s.assessor)
+	require.NoError(t, err)
+	keys, err := s.svc.PlatformKeys.FindPlatformKeys(s.ctx)
+	require.NoError(t, err)
+	require.Len(t, keys.Items, 2)
+	require.True(t, verify(sealed.Bytes).OK, "the retired key stays in the set")
+
+	_, err = svc.Rescind(s.ctx, draft.ID, assess.RescindRequest{Reason: "The scan was of the wrong host."}, s.assessor)
+	require.NoError(t, err)
+	list, err := s.svc.PlatformKeys.RescissionList(s.ctx)
+	require.NoError(t, err)
+	set, err := s.svc.PlatformKeys.PublicKeySet(s.ctx)
+	require.NoError(t, err)
+	trusted, err := attest.ParseJWKS(set)
+	require.NoError(t, err)
+	rescissions, err := attest.ReadRescissions(list, trusted)
+	require.NoError(t, err)
+	r := attest.Verify(sealed.Bytes, attest.Options{TrustedKeys: trusted, Rescissions: rescissions})
+	require.False(t, r.OK)
+	require.NotNil(t, r.Rescinded)
+	require.Equal(t, "The scan was of the wrong host.", r.Rescinded.Reason)
+}
+
+// TestAttestationNeedsACompleteVisibleAssessment: 409 for an assessment in progress, 404
+// for one the actor may not see.
+func TestAttestationNeedsACompleteVisibleAssessment(t *testing.T) {
+	t.Parallel()
+	s := newAttestationStore(t)
+	outsider := s.user("outsider", assess.PermAssessmentsView, assess.PermAttestationsCreate)
+	_, err := s.svc.Attestations.CreateAttestation(s.ctx, assess.NewAttestation{AssessmentID: s.assessmentID}, outsider)
+	requireCode(t, err, assess.ECodeNotFound, "")
+	s.exec(`UPDATE assessments SET state = 'in_progress' WHERE id = $1`, s.assessmentID)
+	_, err = s.svc.Attestations.CreateAttestation(s.ctx, assess.NewAttestation{AssessmentID: s.assessmentID}, s.assessor)
+	requireCode(t, err, assess.ECodeConflict, "not_complete")
+}
