@@ -10,7 +10,7 @@ LDFLAGS       := -s -w -X github.com/assay-dev/assay/cmd/internal/boot.Version=$
 GOLANGCI_LINT_VERSION := v2.15.0
 BIN           := $(CURDIR)/bin
 
-.PHONY: run build web-deps web-build go-build test lint bench bench-startup bench-auth bench-deliveries bench-upload bench-attachments clean
+.PHONY: run build web-deps web-build go-build test lint bench bench-startup bench-auth bench-deliveries bench-upload bench-attachments bench-attestations clean
 
 # Links in e-mails and chat messages point at APP_URL; for a local run that is this server.
 run: build
@@ -62,6 +62,11 @@ bench-upload:
 # (must stay under 16 MiB) and a 51 MiB upload refused with 413 before its body is sent.
 bench-attachments:
 	$(GO) test ./cmd/server -run '^$$' -bench BenchmarkAttachmentUpload50MiB -benchtime 3x -count 1
+
+# An attestation of a 70-requirement assessment from draft to sealed document (create, slot,
+# an electronic signature that freezes the statement, seal) on a throw-away database.
+bench-attestations:
+	$(GO) test ./pkg/postgres -run '^$$' -bench BenchmarkAttestationBuildAndSeal -benchtime 50x -count 3
 
 lint: $(BIN)/golangci-lint
 	$(BIN)/golangci-lint run ./...

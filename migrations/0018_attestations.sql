@@ -58,6 +58,7 @@ CREATE TABLE attestations (
 );
 CREATE INDEX attestations_assessment_idx ON attestations (assessment_id, id DESC);
 CREATE INDEX attestations_created_idx ON attestations (id DESC);
+CREATE UNIQUE INDEX attestations_serial_idx ON attestations (serial_number) WHERE serial_number IS NOT NULL;
 CREATE INDEX attestations_valid_until_idx ON attestations (valid_until, id) WHERE state = 'sealed';
 
 CREATE TABLE attestation_assessors (

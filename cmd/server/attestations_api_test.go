@@ -96,6 +96,14 @@ func TestAttestationsAPI(t *testing.T) {
 	_, ozC := ts.newUserNamed(t, "ozzy", assess.RoleAssessor)
 	aid, ars := w.assessment("Payments review", []string{ann.ID}, []string{bea.ID})
 	ev := w.evidence("Pentest report", ann.ID, ars[0])
+	var upload bytes.Buffer
+	mw := multipart.NewWriter(&upload)
+	part, err := mw.CreateFormFile("file", "pentest.txt")
+	require.NoError(t, err)
+	_, _ = part.Write([]byte("Pentest of the payments API: no findings of high severity.\n"))
+	require.NoError(t, mw.Close())
+	status, _, out := annC.raw(t, http.MethodPost, "/api/v1/evidence/"+ev+"/attachments", &upload, mw.FormDataContentType())
+	require.Equal(t, http.StatusCreated, status, string(out))
 	annC.post(t, "/api/v1/assessments/"+aid+"/claims", map[string]any{"name": "Encrypted", "targetEntityId": w.entityID,
 		"predicate": "All stored data is encrypted.", "evidenceIds": []string{ev}, "requirementIds": ars[:2]}, http.StatusCreated)
 	for i, r := range []string{"yes", "partial", "not_applicable"} {
@@ -125,8 +133,8 @@ func TestAttestationsAPI(t *testing.T) {
 			"items": []map[string]any{{"id": ars[0], "scoreOverride": 7}}}, http.StatusBadRequest, "validation_failed")
 	})
 
-	slots := admin.post(t, "/api/v1/attestations/"+id+"/signatories", map[string]any{"title": "Product owner", "userId": bea.ID}, http.StatusCreated)
-	slots = admin.post(t, "/api/v1/attestations/"+id+"/signatories", map[string]any{"title": "Lead assessor", "organization": "Acme Assurance"}, http.StatusCreated)
+	admin.post(t, "/api/v1/attestations/"+id+"/signatories", map[string]any{"title": "Product owner", "userId": bea.ID}, http.StatusCreated)
+	slots := admin.post(t, "/api/v1/attestations/"+id+"/signatories", map[string]any{"title": "Lead assessor", "organization": "Acme Assurance"}, http.StatusCreated)
 	sigs := slots["signatories"].([]any)
 	pinned, open := sigs[0].(map[string]any)["id"].(string), sigs[1].(map[string]any)["id"].(string)
 
@@ -147,6 +155,15 @@ func TestAttestationsAPI(t *testing.T) {
 
 	status, _, doc := annC.raw(t, http.MethodGet, "/api/v1/attestations/"+id+"/export", nil, "")
 	require.Equal(t, http.StatusOK, status)
+
+	step(t, "the 1.6 export is valid and says it is unsigned", func(t *testing.T) {
+		status, ctype, old := annC.raw(t, http.MethodGet, "/api/v1/attestations/"+id+"/export?specVersion=1.6", nil, "")
+		require.Equal(t, http.StatusOK, status, string(old))
+		require.Equal(t, "application/vnd.cyclonedx+json; version=1.6", ctype)
+		require.NoError(t, cyclonedx.ValidateBytes(old, "1.6"))
+		require.Contains(t, string(old), cyclonedx.PropertyUnsigned)
+		require.NotContains(t, string(old), `"signature"`)
+	})
 	anon := ts.browser(t)
 	status, ctype, jwks := anon.raw(t, http.MethodGet, "/api/v1/platform-keys/jwks.json", nil, "")
 	require.Equal(t, http.StatusOK, status)
@@ -158,6 +175,16 @@ func TestAttestationsAPI(t *testing.T) {
 
 	verified := annC.post(t, "/api/v1/attestations/"+id+"/verify", nil, http.StatusOK)
 	require.Equal(t, true, verified["ok"])
+
+	step(t, "the evidence bundle binds the file by its hash", func(t *testing.T) {
+		status, ctype, zip := annC.raw(t, http.MethodGet, "/api/v1/attestations/"+id+"/bundle", nil, "")
+		require.Equal(t, http.StatusOK, status, string(zip))
+		require.Equal(t, "application/zip", ctype)
+		r, err := attest.VerifyBundle(bytes.NewReader(zip), int64(len(zip)), attest.Options{TrustedKeys: keys})
+		require.NoError(t, err)
+		require.True(t, r.OK, "%+v", r)
+		require.Len(t, r.Files, 1)
+	})
 
 	step(t, "an uploaded copy with one claim byte changed fails, naming the claim", func(t *testing.T) {
 		tampered := bytes.Replace(doc, []byte("All stored data is encrypted."), []byte("All stored data is encrypted!"), 1)

@@ -444,6 +444,12 @@ type AttestationService interface {
 	Rescind(ctx context.Context, id string, r RescindRequest, actor Actor) (Attestation, error)
 	// AttestationDocument returns the stored document of a frozen or sealed attestation.
 	AttestationDocument(ctx context.Context, id string, actor Actor) (AttestationDocument, error)
+	// ExportAttestation returns the document in CycloneDX spec (1.6 or 1.7): the stored
+	// bytes for 1.7 once frozen; otherwise written from the records, unsigned, saying so
+	// in the property assay:attestation:unsigned.
+	ExportAttestation(ctx context.Context, id, spec string, actor Actor) (AttestationDocument, error)
+	// AttestationFiles lists the evidence files the attestation's document binds.
+	AttestationFiles(ctx context.Context, id string, actor Actor) ([]AttestationFileRef, error)
 
 	FindAssessors(ctx context.Context, actor Actor) (AssessorList, error)
 	CreateAssessor(ctx context.Context, n NewAssessor, actor Actor) (Assessor, error)
@@ -497,6 +503,9 @@ type AttestationContent struct {
 	Standards       []StandardContent // each with only the requirements used and their ancestors
 	AppURL          string            // for links to evidence files; "" leaves them as URNs
 	IncludeEmails   bool
+	// Unsigned, when set, says why the document carries no signature; it is written as
+	// the property assay:attestation:unsigned.
+	Unsigned string
 }
 
 // AttestationEvidence is a piece of evidence as an attestation cites it, with its files.
@@ -507,6 +516,13 @@ type AttestationEvidence struct {
 	AuthorName, AuthorEmail               string
 	ReviewerName, ReviewerEmail           string
 	Files                                 []AttestationFile
+}
+
+// AttestationFileRef is a file the document of an attestation binds, with the evidence it
+// belongs to (for the evidence bundle).
+type AttestationFileRef struct {
+	EvidenceID string
+	AttestationFile
 }
 
 // AttestationFile is one file of a piece of evidence, bound into the statement by its
@@ -543,4 +559,15 @@ type PlatformKeyService interface {
 	PublicKeySet(ctx context.Context) ([]byte, error)
 	// RescissionList is the platform-signed list of rescinded attestations.
 	RescissionList(ctx context.Context) ([]byte, error)
+	// FindRescission returns the rescission of the document with serial number serial,
+	// or nil when it is not rescinded (or not ours).
+	FindRescission(ctx context.Context, serial string) (*Rescission, error)
+}
+
+// Rescission is the withdrawal of a sealed attestation, as the public list gives it.
+type Rescission struct {
+	SerialNumber  string    `json:"serialNumber"`
+	AttestationID string    `json:"attestationId"`
+	RescindedAt   time.Time `json:"rescindedAt"`
+	Reason        string    `json:"reason"`
 }

@@ -197,7 +197,7 @@ func Seal(signed []byte, platform *jsf.Signer) ([]byte, error) {
 		return nil, err
 	}
 	if err := jsf.SignObject(doc, SignatureProperty, platform); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrProfile, err)
+		return nil, fmt.Errorf("%w: %w", ErrProfile, err)
 	}
 	return encode(doc)
 }

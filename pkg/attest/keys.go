@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/assay-dev/assay/pkg/assess"
 	"github.com/assay-dev/assay/pkg/jsf"
 )
 
@@ -71,12 +72,7 @@ func ParseKey(data []byte) ([]jsf.JWK, error) {
 
 // Rescission withdraws one sealed attestation. The sealed document cannot change, so the
 // withdrawal is published beside it, in the platform-signed list.
-type Rescission struct {
-	SerialNumber  string    `json:"serialNumber"`
-	AttestationID string    `json:"attestationId"`
-	RescindedAt   time.Time `json:"rescindedAt"`
-	Reason        string    `json:"reason"`
-}
+type Rescission = assess.Rescission
 
 // RescissionList is the platform's list of rescinded attestations.
 type RescissionList struct {

@@ -181,10 +181,10 @@ func signingRecords(doc *jsf.Object) map[string]string {
 
 // objectName says for people what a signature covers.
 func objectName(root any, res jsf.Result, records map[string]string) string {
-	switch {
-	case res.Pointer == "":
+	switch res.Pointer {
+	case "":
 		return "the document (platform seal)"
-	case res.Pointer == "/declarations":
+	case "/declarations":
 		if who := records[res.Thumbprint]; who != "" {
 			return "signatory " + who
 		}

@@ -253,6 +253,9 @@ func BuildAttestation(spec string, c assess.AttestationContent, serial string, n
 	if until := validUntil(c.Evidence); until != "" {
 		doc.Properties = append(doc.Properties, property{Name: PropertyValidUntil, Value: until})
 	}
+	if c.Unsigned != "" {
+		doc.Properties = append(doc.Properties, property{Name: PropertyUnsigned, Value: c.Unsigned})
+	}
 	return encodeValid(doc, spec)
 }
 

@@ -2,9 +2,11 @@ package httpapi
 
 import (
 	"context"
+	"io"
 	"net/http"
 
 	"github.com/danielgtaylor/huma/v2"
+	"github.com/danielgtaylor/huma/v2/adapters/humachi"
 
 	"github.com/assay-dev/assay/pkg/assess"
 	"github.com/assay-dev/assay/pkg/attest"
@@ -175,18 +177,63 @@ func (s *Server) handleAttestationRescind(ctx context.Context, in *idBody[assess
 }
 
 var docAttestationExport = huma.Operation{OperationID: "exportAttestation", Summary: "Export an attestation as CycloneDX", Tags: tagAttestations,
-	Errors: []int{http.StatusNotFound, http.StatusConflict},
-	Responses: fileResponse(cdxMediaType, "The attestation's CycloneDX 1.7 document as stored: frozen, or sealed.",
-		&huma.Schema{Type: huma.TypeObject}),
-	Description: "The stored document of a frozen or sealed attestation, byte for byte (the signatures cover exactly these " +
-		"bytes' JSON). A draft has no document yet (409 draft)."}
+	Errors:    []int{http.StatusNotFound},
+	Responses: fileResponse(cyclonedx.MediaType, "The attestation's CycloneDX document.", &huma.Schema{Type: huma.TypeObject}),
+	Description: "CycloneDX 1.7 (default): once frozen, the stored document byte for byte — the signatures cover exactly its " +
+		"JSON. 1.6 on request, and a draft in either version: written from the records, checked against the official " +
+		"schema, unsigned, saying so in the property assay:attestation:unsigned (the signatures cover the 1.7 form only). " +
+		"E-mail addresses are left out."}
 
-func (s *Server) handleAttestationExport(ctx context.Context, in *idInput) (*fileOutput, error) {
-	d, err := s.dep.Attestations.AttestationDocument(ctx, in.ID, requestActor(ctx))
+// attestationExportInput names an attestation and the spec version of its export.
+type attestationExportInput struct {
+	ID          string `path:"id" maxLength:"64"`
+	SpecVersion string `query:"specVersion" enum:"1.6,1.7" default:"1.7" doc:"CycloneDX spec version of the document"`
+}
+
+func (s *Server) handleAttestationExport(ctx context.Context, in *attestationExportInput) (*fileOutput, error) {
+	d, err := s.dep.Attestations.ExportAttestation(ctx, in.ID, in.SpecVersion, requestActor(ctx))
 	if err != nil {
 		return nil, err
 	}
-	return documentOutput(d), nil
+	out := documentOutput(d)
+	out.ContentType = cyclonedx.MediaType + "; version=" + in.SpecVersion
+	return out, nil
+}
+
+var docAttestationBundle = huma.Operation{OperationID: "exportAttestationBundle", Summary: "Download the evidence bundle", Tags: tagAttestations,
+	Errors: []int{http.StatusNotFound, http.StatusConflict},
+	Responses: fileResponse("application/zip", "A ZIP of the stored document (attestation.cdx.json), a manifest and every evidence file it binds.",
+		&huma.Schema{Type: huma.TypeString, Format: "binary"}),
+	Description: "For receivers who need the files: `assay-ctl verify --bundle` checks each file's SHA-256 against the " +
+		"signed document. Only for a frozen or sealed attestation (409 draft)."}
+
+func (s *Server) handleAttestationBundle(ctx context.Context, in *idInput) (*huma.StreamResponse, error) {
+	actor := requestActor(ctx)
+	d, err := s.dep.Attestations.AttestationDocument(ctx, in.ID, actor)
+	if err != nil {
+		return nil, err
+	}
+	refs, err := s.dep.Attestations.AttestationFiles(ctx, in.ID, actor)
+	if err != nil {
+		return nil, err
+	}
+	files := make([]attest.BundleFile, len(refs))
+	for i, f := range refs {
+		files[i] = attest.BundleFile{AttachmentID: f.ID, Filename: f.Filename, SHA256: f.SHA256, Open: func() (io.ReadCloser, error) {
+			c, err := s.dep.Attachments.OpenAttachment(ctx, f.EvidenceID, f.ID, actor)
+			return c.Body, err
+		}}
+	}
+	return &huma.StreamResponse{Body: func(hctx huma.Context) {
+		_, w := humachi.Unwrap(hctx)
+		w.Header().Set("Content-Type", "application/zip")
+		w.Header().Set("Content-Disposition", attachment(in.ID+"-bundle.zip"))
+		w.Header().Set("Cache-Control", "no-store")
+		if err := attest.WriteBundle(w, d.Bytes, files); err != nil {
+			// The status is sent; a broken ZIP tells the client, the log tells us.
+			s.dep.Logger.ErrorContext(ctx, "evidence bundle", "attestation", in.ID, "error", err)
+		}
+	}}, nil
 }
 
 func documentOutput(d assess.AttestationDocument) *fileOutput {
@@ -227,23 +274,27 @@ func (s *Server) handleDocumentVerify(ctx context.Context, in *verifyUploadInput
 	return reply(r), err
 }
 
-// verify checks a document with the platform's keys and rescissions.
+// verify checks a document with the platform's keys and its own rescission, if any.
 func (s *Server) verify(ctx context.Context, doc []byte) (attest.Report, error) {
 	set, err := s.dep.PlatformKeys.PublicKeySet(ctx)
 	if err != nil {
 		return attest.Report{}, err
 	}
-	keys, err := attest.ParseJWKS(set)
-	opts := attest.Options{TrustedKeys: keys, Now: s.now()}
-	if err != nil { // no key yet: nothing was ever signed here
-		opts.TrustedKeys = nil
+	opts := attest.Options{Now: s.now(), Rescissions: &attest.RescissionList{}}
+	if keys, err := attest.ParseJWKS(set); err == nil { // an error: no key yet, nothing was ever signed here
+		opts.TrustedKeys = keys
 	}
-	if list, err := s.dep.PlatformKeys.RescissionList(ctx); err == nil && keys != nil {
-		if r, err := attest.ReadRescissions(list, keys); err == nil {
-			opts.Rescissions = r
+	r := attest.Verify(doc, opts)
+	if r.SerialNumber != "" {
+		found, err := s.dep.PlatformKeys.FindRescission(ctx, r.SerialNumber)
+		if err != nil {
+			return r, err
+		}
+		if found != nil {
+			r.Rescinded, r.OK = found, false
 		}
 	}
-	return attest.Verify(doc, opts), nil
+	return r, nil
 }
 
 var docPublicKeySet = huma.Operation{OperationID: "getPlatformKeySet", Summary: "The platform's public keys (JWKS)", Tags: tagPlatformKeys,

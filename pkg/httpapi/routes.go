@@ -328,6 +328,7 @@ func (s *Server) attestationRoutes() []route {
 		on(httpPost, one+"/seal", assess.PermAffirmationsManage, s.handleAttestationSeal, docAttestationSeal),
 		on(httpPost, one+"/rescind", assess.PermAffirmationsManage, s.handleAttestationRescind, docAttestationRescind),
 		on(httpGet, one+"/export", assess.PermAttestationsExport, s.handleAttestationExport, docAttestationExport),
+		on(httpGet, one+"/bundle", assess.PermAttestationsExport, s.handleAttestationBundle, docAttestationBundle),
 		on(httpPost, one+"/verify", assess.PermAttestationsView, s.handleAttestationVerify, docAttestationVerify),
 		on(httpGet, "/api/v1/assessors", assess.PermAttestationsView, s.handleAssessorList, docAssessorList),
 		on(httpPost, "/api/v1/assessors", assess.PermAttestationsEdit, s.handleAssessorCreate, docAssessorCreate),

@@ -31,11 +31,11 @@ func (p *parser) string() (string, error) {
 	b.Write(p.data[start:p.pos])
 	for p.pos < len(p.data) {
 		c := p.data[p.pos]
-		switch {
-		case c == '"':
+		switch c {
+		case '"':
 			p.pos++
 			return b.String(), nil
-		case c == '\\':
+		case '\\':
 			if err := p.escape(&b); err != nil {
 				return "", err
 			}

@@ -110,7 +110,7 @@ func specKeys(t testing.TB) func(string) (crypto.PublicKey, error) {
 		if err := json.Unmarshal(data, &k); err != nil {
 			t.Fatal(err)
 		}
-		pub, err := k.JWK.PublicKey()
+		pub, err := k.PublicKey()
 		if strings.Contains(f, "ed448") {
 			if !errors.Is(err, ErrJWK) {
 				t.Errorf("%s: Ed448 JWK: got %v, want ErrJWK", f, err)

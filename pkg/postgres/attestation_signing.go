@@ -222,6 +222,66 @@ func (s *AttestationService) AttestationDocument(ctx context.Context, id string,
 	return d, dbError(err)
 }
 
+// ExportAttestation implements assess.AttestationService.
+func (s *AttestationService) ExportAttestation(ctx context.Context, id, spec string, actor assess.Actor) (assess.AttestationDocument, error) {
+	if _, _, err := visibleAttestation(ctx, s.pool, actor, id, false); err != nil {
+		return assess.AttestationDocument{}, dbError(err)
+	}
+	var out assess.AttestationDocument
+	tx, err := s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
+	if err != nil {
+		return out, dbError(err)
+	}
+	defer func() { _ = tx.Rollback(context.WithoutCancel(ctx)) }()
+	err = func() error {
+		t, err := storedAttestation(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if spec == cyclonedx.AttestationSpec && t.State != assess.AttestationDraft {
+			out, err = storedDocument(ctx, tx, id)
+			return err
+		}
+		content, err := s.attestationContent(ctx, tx, t)
+		if err != nil {
+			return err
+		}
+		content.Unsigned = "Unsigned: a draft's statement is not signed before it is frozen."
+		serial := "urn:uuid:" + newUUID()
+		if t.State != assess.AttestationDraft {
+			content.Unsigned = "Unsigned: the signatures cover the CycloneDX " + cyclonedx.AttestationSpec +
+				" document (serial number " + t.SerialNumber + "); export that one to verify them."
+		}
+		data, err := cyclonedx.BuildAttestation(spec, content, serial, s.now(), s.attestations.ToolVersion)
+		if err != nil {
+			return fmt.Errorf("attestation %s: export %s: %w", id, spec, err)
+		}
+		out = assess.AttestationDocument{Bytes: data, Filename: id + "-cdx-" + spec + "-unsigned.json"}
+		return nil
+	}()
+	return out, dbError(err)
+}
+
+// AttestationFiles implements assess.AttestationService: the files of the evidence the
+// chosen claims cite (locked since the freeze, so the document binds exactly these).
+func (s *AttestationService) AttestationFiles(ctx context.Context, id string, actor assess.Actor) ([]assess.AttestationFileRef, error) {
+	if _, _, err := visibleAttestation(ctx, s.pool, actor, id, false); err != nil {
+		return nil, dbError(err)
+	}
+	rows, err := s.pool.Query(ctx, `SELECT DISTINCT f.evidence_id, f.id, f.filename, f.content_type, f.sha256, f.size_bytes
+		FROM attestation_claims ac JOIN claim_evidence ce ON ce.claim_id = ac.claim_id
+		JOIN evidence_attachments f ON f.evidence_id = ce.evidence_id
+		WHERE ac.attestation_id = $1 ORDER BY f.id`, id)
+	if err != nil {
+		return nil, dbError(err)
+	}
+	files, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (assess.AttestationFileRef, error) {
+		var f assess.AttestationFileRef
+		return f, r.Scan(&f.EvidenceID, &f.ID, &f.Filename, &f.ContentType, &f.SHA256, &f.Size)
+	})
+	return files, dbError(err)
+}
+
 // Sign implements assess.AttestationService: freezes a draft first, checks the slot
 // (unsigned; pinned to the actor or open), applies the signature through pkg/attest and
 // records who signed; when it was the last slot, the creator hears it is ready to seal.

@@ -204,4 +204,16 @@ func (s *PlatformKeyService) RescissionList(ctx context.Context) ([]byte, error)
 	return out, err
 }
 
+// FindRescission implements assess.PlatformKeyService.
+func (s *PlatformKeyService) FindRescission(ctx context.Context, serial string) (*assess.Rescission, error) {
+	var r assess.Rescission
+	err := s.pool.QueryRow(ctx, `SELECT serial_number, id, rescinded_at, rescind_reason FROM attestations
+		WHERE serial_number = $1 AND state = 'rescinded'`, serial).Scan(&r.SerialNumber, &r.AttestationID, &r.RescindedAt, &r.Reason)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, nil
+	}
+	r.RescindedAt = r.RescindedAt.UTC()
+	return &r, dbError(err)
+}
+
 var _ assess.PlatformKeyService = (*PlatformKeyService)(nil)

@@ -40,6 +40,7 @@ var placeholders = map[string]func(d *Dataset, r *rand.Rand) string{
 	"projectId":             func(d *Dataset, r *rand.Rand) string { return d.ProjectIDs[r.IntN(len(d.ProjectIDs))] },
 	"assessmentId":          func(d *Dataset, _ *rand.Rand) string { return d.AssessmentID },
 	"entityId":              func(d *Dataset, _ *rand.Rand) string { return d.EntityID },
+	"attestationId":         func(d *Dataset, _ *rand.Rand) string { return d.AttestationID },
 	"assessmentRequirementId": func(d *Dataset, r *rand.Rand) string {
 		return d.AssessmentRequirementIDs[r.IntN(len(d.AssessmentRequirementIDs))]
 	},

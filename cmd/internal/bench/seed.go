@@ -54,6 +54,8 @@ type Dataset struct {
 	AssessmentRequirementIDs []string `json:"-"`
 	// EntityID is the entity AssessmentID assesses; create-assessment assesses it again.
 	EntityID string `json:"-"`
+	// AttestationID is a sealed attestation of a 70-requirement assessment.
+	AttestationID string `json:"-"`
 	// ParticipantKeys are API keys of participantName, an assessor on the team of
 	// AssessmentID and of every tenth other assessment, without assessments.view_all: the
 	// operations using them go through the visibility rule. EvidenceIDs are the evidence
@@ -109,6 +111,7 @@ var seedSteps = []struct {
 	{"projects", (*seeder).projects},
 	{"assessment", (*seeder).assessment},
 	{"assessment work", (*seeder).assessmentWork},
+	{"attestation", (*seeder).attestation},
 }
 
 // seed runs every step against the server at base (and its database dsn): o.Users

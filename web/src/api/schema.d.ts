@@ -1083,6 +1083,26 @@ export interface paths {
         patch: operations["updateAttestation"];
         trace?: never;
     };
+    "/api/v1/attestations/{id}/bundle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download the evidence bundle
+         * @description For receivers who need the files: `assay-ctl verify --bundle` checks each file's SHA-256 against the signed document. Only for a frozen or sealed attestation (409 draft).
+         */
+        get: operations["exportAttestationBundle"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/attestations/{id}/export": {
         parameters: {
             query?: never;
@@ -1092,7 +1112,7 @@ export interface paths {
         };
         /**
          * Export an attestation as CycloneDX
-         * @description The stored document of a frozen or sealed attestation, byte for byte (the signatures cover exactly these bytes' JSON). A draft has no document yet (409 draft).
+         * @description CycloneDX 1.7 (default): once frozen, the stored document byte for byte — the signatures cover exactly its JSON. 1.6 on request, and a draft in either version: written from the records, checked against the official schema, unsigned, saying so in the property assay:attestation:unsigned (the signatures cover the 1.7 form only). E-mail addresses are left out.
          */
         get: operations["exportAttestation"];
         put?: never;
@@ -15498,7 +15518,7 @@ export interface operations {
             };
         };
     };
-    exportAttestation: {
+    exportAttestationBundle: {
         parameters: {
             query?: never;
             header?: never;
@@ -15509,16 +15529,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The attestation's CycloneDX 1.7 document as stored: frozen, or sealed. */
+            /** @description A ZIP of the stored document (attestation.cdx.json), a manifest and every evidence file it binds. */
             200: {
                 headers: {
-                    "Cache-Control"?: string;
+                    /** @description attachment; filename=… */
                     "Content-Disposition"?: string;
-                    "Content-Type"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/vnd.cyclonedx+json; version=1.7": Record<string, never>;
+                    "application/zip": string;
                 };
             };
             /** @description Bad Request */
@@ -15559,6 +15578,106 @@ export interface operations {
             };
             /** @description Conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    exportAttestation: {
+        parameters: {
+            query?: {
+                /** @description CycloneDX spec version of the document */
+                specVersion?: "1.6" | "1.7";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The attestation's CycloneDX document. */
+            200: {
+                headers: {
+                    "Cache-Control"?: string;
+                    "Content-Disposition"?: string;
+                    "Content-Type"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.cyclonedx+json": Record<string, never>;
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
