@@ -42,16 +42,19 @@ func TestEncryptionLifecycle(t *testing.T) {
 	// The installation ran without a key: its generated JWT secret is plaintext.
 	jwt, err := postgres.New(pool, nil).JWTSecret(ctx)
 	require.NoError(t, err)
+	// And it sealed attestations: a platform key, then its successor, both in plaintext.
+	_, err = postgres.NewServices(postgres.New(pool, nil)).PlatformKeys.RotatePlatformKey(ctx, assess.SystemActor)
+	require.NoError(t, err)
 
 	withA := append(base, "MASTER_ENCRYPTION_KEY="+keyA)
 	out, err := execute(t, withA, "encrypt-secrets", "--actor", "cli:alice")
 	require.NoError(t, err)
-	require.Contains(t, out, "encrypted 1 plaintext secrets")
+	require.Contains(t, out, "encrypted 3 plaintext secrets", "the JWT secret and both platform keys")
 	out, err = execute(t, withA, "encrypt-secrets")
 	require.NoError(t, err)
-	require.Contains(t, out, "encrypted 0 plaintext secrets; 1 were already encrypted")
+	require.Contains(t, out, "encrypted 0 plaintext secrets; 3 were already encrypted")
 
-	for _, want := range []string{"key version 2 is current (was 1); 1 data keys rewrapped", "key version 3 is current"} {
+	for _, want := range []string{"key version 2 is current (was 1); 3 data keys rewrapped", "key version 3 is current"} {
 		out, err = execute(t, withA, "rotate-encryption-key")
 		require.NoError(t, err)
 		require.Contains(t, out, want)
@@ -60,7 +63,8 @@ func TestEncryptionLifecycle(t *testing.T) {
 	require.Equal(t, 3, st.CurrentVersion)
 	require.Len(t, st.Versions, 3)
 	require.Equal(t, []assess.EncryptedFieldCount{{Kind: "jwt_secret", Encrypted: 1}, {Kind: "api_key_hash"},
-		{Kind: "webhook_url"}, {Kind: "webhook_secret"}, {Kind: "chat_url"}, {Kind: "email_params"}, {Kind: "smtp_password"}}, st.Fields)
+		{Kind: "webhook_url"}, {Kind: "webhook_secret"}, {Kind: "chat_url"}, {Kind: "email_params"}, {Kind: "smtp_password"},
+		{Kind: "platform_signing_key", Encrypted: 2}}, st.Fields)
 
 	_, err = execute(t, append(base, "MASTER_ENCRYPTION_KEY="+keyB, "OLD_MASTER_ENCRYPTION_KEY="+keyC), "rekey-master")
 	require.ErrorContains(t, err, "does not open key version 1")

@@ -1,15 +1,12 @@
-// Command assay-ctl is the operator's tool: schema migrations, configuration checks and
-// (with the encryption work) key management.
+// Command assay-ctl is the operator's tool: schema migrations, configuration checks, key
+// management, and the offline verification and signing of attestations.
 package main
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"os/signal"
 	"syscall"
-
-	"github.com/assay-dev/assay/cmd/internal/boot"
 )
 
 func main() {
@@ -18,7 +15,6 @@ func main() {
 	cmd := newRootCmd(os.Environ())
 	cmd.SetArgs(os.Args[1:])
 	if err := cmd.ExecuteContext(ctx); err != nil {
-		fmt.Fprintln(os.Stderr, boot.Describe(err))
-		os.Exit(1)
+		os.Exit(exitStatus(err, os.Stderr))
 	}
 }

@@ -24,6 +24,7 @@ func newRootCmd(environ []string) *cobra.Command {
 	}
 	root.AddCommand(newVersionCmd(), newMigrateCmd(environ), newConfigCmd(environ), newHealthcheckCmd())
 	root.AddCommand(newEncryptionCmds(environ)...)
+	root.AddCommand(newVerifyCmd(), newSignCmd())
 	return root
 }
 
