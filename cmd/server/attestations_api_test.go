@@ -1,6 +1,7 @@
 package main
 
 import (
+	"archive/zip"
 	"bytes"
 	"crypto/ed25519"
 	"crypto/rand"
@@ -170,7 +171,7 @@ func TestAttestationsAPI(t *testing.T) {
 	require.Equal(t, "application/jwk-set+json", ctype)
 	keys, err := attest.ParseJWKS(jwks)
 	require.NoError(t, err)
-	report := attest.Verify(doc, attest.Options{TrustedKeys: keys})
+	report := attest.Verify(doc, attest.Options{PlatformKeys: keys})
 	require.True(t, report.OK, "%+v", report)
 
 	verified := annC.post(t, "/api/v1/attestations/"+id+"/verify", nil, http.StatusOK)
@@ -180,7 +181,7 @@ func TestAttestationsAPI(t *testing.T) {
 		status, ctype, zip := annC.raw(t, http.MethodGet, "/api/v1/attestations/"+id+"/bundle", nil, "")
 		require.Equal(t, http.StatusOK, status, string(zip))
 		require.Equal(t, "application/zip", ctype)
-		r, err := attest.VerifyBundle(bytes.NewReader(zip), int64(len(zip)), attest.Options{TrustedKeys: keys})
+		r, err := attest.VerifyBundle(bytes.NewReader(zip), int64(len(zip)), attest.Options{PlatformKeys: keys})
 		require.NoError(t, err)
 		require.True(t, r.OK, "%+v", r)
 		require.Len(t, r.Files, 1)
@@ -233,4 +234,69 @@ func TestAttestationsAPI(t *testing.T) {
 		require.Equal(t, false, after["ok"])
 		require.NotNil(t, after["rescinded"])
 	})
+}
+
+// TestSealedAttestationsExport: the ZIP of an assessment's or a project's sealed
+// attestations holds each stored document; an assessment the caller may not see is 404.
+func TestSealedAttestationsExport(t *testing.T) {
+	t.Parallel()
+	ts := startServer(t)
+	admin := ts.admin(t)
+	w := newClaimWorld(t, ts)
+	_, ozC := ts.newUserNamed(t, "ozzy", assess.RoleAssessor)
+	aid, ars := w.assessment("Payments review", nil, nil)
+	for _, ar := range ars {
+		ts.sqlExec(t, `UPDATE assessment_requirements SET result = 'yes', rationale = $2 WHERE id = $1`, ar, fifteenWords)
+	}
+	w.setState(aid, "complete")
+	at := admin.post(t, "/api/v1/attestations", map[string]any{"assessmentId": aid}, http.StatusCreated)
+	id := at["id"].(string)
+	slots := admin.post(t, "/api/v1/attestations/"+id+"/signatories", map[string]any{"title": "Lead"}, http.StatusCreated)
+	slot := slots["signatories"].([]any)[0].(map[string]any)["id"].(string)
+	admin.post(t, "/api/v1/attestations/"+id+"/signatories/"+slot+"/sign", map[string]any{"kind": "electronic",
+		"electronic": map[string]any{"name": "Admin"}}, http.StatusOK)
+	admin.post(t, "/api/v1/attestations/"+id+"/seal", nil, http.StatusOK)
+	_, _, stored := admin.raw(t, http.MethodGet, "/api/v1/attestations/"+id+"/export", nil, "")
+
+	status, ctype, data := admin.raw(t, http.MethodGet, "/api/v1/assessments/"+aid+"/attestations/export", nil, "")
+	require.Equal(t, http.StatusOK, status, string(data))
+	require.Equal(t, "application/zip", ctype)
+	z, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	require.NoError(t, err)
+	require.Len(t, z.File, 1)
+	f, err := z.File[0].Open()
+	require.NoError(t, err)
+	inside, err := io.ReadAll(f)
+	require.NoError(t, err)
+	require.Equal(t, stored, inside, "the stored bytes, unchanged")
+	ozC.fails(t, http.MethodGet, "/api/v1/assessments/"+aid+"/attestations/export", nil, http.StatusNotFound, "not_found")
+}
+
+// TestSigningKeysOnTheProfile: a public key is added, listed and removed; a private key is
+// refused; another user's key is 404; the same key twice is 409.
+func TestSigningKeysOnTheProfile(t *testing.T) {
+	t.Parallel()
+	ts := startServer(t)
+	_, annC := ts.newUserNamed(t, "ann", assess.RoleAssessor)
+	_, ozC := ts.newUserNamed(t, "ozzy", assess.RoleAssessor)
+	_, bea := ts.newUserNamed(t, "bea", assess.RoleAssessee)
+	pub, priv, err := ed25519.GenerateKey(rand.Reader)
+	require.NoError(t, err)
+	jwk, err := jsf.NewJWK(pub)
+	require.NoError(t, err)
+	body := map[string]any{"label": "Laptop", "algorithm": "Ed25519", "publicKey": jwk}
+	k := annC.post(t, "/api/v1/me/signing-keys", body, http.StatusCreated)
+	require.Equal(t, jsf.Thumbprint(jwk), k["keyId"])
+	annC.fails(t, http.MethodPost, "/api/v1/me/signing-keys", body, http.StatusConflict, "already_exists")
+	withPrivate := map[string]any{"label": "Oops", "algorithm": "Ed25519", "publicKey": map[string]any{"kty": "OKP", "crv": "Ed25519",
+		"x": jwk.X, "d": base64.RawURLEncoding.EncodeToString(priv.Seed())}}
+	annC.fails(t, http.MethodPost, "/api/v1/me/signing-keys", withPrivate, http.StatusBadRequest, "validation_failed")
+	annC.fails(t, http.MethodPost, "/api/v1/me/signing-keys", map[string]any{"label": "Bad", "algorithm": "ES256",
+		"publicKey": map[string]any{"kty": "EC", "crv": "P-256", "x": "AA", "y": "AA"}}, http.StatusUnprocessableEntity, "business_rule_violation")
+	require.Len(t, items(t, annC.get(t, "/api/v1/me/signing-keys", http.StatusOK)), 1)
+	require.Empty(t, items(t, ozC.get(t, "/api/v1/me/signing-keys", http.StatusOK)))
+	ozC.fails(t, http.MethodDelete, "/api/v1/me/signing-keys/"+k["id"].(string), nil, http.StatusNotFound, "not_found")
+	bea.fails(t, http.MethodGet, "/api/v1/me/signing-keys", nil, http.StatusForbidden, "permission_denied")
+	annC.delete(t, "/api/v1/me/signing-keys/"+k["id"].(string), http.StatusNoContent)
+	require.Empty(t, items(t, annC.get(t, "/api/v1/me/signing-keys", http.StatusOK)))
 }

@@ -130,15 +130,20 @@ func ValidatePermissions(keys []string) ([]string, error) {
 	out := make([]string, 0, len(keys))
 	for _, k := range keys {
 		k = strings.TrimSpace(k)
-		if !KnownPermission(Perm(k)) {
+		switch {
+		case !KnownPermission(Perm(k)):
 			details = append(details, Detail{Field: "permissions", Code: "unknown_permission",
 				Message: "Unknown permission " + quoteShort(k, 64) + "."})
+			continue
+		case !Grantable(Perm(k)):
+			details = append(details, Detail{Field: "permissions", Code: "not_available",
+				Message: "The permission " + quoteShort(k, 64) + " belongs to a feature that is not available yet."})
 			continue
 		}
 		out = append(out, k)
 	}
 	if len(details) > 0 {
-		return nil, &Error{Code: ECodeValidation, Message: "The role lists unknown permissions.", Details: details}
+		return nil, &Error{Code: ECodeValidation, Message: "The role lists permissions it cannot grant.", Details: details}
 	}
 	slices.Sort(out)
 	return slices.Compact(out), nil

@@ -448,8 +448,19 @@ type AttestationService interface {
 	// bytes for 1.7 once frozen; otherwise written from the records, unsigned, saying so
 	// in the property assay:attestation:unsigned.
 	ExportAttestation(ctx context.Context, id, spec string, actor Actor) (AttestationDocument, error)
+	// SealedDocuments returns the sealed documents of the attestations of an assessment
+	// (as_…) or of a project (pr_…) that the actor may see, oldest first; an assessment
+	// or project the actor may not see is 404.
+	SealedDocuments(ctx context.Context, scopeID string, actor Actor) ([]AttestationDocument, error)
 	// AttestationFiles lists the evidence files the attestation's document binds.
 	AttestationFiles(ctx context.Context, id string, actor Actor) ([]AttestationFileRef, error)
+
+	// FindSigningKeys lists the actor's public signing keys; AddSigningKey records one
+	// (a public JWK, never a private key); DeleteSigningKey forgets one (documents it
+	// signed stay valid: they carry the key).
+	FindSigningKeys(ctx context.Context, actor Actor) (SigningKeyList, error)
+	AddSigningKey(ctx context.Context, n NewSigningKey, actor Actor) (SigningKey, error)
+	DeleteSigningKey(ctx context.Context, id string, actor Actor) error
 
 	FindAssessors(ctx context.Context, actor Actor) (AssessorList, error)
 	CreateAssessor(ctx context.Context, n NewAssessor, actor Actor) (Assessor, error)
@@ -530,6 +541,41 @@ type AttestationFileRef struct {
 type AttestationFile struct {
 	ID, Filename, ContentType, SHA256 string
 	Size                              int64
+}
+
+// SigningKey is a public key a user signs attestations with, kept on their profile.
+type SigningKey struct {
+	ID        string         `json:"id"`
+	Label     string         `json:"label"`
+	Algorithm string         `json:"algorithm"`
+	KeyID     string         `json:"keyId" doc:"RFC 7638 thumbprint"`
+	PublicKey map[string]any `json:"publicKey" doc:"The public key as a JWK"`
+	CreatedAt time.Time      `json:"createdAt"`
+}
+
+// SigningKeyList is the actor's signing keys, newest first.
+type SigningKeyList struct {
+	Items []SigningKey `json:"items"`
+}
+
+// NewSigningKey records a public key on one's profile.
+type NewSigningKey struct {
+	Label     string         `json:"label" minLength:"1" maxLength:"300"`
+	Algorithm string         `json:"algorithm" enum:"Ed25519,ES256,ES384,ES512,RS256,RS384,RS512,PS256,PS384,PS512"`
+	PublicKey map[string]any `json:"publicKey" doc:"A public JWK (OKP Ed25519, EC P-256/384/521, or RSA of at least 2048 bits); a private member is refused"`
+}
+
+// Validate checks the label and that no private key member is present.
+func (n *NewSigningKey) Validate() error {
+	n.Label = strings.TrimSpace(n.Label)
+	details := appendTextProblem(nil, "label", n.Label, 300, true)
+	for _, private := range []string{"d", "p", "q", "dp", "dq", "qi", "k"} {
+		if _, ok := n.PublicKey[private]; ok {
+			details = append(details, Detail{Field: "publicKey", Code: "private_key", Message: "Send the public key only: the private key never leaves you."})
+			break
+		}
+	}
+	return validationError(details)
 }
 
 // PlatformKey is a signing key of the platform: the public half and when it was in use.

@@ -77,4 +77,5 @@ var (
 	ChangeAssessorUpdated       = Change{"assessor.updated", ""}
 	ChangeAssessorDeleted       = Change{"assessor.deleted", ""}
 	ChangeSigningKeyRecorded    = Change{"signing_key.recorded", ""}
+	ChangeSigningKeyDeleted     = Change{"signing_key.deleted", ""}
 )

@@ -118,12 +118,12 @@ var Permissions = []Permission{
 	{PermAttestationsCreate, "attestations", "Create attestations", false},
 	{PermAttestationsEdit, "attestations", "Edit attestations", false},
 	{PermAttestationsExport, "attestations", "Export attestations", false},
-	{PermSignaturesManage, "signatures", "Manage one's signing keys", true},
+	{PermSignaturesManage, "signatures", "Manage one's signing keys", false},
 	{PermSignaturesSign, "signatures", "Sign attestations", false},
 	{PermAffirmationsManage, "affirmations", "Manage signatory slots, seal and rescind attestations", false},
 	{PermPlatformKeysRotate, "platform", "Rotate the platform signing key", false},
 	{PermExportPDF, "export", "Export PDF reports", true},
-	{PermExportCycloneDX, "export", "Export CycloneDX documents", true},
+	{PermExportCycloneDX, "export", "Export the sealed attestations of assessments and projects", false},
 	{PermAdminUsers, "admin", "Manage users and invites", false},
 	{PermAdminRoles, "admin", "Manage roles", false},
 	{PermAdminSettings, "admin", "Manage settings and other users' API keys", false},
@@ -134,6 +134,23 @@ var Permissions = []Permission{
 	{PermAdminTags, "admin", "Manage tags", false},
 	{PermAdminImport, "admin", "Import attestations", true},
 	{PermAdminAudit, "admin", "Read the audit log", false},
+}
+
+// GrantablePermissions are the keys of the catalogue whose feature exists: what the role
+// editor offers and roles may hold. Pending keys are neither listed nor granted.
+func GrantablePermissions() []Permission {
+	out := make([]Permission, 0, len(Permissions))
+	for _, p := range Permissions {
+		if !p.Pending {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Grantable reports whether key is in the catalogue and not pending.
+func Grantable(key Perm) bool {
+	return slices.ContainsFunc(Permissions, func(p Permission) bool { return p.Key == key && !p.Pending })
 }
 
 // KnownPermission reports whether key is in the catalogue.
@@ -161,10 +178,10 @@ const (
 // BuiltinRoles returns the built-in roles with their permission sets.
 func BuiltinRoles() []BuiltinRole {
 	all := make([]Perm, 0, len(Permissions))
-	for _, p := range Permissions {
+	for _, p := range GrantablePermissions() {
 		all = append(all, p.Key)
 	}
-	return []BuiltinRole{
+	roles := []BuiltinRole{
 		{RoleAdmin, "Administrator: every permission", all},
 		{RoleAssessor, "Runs assessments, records results, claims and attestations", []Perm{
 			PermProjectsView, PermStandardsView, PermEntitiesView, PermAssessmentsView, PermAssessmentsCreate,
@@ -179,4 +196,8 @@ func BuiltinRoles() []BuiltinRole {
 			PermStandardsView, PermStandardsCreate, PermStandardsEdit, PermStandardsSubmit, PermStandardsDuplicate}},
 		{RoleStandardsApprover, "Approves standards", []Perm{PermStandardsView, PermStandardsApprove}},
 	}
+	for i := range roles {
+		roles[i].Permissions = slices.DeleteFunc(roles[i].Permissions, func(p Perm) bool { return !Grantable(p) })
+	}
+	return roles
 }

@@ -37,12 +37,12 @@ const SignatureProperty = "signature"
 
 // Property names of the signing records in externalReferences.
 const (
-	PropertySlot         = "assay:signatory:slot"
-	PropertySignerName   = "assay:signatory:name"
-	PropertySignerRole   = "assay:signatory:role"
-	PropertySignerOrg    = "assay:signatory:organization"
-	PropertySignedAt     = "assay:signatory:signed-at"
-	PropertyKeyThumbnail = "assay:signatory:key-thumbprint"
+	PropertySlot          = "assay:signatory:slot"
+	PropertySignerName    = "assay:signatory:name"
+	PropertySignerRole    = "assay:signatory:role"
+	PropertySignerOrg     = "assay:signatory:organization"
+	PropertySignedAt      = "assay:signatory:signed-at"
+	PropertyKeyThumbprint = "assay:signatory:key-thumbprint"
 )
 
 // ErrProfile marks a document that does not follow the profile (not a frozen statement,
@@ -136,7 +136,7 @@ func AddDigitalSignature(frozen []byte, signer *jsf.Object, who Signatory) ([]by
 	decl.Set(SignatureProperty, sig)
 	addRecord(doc, "digital-signature", who, who.SlotURN,
 		"Digital signature of "+who.Name+" for "+who.SlotURN+"; the signer is in declarations.signature.", nil,
-		jsf.Member{Name: PropertyKeyThumbnail, Value: mine.Thumbprint})
+		jsf.Member{Name: PropertyKeyThumbprint, Value: mine.Thumbprint})
 	out, err := encode(doc)
 	return out, *mine.PublicKey, err
 }

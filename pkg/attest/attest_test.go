@@ -109,7 +109,7 @@ func TestSealedDocumentVerifies(t *testing.T) {
 	t.Parallel()
 	platform := platformSigner(t)
 	doc := sealed(t, platform, platform, userSigner(t))
-	r := attest.Verify(doc, attest.Options{TrustedKeys: []jsf.JWK{platform.PublicKey()}})
+	r := attest.Verify(doc, attest.Options{PlatformKeys: []jsf.JWK{platform.PublicKey()}})
 	require.True(t, r.OK, "%+v", r)
 	require.Equal(t, "at_01jdq7w0000000000000000001", r.AttestationID)
 	require.Equal(t, "2027-06-30", r.ValidUntil)
@@ -133,8 +133,8 @@ func TestRotationKeepsOldSealsValid(t *testing.T) {
 	t.Parallel()
 	old, current := platformSigner(t), platformSigner(t)
 	doc := sealed(t, old, current, userSigner(t))
-	require.True(t, attest.Verify(doc, attest.Options{TrustedKeys: []jsf.JWK{current.PublicKey(), old.PublicKey()}}).OK)
-	r := attest.Verify(doc, attest.Options{TrustedKeys: []jsf.JWK{current.PublicKey()}})
+	require.True(t, attest.Verify(doc, attest.Options{PlatformKeys: []jsf.JWK{current.PublicKey(), old.PublicKey()}}).OK)
+	r := attest.Verify(doc, attest.Options{PlatformKeys: []jsf.JWK{current.PublicKey()}})
 	require.False(t, r.OK, "the per-object signatures of the retired key need it in the set")
 }
 
@@ -169,5 +169,5 @@ func TestDigitalSignatureMustVerify(t *testing.T) {
 	require.NoError(t, err, "a second signer signs as if alone; the first stays valid")
 	out, err := attest.Seal(twice, platform)
 	require.NoError(t, err)
-	require.True(t, attest.Verify(out, attest.Options{TrustedKeys: []jsf.JWK{platform.PublicKey()}}).OK)
+	require.True(t, attest.Verify(out, attest.Options{PlatformKeys: []jsf.JWK{platform.PublicKey()}}).OK)
 }

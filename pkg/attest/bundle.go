@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"path"
+	"sort"
 	"strings"
 
 	"github.com/assay-dev/assay/pkg/jsf"
@@ -123,6 +124,10 @@ func VerifyBundle(r io.ReaderAt, size int64, opts Options) (Report, error) {
 	}
 	entries := map[string]*zip.File{}
 	for _, f := range z.File {
+		if entries[f.Name] != nil {
+			// Tools disagree on which of two entries of one name they extract: refuse.
+			return Report{}, fmt.Errorf("attest: the bundle holds %q twice", f.Name)
+		}
 		entries[f.Name] = f
 	}
 	docFile := entries[BundleDocument]
@@ -134,31 +139,48 @@ func VerifyBundle(r io.ReaderAt, size int64, opts Options) (Report, error) {
 		return Report{}, err
 	}
 	report := Verify(doc, opts)
-	byID := map[string]*zip.File{}
-	for name, f := range entries {
-		if rest, ok := strings.CutPrefix(name, bundleFiles); ok {
-			if id, _, ok := strings.Cut(rest, "/"); ok {
-				byID[id] = f
-			}
-		}
+	bound := boundFiles(doc)
+	seen := map[string]bool{}
+	names := make([]string, 0, len(entries))
+	for name := range entries {
+		names = append(names, name)
 	}
-	for id, want := range boundFiles(doc) {
-		fc := FileCheck{Name: id, Expected: want}
-		f := byID[id]
-		if f == nil {
-			fc.Reason = "missing from the bundle"
-		} else {
-			fc.Name = f.Name
-			fc.Actual, err = hashEntry(f)
-			if err != nil {
+	sort.Strings(names)
+	for _, name := range names {
+		rest, ok := strings.CutPrefix(name, bundleFiles)
+		if !ok || strings.HasSuffix(name, "/") {
+			continue
+		}
+		id, _, _ := strings.Cut(rest, "/")
+		fc := FileCheck{Name: name, Expected: bound[id]}
+		switch {
+		case fc.Expected == "":
+			fc.Reason = "the signed document binds no such file"
+		case seen[id]:
+			fc.Reason = "a second file for the same attachment"
+		default:
+			if fc.Actual, err = hashEntry(entries[name]); err != nil {
 				fc.Reason = err.Error()
-			} else if fc.Actual != want {
+			} else if fc.Actual != fc.Expected {
 				fc.Reason = "its SHA-256 differs from the one the signed document gives"
 			} else {
 				fc.OK = true
 			}
 		}
+		seen[id] = true
 		report.Files = append(report.Files, fc)
+	}
+	ids := make([]string, 0, len(bound))
+	for id := range bound {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		if !seen[id] {
+			report.Files = append(report.Files, FileCheck{Name: bundleFiles + id, Expected: bound[id], Reason: "missing from the bundle"})
+		}
+	}
+	for _, fc := range report.Files {
 		report.OK = report.OK && fc.OK
 	}
 	return report, nil

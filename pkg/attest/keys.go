@@ -109,9 +109,9 @@ func SignRescissions(l RescissionList, platform *jsf.Signer) ([]byte, error) {
 	return encode(obj)
 }
 
-// ReadRescissions verifies a signed list with the trusted keys and returns it; a list
-// that does not verify, or whose key is not trusted, is an error.
-func ReadRescissions(data []byte, trusted []jsf.JWK) (*RescissionList, error) {
+// ReadRescissions verifies a signed list with the platform's keys and returns it; a list
+// that does not verify, or is not signed by one of platformKeys, is an error.
+func ReadRescissions(data []byte, platformKeys []jsf.JWK) (*RescissionList, error) {
 	obj, err := jsf.ParseObject(data)
 	if err != nil {
 		return nil, fmt.Errorf("attest: the rescission list: %w", err)
@@ -120,7 +120,8 @@ func ReadRescissions(data []byte, trusted []jsf.JWK) (*RescissionList, error) {
 	if err != nil {
 		return nil, fmt.Errorf("attest: the rescission list's signature: %w", err)
 	}
-	if !slices.ContainsFunc(trusted, func(k jsf.JWK) bool { return jsf.Thumbprint(k) == results[0].Thumbprint }) {
+	if len(results) != 1 || results[0].Pointer != "" ||
+		!slices.ContainsFunc(platformKeys, func(k jsf.JWK) bool { return jsf.Thumbprint(k) == results[0].Thumbprint }) {
 		return nil, errors.New("attest: the rescission list is signed with a key that is not trusted")
 	}
 	var l RescissionList

@@ -65,7 +65,7 @@ func TestEveryLeafIsCovered(t *testing.T) {
 	t.Parallel()
 	platform := platformSigner(t)
 	doc := sealed(t, platform, platform, userSigner(t))
-	trust := attest.Options{TrustedKeys: []jsf.JWK{platform.PublicKey()}}
+	trust := attest.Options{PlatformKeys: []jsf.JWK{platform.PublicKey()}}
 	root, err := jsf.Parse(doc)
 	require.NoError(t, err)
 	var all []leaf
@@ -116,7 +116,7 @@ func TestRemovedSignerAndSwappedKey(t *testing.T) {
 	t.Parallel()
 	platform := platformSigner(t)
 	doc := sealed(t, platform, platform, userSigner(t))
-	trust := attest.Options{TrustedKeys: []jsf.JWK{platform.PublicKey()}}
+	trust := attest.Options{PlatformKeys: []jsf.JWK{platform.PublicKey()}}
 
 	root, err := jsf.ParseObject(doc)
 	require.NoError(t, err)

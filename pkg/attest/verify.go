@@ -33,12 +33,17 @@ type Check struct {
 	Reason     string `json:"reason,omitempty"`
 }
 
-// Options says which keys a verifier trusts and what it knows of rescissions.
+// Options says which keys a verifier trusts, for which role, and what it knows of
+// rescissions.
 type Options struct {
-	// TrustedKeys are the keys the verifier pins: the platform's JWKS, or keys given one
-	// by one. A signatory's key is trusted when pinned, or when the valid, trusted seal
-	// covers the record in which the platform names that key for the signatory.
-	TrustedKeys []jsf.JWK
+	// PlatformKeys are the keys trusted for the platform's signatures (the per-object
+	// signatures and the seal): the platform's JWKS. A key pinned for a signatory is not
+	// trusted for the platform's role.
+	PlatformKeys []jsf.JWK
+	// SignatoryKeys are keys the verifier pins for signatories. A signatory's key is also
+	// trusted when the valid, trusted seal covers the record in which the platform names
+	// that key for the signatory.
+	SignatoryKeys []jsf.JWK
 	// Rescissions, when known, are the platform's signed list of rescinded attestations.
 	Rescissions *RescissionList
 	// Now is the day expiry is judged on; zero means now.
@@ -75,17 +80,15 @@ func Verify(data []byte, opts Options) Report {
 	r.SerialNumber = str(doc, "serialNumber")
 	r.AttestationID, r.ValidUntil = docProperty(doc, "assay:attestation:id"), docProperty(doc, "assay:attestation:valid-until")
 	results, _ := jsf.VerifyTree(root, jsf.VerifyOptions{Property: SignatureProperty})
-	trusted := map[string]bool{}
-	for _, k := range opts.TrustedKeys {
-		trusted[jsf.Thumbprint(k)] = true
-	}
+	platform, signatories := thumbprints(opts.PlatformKeys), thumbprints(opts.SignatoryKeys)
 	records := signingRecords(doc)
 	seal := -1
 	for i, res := range results {
 		c := Check{Pointer: res.Pointer, Algorithm: res.Algorithm, KeyID: res.KeyID, Thumbprint: res.Thumbprint, Signer: "platform"}
 		c.Object = objectName(root, res, records)
+		trusted := platform
 		if res.Pointer == "/declarations" {
-			c.Signer = "signatory"
+			c.Signer, trusted = "signatory", signatories
 		}
 		switch {
 		case !res.Valid:
@@ -124,6 +127,14 @@ func Verify(data []byte, opts Options) Report {
 		r.OK = r.OK && c.Status == StatusValid
 	}
 	return r
+}
+
+func thumbprints(keys []jsf.JWK) map[string]bool {
+	out := make(map[string]bool, len(keys))
+	for _, k := range keys {
+		out[jsf.Thumbprint(k)] = true
+	}
+	return out
 }
 
 // profileProblems lists what the signing profile requires and the document lacks.
@@ -172,7 +183,7 @@ func signingRecords(doc *jsf.Object) map[string]string {
 			continue
 		}
 		props := properties(ref)
-		if t := props[PropertyKeyThumbnail]; t != "" {
+		if t := props[PropertyKeyThumbprint]; t != "" {
 			out[t] = props[PropertySlot] + " (" + props[PropertySignerName] + ")"
 		}
 	}

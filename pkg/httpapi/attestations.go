@@ -1,6 +1,8 @@
 package httpapi
 
 import (
+	"archive/zip"
+	"bytes"
 	"context"
 	"io"
 	"net/http"
@@ -240,6 +242,36 @@ func documentOutput(d assess.AttestationDocument) *fileOutput {
 	return &fileOutput{ContentType: cdxMediaType, CacheControl: "no-store", ContentDisposition: attachment(d.Filename), Body: d.Bytes}
 }
 
+var docSealedExport = huma.Operation{OperationID: "exportAssessmentAttestations", Summary: "Export an assessment's sealed attestations as a ZIP",
+	Tags: tagAttestations, Errors: []int{http.StatusNotFound},
+	Responses: fileResponse("application/zip", "A ZIP of the sealed CycloneDX documents, each byte for byte as stored.",
+		&huma.Schema{Type: huma.TypeString, Format: "binary"}),
+	Description: "Every sealed attestation of the assessment (or of the project's assessments the caller may see), each " +
+		"document as stored and signed; an empty ZIP when there is none."}
+
+func (s *Server) handleSealedExport(ctx context.Context, in *idInput) (*fileOutput, error) {
+	docs, err := s.dep.Attestations.SealedDocuments(ctx, in.ID, requestActor(ctx))
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	z := zip.NewWriter(&buf)
+	for _, d := range docs {
+		w, err := z.Create(d.Filename)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := w.Write(d.Bytes); err != nil {
+			return nil, err
+		}
+	}
+	if err := z.Close(); err != nil {
+		return nil, err
+	}
+	return &fileOutput{ContentType: "application/zip", CacheControl: "no-store", ContentDisposition: attachment(in.ID + "-attestations.zip"),
+		Body: buf.Bytes()}, nil
+}
+
 var docAttestationVerify = huma.Operation{OperationID: "verifyAttestation", Summary: "Verify an attestation's document", Tags: tagAttestations,
 	Errors: []int{http.StatusNotFound, http.StatusConflict},
 	Description: "Checks every signature of the stored document with the platform's public key set, as a receiver would " +
@@ -282,7 +314,7 @@ func (s *Server) verify(ctx context.Context, doc []byte) (attest.Report, error) 
 	}
 	opts := attest.Options{Now: s.now(), Rescissions: &attest.RescissionList{}}
 	if keys, err := attest.ParseJWKS(set); err == nil { // an error: no key yet, nothing was ever signed here
-		opts.TrustedKeys = keys
+		opts.PlatformKeys = keys
 	}
 	r := attest.Verify(doc, opts)
 	if r.SerialNumber != "" {
@@ -374,4 +406,37 @@ var docAssessorDelete = huma.Operation{OperationID: "deleteAssessor", Summary: "
 
 func (s *Server) handleAssessorDelete(ctx context.Context, in *versionedIDInput) (*struct{}, error) {
 	return nil, s.dep.Attestations.DeleteAssessor(ctx, in.ID, in.Version, requestActor(ctx))
+}
+
+// docSealedExport2 is the project's form of docSealedExport (an operation id each).
+var docSealedExport2 = func() huma.Operation {
+	op := docSealedExport
+	op.OperationID, op.Summary = "exportProjectAttestations", "Export a project's sealed attestations as a ZIP"
+	return op
+}()
+
+var docSigningKeyList = huma.Operation{OperationID: "listSigningKeys", Summary: "My signing keys", Tags: tagAttestations,
+	Description: "The public keys one has signed attestations with (recorded when a digital signature is accepted) or added. " +
+		"Private keys never reach the service."}
+
+func (s *Server) handleSigningKeyList(ctx context.Context, _ *struct{}) (*body[assess.SigningKeyList], error) {
+	l, err := s.dep.Attestations.FindSigningKeys(ctx, requestActor(ctx))
+	return reply(l), err
+}
+
+var docSigningKeyAdd = huma.Operation{OperationID: "addSigningKey", Summary: "Add a public signing key", Tags: tagAttestations,
+	DefaultStatus: http.StatusCreated, Errors: []int{http.StatusConflict, http.StatusUnprocessableEntity},
+	Description: "A public JWK (Ed25519, EC P-256/384/521, RSA ≥ 2048 bits); a JWK with private members is refused (400)."}
+
+func (s *Server) handleSigningKeyAdd(ctx context.Context, in *body[assess.NewSigningKey]) (*body[assess.SigningKey], error) {
+	k, err := s.dep.Attestations.AddSigningKey(ctx, in.Body, requestActor(ctx))
+	return reply(k), err
+}
+
+var docSigningKeyDelete = huma.Operation{OperationID: "deleteSigningKey", Summary: "Remove a signing key", Tags: tagAttestations,
+	DefaultStatus: http.StatusNoContent, Errors: []int{http.StatusNotFound},
+	Description: "Documents signed with the key stay valid: they carry the key."}
+
+func (s *Server) handleSigningKeyDelete(ctx context.Context, in *idInput) (*struct{}, error) {
+	return nil, s.dep.Attestations.DeleteSigningKey(ctx, in.ID, requestActor(ctx))
 }

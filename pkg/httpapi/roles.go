@@ -24,7 +24,7 @@ type PermissionList struct {
 var docPermissionList = huma.Operation{OperationID: "listPermissions", Summary: "The permission catalogue", Tags: tagRoles}
 
 func (s *Server) handlePermissionList(context.Context, *struct{}) (*body[PermissionList], error) {
-	return reply(PermissionList{Items: assess.Permissions}), nil
+	return reply(PermissionList{Items: assess.GrantablePermissions()}), nil
 }
 
 var docRoleList = huma.Operation{OperationID: "listRoles", Summary: "List roles", Tags: tagRoles,

@@ -262,6 +262,42 @@ func (s *AttestationService) ExportAttestation(ctx context.Context, id, spec str
 	return out, dbError(err)
 }
 
+// SealedDocuments implements assess.AttestationService.
+func (s *AttestationService) SealedDocuments(ctx context.Context, scopeID string, actor assess.Actor) ([]assess.AttestationDocument, error) {
+	var args sqlArgs
+	sql := "SELECT t.id, t.document FROM attestations t JOIN assessments a ON a.id = t.assessment_id WHERE t.state = 'sealed'"
+	switch {
+	case assess.ValidID(assess.PrefixAssessment, scopeID):
+		if _, err := visibleAssessmentState(ctx, s.pool, actor, scopeID, false); err != nil {
+			return nil, dbError(err)
+		}
+		sql += " AND t.assessment_id = " + args.add(scopeID)
+	case assess.ValidID(assess.PrefixProject, scopeID):
+		var exists bool
+		if err := s.pool.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM projects WHERE id = $1)", scopeID).Scan(&exists); err != nil || !exists {
+			return nil, dbError(cmpErr(err, &assess.Error{Code: assess.ECodeNotFound, Message: "Project not found."}))
+		}
+		sql += " AND a.project_id = " + args.add(scopeID)
+	default:
+		return nil, &assess.Error{Code: assess.ECodeNotFound, Message: "Not found."}
+	}
+	if cond := assessmentVisibleSQL(actor, "t.assessment_id", args.add); cond != "" {
+		sql += " AND " + cond
+	}
+	rows, err := s.pool.Query(ctx, sql+" ORDER BY t.id", args...)
+	if err != nil {
+		return nil, dbError(err)
+	}
+	docs, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (assess.AttestationDocument, error) {
+		var id string
+		d := assess.AttestationDocument{Sealed: true}
+		err := r.Scan(&id, &d.Bytes)
+		d.Filename = id + ".cdx.json"
+		return d, err
+	})
+	return docs, dbError(err)
+}
+
 // AttestationFiles implements assess.AttestationService: the files of the evidence the
 // chosen claims cite (locked since the freeze, so the document binds exactly these).
 func (s *AttestationService) AttestationFiles(ctx context.Context, id string, actor assess.Actor) ([]assess.AttestationFileRef, error) {

@@ -196,7 +196,7 @@ func TestAttestationLifecycle(t *testing.T) {
 		require.NoError(t, err)
 		keys, err := attest.ParseJWKS(set)
 		require.NoError(t, err)
-		return attest.Verify(doc, attest.Options{TrustedKeys: keys})
+		return attest.Verify(doc, attest.Options{PlatformKeys: keys})
 	}
 	report := verify(sealed.Bytes)
 	require.True(t, report.OK, "%+v", report)
@@ -229,7 +229,7 @@ func TestAttestationLifecycle(t *testing.T) {
 	require.NoError(t, err)
 	rescissions, err := attest.ReadRescissions(list, trusted)
 	require.NoError(t, err)
-	r := attest.Verify(sealed.Bytes, attest.Options{TrustedKeys: trusted, Rescissions: rescissions})
+	r := attest.Verify(sealed.Bytes, attest.Options{PlatformKeys: trusted, Rescissions: rescissions})
 	require.False(t, r.OK)
 	require.NotNil(t, r.Rescinded)
 	require.Equal(t, "The scan was of the wrong host.", r.Rescinded.Reason)
