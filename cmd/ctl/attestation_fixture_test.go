@@ -44,6 +44,7 @@ type attestation struct {
 	platform  *jsf.Signer
 	statement []byte // as built, unsigned
 	frozen    []byte
+	jane      []byte // frozen and signed by Jane (slot sg_1) only
 	sealed    []byte
 	jwksPath  string // the platform's key set
 }
@@ -54,6 +55,18 @@ func (a *attestation) writeFile(t testing.TB, name string, data []byte) string {
 	path := filepath.Join(a.dir, name)
 	require.NoError(t, os.WriteFile(path, data, 0o600))
 	return path
+}
+
+// alanSignsAndSeal adds the electronic signature of the second slot (sg_2) to a document
+// whose first slot is signed, and seals it.
+func (a *attestation) alanSignsAndSeal(t testing.TB, signed []byte) []byte {
+	t.Helper()
+	signed, err := attest.AddElectronicSignature(signed, attest.Signatory{SlotURN: cyclonedx.SignatoryURN("sg_2"), Name: "Alan Assessor",
+		Role: "Assessor", Organization: "Acme Assurance", SignedAt: signedAt}, nil)
+	require.NoError(t, err)
+	sealed, err := attest.Seal(signed, a.platform)
+	require.NoError(t, err)
+	return sealed
 }
 
 // newAttestation builds and freezes the statement and seals it with one digital
@@ -67,13 +80,9 @@ func newAttestation(t testing.TB) *attestation {
 	a.frozen, err = attest.Freeze(a.statement, a.platform)
 	require.NoError(t, err)
 	signer := signerOf(t, a.frozen, newSigner(t, ecdsaKey(t, elliptic.P256()), "ES256"))
-	signed, _, err := attest.AddDigitalSignature(a.frozen, signer, janeDoe)
+	a.jane, _, err = attest.AddDigitalSignature(a.frozen, signer, janeDoe)
 	require.NoError(t, err)
-	signed, err = attest.AddElectronicSignature(signed, attest.Signatory{SlotURN: cyclonedx.SignatoryURN("sg_2"), Name: "Alan Assessor",
-		Role: "Assessor", Organization: "Acme Assurance", SignedAt: signedAt}, nil)
-	require.NoError(t, err)
-	a.sealed, err = attest.Seal(signed, a.platform)
-	require.NoError(t, err)
+	a.sealed = a.alanSignsAndSeal(t, a.jane)
 	a.jwksPath = a.writeFile(t, "jwks.json", jwksOf(t, a.platform))
 	return a
 }

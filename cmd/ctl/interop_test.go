@@ -114,7 +114,7 @@ func TestNodeVerifiesSealedDocument(t *testing.T) {
 	t.Parallel()
 	a := newAttestation(t)
 	// A second digital signatory, signing with assay-ctl sign (Ed25519).
-	withSecond, _, err := attest.AddDigitalSignature(unseal(t, a.sealed), signerFor(t, a, ed25519Key(t)),
+	withSecond, _, err := attest.AddDigitalSignature(a.jane, signerFor(t, a, ed25519Key(t)),
 		attest.Signatory{SlotURN: cyclonedx.SignatoryURN("sg_2"), Name: "Alan Assessor", SignedAt: signedAt})
 	require.NoError(t, err)
 	sealed, err := attest.Seal(withSecond, a.platform)
@@ -204,8 +204,7 @@ func TestNodeSignerIsAccepted(t *testing.T) {
 			want, err := jsf.NewJWK(tc.key.Public())
 			require.NoError(t, err)
 			require.Equal(t, want, jwk)
-			sealed, err := attest.Seal(signed, a.platform)
-			require.NoError(t, err)
+			sealed := a.alanSignsAndSeal(t, signed)
 			r := attest.Verify(sealed, attest.Options{PlatformKeys: []jsf.JWK{a.platform.PublicKey()}})
 			require.True(t, r.OK, "%+v", r)
 

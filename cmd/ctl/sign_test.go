@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/assay-dev/assay/pkg/attest"
+	"github.com/assay-dev/assay/pkg/cyclonedx"
 	"github.com/assay-dev/assay/pkg/jsf"
 )
 
@@ -75,8 +76,7 @@ func TestSignIsAccepted(t *testing.T) {
 
 			signed, _, err := attest.AddDigitalSignature(a.frozen, signer, attest.Signatory{SlotURN: janeDoe.SlotURN, Name: "Jane Doe", SignedAt: signedAt})
 			require.NoError(t, err)
-			sealed, err := attest.Seal(signed, a.platform)
-			require.NoError(t, err)
+			sealed := a.alanSignsAndSeal(t, signed)
 			r := attest.Verify(sealed, attest.Options{PlatformKeys: []jsf.JWK{a.platform.PublicKey()}})
 			require.True(t, r.OK, "%+v", r)
 		})
@@ -163,13 +163,13 @@ func signerFor(t *testing.T, a *attestation, key crypto.Signer) *jsf.Object {
 func TestSignAfterAnotherSignatory(t *testing.T) {
 	t.Parallel()
 	a := newAttestation(t)
-	signedOnce := unseal(t, a.sealed)
+	signedOnce := a.jane
 	key := a.writeFile(t, "key.pem", pkcs8PEM(t, ed25519Key(t)))
 	out, status := code(t, "sign", a.writeFile(t, "signed-once.json", signedOnce), "--key", key)
 	require.Equal(t, 0, status, out)
 	signer, err := jsf.ParseObject([]byte(out))
 	require.NoError(t, err)
-	twice, _, err := attest.AddDigitalSignature(signedOnce, signer, attest.Signatory{SlotURN: "urn:assay:signatory:sg_3", Name: "Carol", SignedAt: signedAt})
+	twice, _, err := attest.AddDigitalSignature(signedOnce, signer, attest.Signatory{SlotURN: cyclonedx.SignatoryURN("sg_2"), Name: "Alan Assessor", SignedAt: signedAt})
 	require.NoError(t, err)
 	sealed, err := attest.Seal(twice, a.platform)
 	require.NoError(t, err)

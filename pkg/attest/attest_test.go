@@ -171,3 +171,38 @@ func TestDigitalSignatureMustVerify(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, attest.Verify(out, attest.Options{PlatformKeys: []jsf.JWK{platform.PublicKey()}}).OK)
 }
+
+// TestEverySlotSignedOnce: a sealed document whose affirmation names a slot nobody signed,
+// or a slot signed twice, or a record naming no slot, departs from the profile.
+func TestEverySlotSignedOnce(t *testing.T) {
+	t.Parallel()
+	platform := platformSigner(t)
+	trust := attest.Options{PlatformKeys: []jsf.JWK{platform.PublicKey()}}
+	statement, err := cyclonedx.BuildAttestation(cyclonedx.AttestationSpec, content(), "urn:uuid:3e671687-395b-41f5-a30f-a58921a69b79", signedAt, "test")
+	require.NoError(t, err)
+	frozen, err := attest.Freeze(statement, platform)
+	require.NoError(t, err)
+	sign := func(doc []byte, slot string) []byte {
+		out, err := attest.AddElectronicSignature(doc, attest.Signatory{SlotURN: cyclonedx.SignatoryURN(slot), Name: "Someone", SignedAt: signedAt}, nil)
+		require.NoError(t, err)
+		return out
+	}
+	for name, c := range map[string]struct {
+		slots []string
+		want  string
+	}{
+		"one slot unsigned":  {[]string{"sg_1"}, "sg_2 is not signed"},
+		"a slot twice":       {[]string{"sg_1", "sg_2", "sg_2"}, "sg_2 is signed more than once"},
+		"a slot of no one's": {[]string{"sg_1", "sg_2", "sg_9"}, "which is no signatory slot"},
+	} {
+		doc := frozen
+		for _, s := range c.slots {
+			doc = sign(doc, s)
+		}
+		sealed, err := attest.Seal(doc, platform)
+		require.NoError(t, err)
+		r := attest.Verify(sealed, trust)
+		require.False(t, r.OK, name)
+		require.Contains(t, strings.Join(r.Problems, "\n"), c.want, name)
+	}
+}

@@ -170,6 +170,46 @@ func profileProblems(doc *jsf.Object, results []jsf.Result, records map[string]s
 			out = append(out, "The digital signature recorded for "+slot+" is missing from declarations.signature.")
 		}
 	}
+	return append(out, slotProblems(doc, decl)...)
+}
+
+// slotProblems checks that every signatory slot of the affirmation was signed exactly once
+// and that every signing record names a slot of the affirmation.
+func slotProblems(doc, decl *jsf.Object) []string {
+	var out []string
+	aff, _ := get(decl, "affirmation").(*jsf.Object)
+	entries, _ := get(aff, "signatories").([]any)
+	slots := map[string]int{}
+	var order []string
+	for _, e := range entries {
+		ref, _ := get(asObject(e), "externalReference").(*jsf.Object)
+		if urn := str(ref, "url"); strings.HasPrefix(urn, "urn:assay:signatory:") {
+			slots[urn] = 0
+			order = append(order, urn)
+		}
+	}
+	refs, _ := get(doc, "externalReferences").([]any)
+	for _, it := range refs {
+		ref := asObject(it)
+		if t := str(ref, "type"); t != "digital-signature" && t != "electronic-signature" {
+			continue
+		}
+		slot := properties(ref)[PropertySlot]
+		if _, ok := slots[slot]; !ok {
+			out = append(out, "A signing record names "+strconv.Quote(slot)+", which is no signatory slot of the affirmation.")
+			continue
+		}
+		slots[slot]++
+	}
+	for _, urn := range order {
+		switch slots[urn] {
+		case 0:
+			out = append(out, "The signatory slot "+urn+" is not signed.")
+		case 1:
+		default:
+			out = append(out, "The signatory slot "+urn+" is signed more than once.")
+		}
+	}
 	return out
 }
 
