@@ -30,6 +30,9 @@ const (
 	ECodeKeyUnavailable = "encryption_key_unavailable"
 	// ECodeIntegrity: stored data failed its integrity check (tampered or corrupt).
 	ECodeIntegrity = "integrity_error"
+	// ECodeExportInvalid: a document the service wrote breaks the CycloneDX schema. It is
+	// a bug of the service, recorded in the audit log; the document is never served.
+	ECodeExportInvalid = "export_invalid"
 	// ECodeRangeNotSatisfiable: a download's Range lies outside the file.
 	ECodeRangeNotSatisfiable = "range_not_satisfiable"
 )

@@ -60,22 +60,23 @@ var attestationEventTypes = []EventType{
 
 // The change catalogue of attestations.
 var (
-	ChangeAttestationCreated    = Change{"attestation.created", EventAttestationCreated}
-	ChangeAttestationUpdated    = Change{"attestation.updated", EventAttestationUpdated}
-	ChangeAttestationDeleted    = Change{"attestation.deleted", EventAttestationDeleted}
-	ChangeAttestationRescinded  = Change{"attestation.rescinded", EventAttestationRescinded}
-	ChangeAttestationExpiring   = Change{"attestation.expiring", EventAttestationExpiring}
-	ChangeAffirmationFrozen     = Change{"affirmation.frozen", EventAffirmationFrozen}
-	ChangeAffirmationAssigned   = Change{"affirmation.signatory_assigned", EventAffirmationAssigned}
-	ChangeAffirmationUnassigned = Change{"affirmation.signatory_removed", EventAttestationUpdated}
-	ChangeAffirmationSigned     = Change{"affirmation.signed", EventAffirmationSigned}
-	ChangeAffirmationSealReady  = Change{"affirmation.seal_ready", EventAffirmationSealReady}
-	ChangeAffirmationSealed     = Change{"affirmation.sealed", EventAffirmationSealed}
-	ChangePlatformKeyRotated    = Change{"platform_key.rotated", EventPlatformKeyRotated}
-	ChangePlatformKeyCreated    = Change{"platform_key.created", ""}
-	ChangeAssessorCreated       = Change{"assessor.created", ""}
-	ChangeAssessorUpdated       = Change{"assessor.updated", ""}
-	ChangeAssessorDeleted       = Change{"assessor.deleted", ""}
-	ChangeSigningKeyRecorded    = Change{"signing_key.recorded", ""}
-	ChangeSigningKeyDeleted     = Change{"signing_key.deleted", ""}
+	ChangeAttestationCreated       = Change{"attestation.created", EventAttestationCreated}
+	ChangeAttestationUpdated       = Change{"attestation.updated", EventAttestationUpdated}
+	ChangeAttestationDeleted       = Change{"attestation.deleted", EventAttestationDeleted}
+	ChangeAttestationRescinded     = Change{"attestation.rescinded", EventAttestationRescinded}
+	ChangeAttestationExpiring      = Change{"attestation.expiring", EventAttestationExpiring}
+	ChangeAffirmationFrozen        = Change{"affirmation.frozen", EventAffirmationFrozen}
+	ChangeAffirmationAssigned      = Change{"affirmation.signatory_assigned", EventAffirmationAssigned}
+	ChangeAffirmationUnassigned    = Change{"affirmation.signatory_removed", EventAttestationUpdated}
+	ChangeAffirmationSigned        = Change{"affirmation.signed", EventAffirmationSigned}
+	ChangeAffirmationSealReady     = Change{"affirmation.seal_ready", EventAffirmationSealReady}
+	ChangeAffirmationSealed        = Change{"affirmation.sealed", EventAffirmationSealed}
+	ChangePlatformKeyRotated       = Change{"platform_key.rotated", EventPlatformKeyRotated}
+	ChangePlatformKeyCreated       = Change{"platform_key.created", ""}
+	ChangeAssessorCreated          = Change{"assessor.created", ""}
+	ChangeAssessorUpdated          = Change{"assessor.updated", ""}
+	ChangeAssessorDeleted          = Change{"assessor.deleted", ""}
+	ChangeAttestationExportInvalid = Change{"attestation.export_invalid", ""}
+	ChangeSigningKeyRecorded       = Change{"signing_key.recorded", ""}
+	ChangeSigningKeyDeleted        = Change{"signing_key.deleted", ""}
 )

@@ -56,6 +56,7 @@ var statusByCode = map[string]int{
 	assess.ECodeInternal:            http.StatusInternalServerError,
 	assess.ECodeKeyUnavailable:      http.StatusServiceUnavailable,
 	assess.ECodeIntegrity:           http.StatusInternalServerError,
+	assess.ECodeExportInvalid:       http.StatusInternalServerError,
 	assess.ECodeRangeNotSatisfiable: http.StatusRequestedRangeNotSatisfiable,
 	assess.ECodeRegistrationClosed:  http.StatusForbidden,
 }

@@ -150,7 +150,7 @@ func (s *AttestationService) FreezeAttestation(ctx context.Context, id string, a
 		doc, err = storedDocument(ctx, tx, id)
 		return err
 	})
-	return doc, err
+	return doc, s.reportInvalid(ctx, actor, err)
 }
 
 // freeze builds, validates and signs the statement of draft id and stores it.
@@ -169,7 +169,7 @@ func (db *DB) freeze(ctx context.Context, tx *Tx, id string) error {
 	serial := "urn:uuid:" + newUUID()
 	statement, err := cyclonedx.BuildAttestation(cyclonedx.AttestationSpec, content, serial, tx.Now, db.attestations.ToolVersion)
 	if err != nil {
-		return fmt.Errorf("attestation %s: %w", id, err) // ours: the statement must keep to the schema
+		return &invalidDocument{id: id, err: err} // ours: the statement must keep to the schema
 	}
 	signer, _, err := db.platformSigner(ctx, tx)
 	if err != nil {
@@ -194,6 +194,32 @@ func (db *DB) freeze(ctx context.Context, tx *Tx, id string) error {
 		return err
 	}
 	return recordAttestation(ctx, tx, assess.ChangeAffirmationFrozen, id, map[string]any{"serialNumber": serial}, "", nil)
+}
+
+// invalidDocument is a document of ours that breaks the CycloneDX schema: a bug, never
+// served (reportInvalid).
+type invalidDocument struct {
+	id  string
+	err error
+}
+
+func (e *invalidDocument) Error() string { return "attestation " + e.id + ": " + e.err.Error() }
+
+// reportInvalid turns an invalidDocument into 500 export_invalid and records the problem
+// in the audit log, in a transaction of its own (the change that found it rolled back).
+func (db *DB) reportInvalid(ctx context.Context, actor assess.Actor, err error) error {
+	var inv *invalidDocument
+	if !errors.As(err, &inv) {
+		return err
+	}
+	if rerr := db.change(context.WithoutCancel(ctx), actor, func(tx *Tx) error {
+		return tx.Record(ctx, assess.ChangeAttestationExportInvalid, Target{Type: "attestation", ID: inv.id},
+			map[string]any{"problem": inv.err.Error()}, assess.NewEvent{})
+	}); rerr != nil {
+		return errors.Join(err, rerr)
+	}
+	return &assess.Error{Code: assess.ECodeExportInvalid, Message: "The attestation's CycloneDX document does not satisfy the " +
+		"official schema. This is a fault of the service; it was recorded in the audit log and nothing was served."}
 }
 
 // storedDocument reads the stored document of attestation id.
@@ -254,12 +280,12 @@ func (s *AttestationService) ExportAttestation(ctx context.Context, id, spec str
 		}
 		data, err := cyclonedx.BuildAttestation(spec, content, serial, s.now(), s.attestations.ToolVersion)
 		if err != nil {
-			return fmt.Errorf("attestation %s: export %s: %w", id, spec, err)
+			return &invalidDocument{id: id, err: err}
 		}
 		out = assess.AttestationDocument{Bytes: data, Filename: id + "-cdx-" + spec + "-unsigned.json"}
 		return nil
 	}()
-	return out, dbError(err)
+	return out, s.reportInvalid(ctx, actor, dbError(err))
 }
 
 // SealedDocuments implements assess.AttestationService.
@@ -357,7 +383,7 @@ func (s *AttestationService) Sign(ctx context.Context, id, slotID string, r asse
 		}
 		return recordAttestation(ctx, tx, assess.ChangeAffirmationSealReady, id, nil, out.CreatedBy.ID, &out)
 	})
-	return out, err
+	return out, s.reportInvalid(ctx, actor, err)
 }
 
 // slotRow is what signing needs of a slot.
@@ -522,7 +548,7 @@ func (s *AttestationService) Seal(ctx context.Context, id string, actor assess.A
 			return err
 		}
 		if err := cyclonedx.ValidateBytes(sealed, cyclonedx.AttestationSpec); err != nil {
-			return fmt.Errorf("attestation %s: sealed document: %w", id, err)
+			return &invalidDocument{id: id, err: err}
 		}
 		if _, err := tx.Exec(ctx, `UPDATE attestations SET state = 'sealed', document = $2, sealed_at = $3, sealed_by = $4,
 			seal_key_id = $5 WHERE id = $1`, id, sealed, tx.Now, nullable(userIDOf(tx.Actor)), key.KeyID); err != nil {
@@ -533,7 +559,7 @@ func (s *AttestationService) Seal(ctx context.Context, id string, actor assess.A
 		}
 		return recordAttestation(ctx, tx, assess.ChangeAffirmationSealed, id, map[string]any{"keyId": key.KeyID}, "", &out)
 	})
-	return out, err
+	return out, s.reportInvalid(ctx, actor, err)
 }
 
 // Rescind implements assess.AttestationService: a sealed attestation is withdrawn with a

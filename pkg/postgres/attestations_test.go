@@ -247,3 +247,28 @@ func TestAttestationNeedsACompleteVisibleAssessment(t *testing.T) {
 	_, err = s.svc.Attestations.CreateAttestation(s.ctx, assess.NewAttestation{AssessmentID: s.assessmentID}, s.assessor)
 	requireCode(t, err, assess.ECodeConflict, "not_complete")
 }
+
+// TestInvalidDocumentIsNeverServed: a record the API would refuse but the database holds
+// (a claim reference of no CycloneDX type, from an older version or a hand edit) makes the
+// statement break the schema: freezing answers 500 export_invalid, records the problem in
+// the audit log and stores nothing.
+func TestInvalidDocumentIsNeverServed(t *testing.T) {
+	t.Parallel()
+	s := newAttestationStore(t)
+	s.exec(`UPDATE claims SET external_references = '[{"type": "carrier-pigeon", "url": "https://example.com"}]' WHERE id = $1`, s.claimID)
+	at, err := s.svc.Attestations.CreateAttestation(s.ctx, assess.NewAttestation{AssessmentID: s.assessmentID}, s.assessor)
+	require.NoError(t, err)
+	_, err = s.svc.Attestations.AddSignatory(s.ctx, at.ID, assess.NewSignatory{Title: "Lead"}, s.assessor)
+	require.NoError(t, err)
+	_, err = s.svc.Attestations.FreezeAttestation(s.ctx, at.ID, s.assessor)
+	requireCode(t, err, assess.ECodeExportInvalid, "")
+	_, err = s.svc.Attestations.ExportAttestation(s.ctx, at.ID, "1.6", s.assessor)
+	requireCode(t, err, assess.ECodeExportInvalid, "")
+	var audited int
+	require.NoError(t, s.pool.QueryRow(s.ctx, `SELECT count(*) FROM audit_log WHERE action = 'attestation.export_invalid' AND target_id = $1`,
+		at.ID).Scan(&audited))
+	require.Equal(t, 2, audited)
+	var state string
+	require.NoError(t, s.pool.QueryRow(s.ctx, `SELECT state FROM attestations WHERE id = $1`, at.ID).Scan(&state))
+	require.Equal(t, "draft", state)
+}
