@@ -163,16 +163,9 @@ func ecdsaKey(t testing.TB, curve elliptic.Curve) *ecdsa.PrivateKey {
 // signer, from the frozen statement.
 func signerOf(t testing.TB, frozen []byte, s *jsf.Signer) *jsf.Object {
 	t.Helper()
-	doc, err := jsf.ParseObject(frozen)
+	obj, err := attest.SignStatement(frozen, s)
 	require.NoError(t, err)
-	decl, err := jsf.LookupObject(doc, "/declarations")
-	require.NoError(t, err)
-	mine := decl.Clone()
-	mine.Delete("signature")
-	require.NoError(t, jsf.AddSignerObject(mine, "signature", s))
-	sig, _ := mine.Get("signature")
-	list, _ := sig.(*jsf.Object).Get("signers")
-	return list.([]any)[0].(*jsf.Object)
+	return obj
 }
 
 // jwksOf is the key set the service publishes for these platform keys.

@@ -88,7 +88,7 @@ func runSign(_ context.Context, opts signOptions, out io.Writer) error {
 	if err != nil {
 		return usageErrorf("--key %s: %w", opts.key, err)
 	}
-	signer, err := signDeclarations(frozen, s)
+	signer, err := attest.SignStatement(frozen, s)
 	if err != nil {
 		return usageErrorf("%s: %w", opts.file, err)
 	}
@@ -110,52 +110,6 @@ func runSign(_ context.Context, opts signOptions, out io.Writer) error {
 	}
 	_, err = fmt.Fprintf(out, "wrote the %s signer of key %s to %s\n", alg, s.Thumbprint(), opts.out)
 	return err
-}
-
-// signDeclarations returns the signer object that signs the declarations of a frozen
-// statement as their only signer: signers already present are left out of what it
-// signs, as JSF's multiple signatures require.
-func signDeclarations(frozen []byte, s *jsf.Signer) (*jsf.Object, error) {
-	doc, err := jsf.ParseObject(frozen)
-	if err != nil {
-		return nil, fmt.Errorf("not a JSON document: %w", err)
-	}
-	if doc.Has(attest.SignatureProperty) {
-		return nil, errors.New("the document is sealed already: sign the frozen statement downloaded from the service")
-	}
-	v, _ := doc.Get("declarations")
-	decl, ok := v.(*jsf.Object)
-	if !ok {
-		return nil, errors.New("it has no declarations object: it is not an attestation statement")
-	}
-	if err := checkFrozen(decl); err != nil {
-		return nil, err
-	}
-	mine := decl.Clone()
-	mine.Delete(attest.SignatureProperty)
-	if err := jsf.AddSignerObject(mine, attest.SignatureProperty, s); err != nil {
-		return nil, err
-	}
-	sig, _ := mine.Get(attest.SignatureProperty)
-	list, _ := sig.(*jsf.Object).Get("signers")
-	return list.([]any)[0].(*jsf.Object), nil
-}
-
-// checkFrozen refuses a statement the platform has not frozen yet: the service compares a
-// signature with its frozen copy, in which every attestation, claim and evidence object
-// carries the platform's signature.
-func checkFrozen(decl *jsf.Object) error {
-	for _, name := range []string{"attestations", "claims", "evidence"} {
-		v, _ := decl.Get(name)
-		list, _ := v.([]any)
-		for i, it := range list {
-			if obj, ok := it.(*jsf.Object); !ok || !obj.Has(attest.SignatureProperty) {
-				return fmt.Errorf("it is not frozen: declarations.%s[%d] carries no platform signature; "+
-					"download the frozen statement from the service", name, i)
-			}
-		}
-	}
-	return nil
 }
 
 // readPrivateKey reads the first private key of a PEM file: PKCS#8 ("PRIVATE KEY"), or

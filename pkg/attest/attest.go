@@ -87,6 +87,41 @@ type Signatory struct {
 	SignedAt     time.Time
 }
 
+// SignStatement is what a digital signatory's own tool does: it returns the signer object
+// {algorithm, publicKey, value} that signs the declarations of a frozen statement as their
+// only signer (signers already present are left out of what it signs, as JSF's multiple
+// signatures require), for the service's AddDigitalSignature. A sealed document, or a
+// statement the platform has not frozen, is refused.
+func SignStatement(frozen []byte, s *jsf.Signer) (*jsf.Object, error) {
+	doc, err := jsf.ParseObject(frozen)
+	if err != nil {
+		return nil, fmt.Errorf("not a JSON document: %w", err)
+	}
+	if doc.Has(SignatureProperty) {
+		return nil, errors.New("the document is sealed already: sign the frozen statement downloaded from the service")
+	}
+	decl, ok := get(doc, "declarations").(*jsf.Object)
+	if !ok {
+		return nil, errors.New("it has no declarations object: it is not an attestation statement")
+	}
+	for _, name := range signedCollections {
+		list, _ := get(decl, name).([]any)
+		for i, it := range list {
+			if obj, ok := it.(*jsf.Object); !ok || !obj.Has(SignatureProperty) {
+				return nil, fmt.Errorf("it is not frozen: declarations.%s[%d] carries no platform signature; "+
+					"download the frozen statement from the service", name, i)
+			}
+		}
+	}
+	mine := decl.Clone()
+	mine.Delete(SignatureProperty)
+	if err := jsf.AddSignerObject(mine, SignatureProperty, s); err != nil {
+		return nil, err
+	}
+	list, _ := get(asObject(get(mine, SignatureProperty)), "signers").([]any)
+	return asObject(list[0]), nil
+}
+
 // AddDigitalSignature checks a signer object made over the frozen statement (a JSF signer
 // {algorithm, publicKey, value} of declarations as its only signer) and, when it verifies,
 // adds it to declarations.signature and the signing record of who to the document. It

@@ -60,20 +60,21 @@ func content() assess.AttestationContent {
 	}
 }
 
-// clientSigner makes what a signatory's own tool makes: a signer of declarations as its
-// only signer, from the frozen statement.
+// clientSigner makes what a signatory's own tool makes (SignStatement).
 func clientSigner(t testing.TB, frozen []byte, s *jsf.Signer) *jsf.Object {
 	t.Helper()
-	doc, err := jsf.ParseObject(frozen)
-	require.NoError(t, err)
-	decl, err := jsf.LookupObject(doc, "/declarations")
-	require.NoError(t, err)
-	mine := decl.Clone()
-	mine.Delete("signature")
-	require.NoError(t, jsf.AddSignerObject(mine, "signature", s))
-	sig, _ := mine.Get("signature")
-	list, _ := sig.(*jsf.Object).Get("signers")
-	return list.([]any)[0].(*jsf.Object)
+	obj, err := attest.SignStatement(frozen, s)
+	if err != nil { // a statement not yet frozen: sign it as it is, to test that the service refuses it
+		doc, perr := jsf.ParseObject(frozen)
+		require.NoError(t, perr)
+		decl, lerr := jsf.LookupObject(doc, "/declarations")
+		require.NoError(t, lerr)
+		require.NoError(t, jsf.AddSignerObject(decl, "signature", s))
+		sig, _ := decl.Get("signature")
+		list, _ := sig.(*jsf.Object).Get("signers")
+		return list.([]any)[0].(*jsf.Object)
+	}
+	return obj
 }
 
 func userSigner(t testing.TB) *jsf.Signer {
