@@ -137,7 +137,7 @@ func run(ctx context.Context, opts options) error {
 	// Imports by URL and the standards feed download through the webhooks' outbound guard,
 	// within the request's deadline.
 	deps.Fetcher = notify.NewFetcher(notify.HTTPConfig{Timeout: 10 * time.Second, AllowNetworks: cfg.OutboundAllowNetworks,
-		UserAgent: notify.UserAgent(boot.Version)})
+		UserAgent: notify.UserAgent(boot.Version), Logger: log})
 	api := httpapi.New(httpapi.Config{
 		Version: boot.Version, StartedAt: started, CORSOrigins: cfg.CORSOrigins, TrustProxyHops: cfg.TrustProxyHops,
 		MaxBodyBytes: cfg.APIMaxBodyBytes, UploadMaxBytes: cfg.UploadMaxFileSize, RequestTimeout: cfg.RequestTimeout, StorageProvider: string(cfg.StorageProvider), PasswordMinLength: cfg.PasswordMinLength,

@@ -5,8 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
+	"net"
 	"net/http"
 	"net/url"
+	"strconv"
 
 	"github.com/assay-dev/assay/pkg/assess"
 )
@@ -48,7 +51,7 @@ func (f *Fetcher) FetchDocument(ctx context.Context, field, rawURL string, limit
 		client := f.c.secure
 		if u.Scheme == "http" {
 			if err := f.c.checkPlainHTTP(ctx, u.Hostname()); err != nil {
-				return nil, fetchFailed(field, err.Error()+".")
+				return nil, fetchFailed(field, "plain http is refused for this host: use https.")
 			}
 			client = f.c.plain
 		}
@@ -73,7 +76,7 @@ func (f *Fetcher) get(ctx context.Context, client *http.Client, field string, u 
 	req.Header.Set("Accept", "application/vnd.cyclonedx+json, application/feed+json, application/json;q=0.9, */*;q=0.1")
 	resp, err := client.Do(req)
 	if err != nil {
-		return nil, "", fetchFailed(field, f.c.describe(ctx, err).Error()+".")
+		return nil, "", f.failed(ctx, field, u, err)
 	}
 	defer resp.Body.Close()
 	switch {
@@ -99,6 +102,26 @@ func (f *Fetcher) get(ctx context.Context, client *http.Client, field string, u 
 		return nil, "", tooLarge(field, limit)
 	}
 	return body, "", nil
+}
+
+// failed is the 422 of a request that got no answer. A refusal of the SSRF guard says
+// only that the address is not allowed: the caller of an import by URL must not learn the
+// internal address a host name resolved to; the log gets it (issue 26 item 14).
+func (f *Fetcher) failed(ctx context.Context, field string, u *url.URL, err error) error {
+	var refused *RefusedError
+	if errors.As(err, &refused) {
+		if l := f.c.cfg.Logger; l != nil {
+			l.WarnContext(ctx, "document download refused", slog.String("host", u.Hostname()),
+				slog.String("address", refused.Addr.String()), slog.String("reason", refused.Reason))
+		}
+		return fetchFailed(field, "the address is not allowed.")
+	}
+	why := f.c.describe(ctx, err)
+	var dns *net.DNSError
+	if errors.As(why, &dns) {
+		return fetchFailed(field, "the host name "+strconv.Quote(u.Hostname())+" cannot be resolved.")
+	}
+	return fetchFailed(field, why.Error()+".")
 }
 
 func tooLarge(field string, limit int64) error {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/netip"
@@ -40,6 +41,9 @@ type HTTPConfig struct {
 	Resolver *net.Resolver
 	// Now is the clock of the webhook-timestamp header (default time.Now).
 	Now func() time.Time
+	// Logger receives what must not reach a caller, such as the internal address a
+	// document URL resolved to (default: discarded).
+	Logger *slog.Logger
 }
 
 // HTTPClient posts JSON to webhook and chat endpoints. It never follows redirects, never
