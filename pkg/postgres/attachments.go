@@ -69,8 +69,9 @@ func findAttachment(ctx context.Context, q querier, evidenceID, id string, lock 
 	return a, err
 }
 
-// unlockedEvidence checks that actor may see evidence id (404) and that it accepts
-// changes (409 with the lock reason).
+// unlockedEvidence checks that actor may see evidence id (404) and that its files accept
+// changes: not locked (409 with the lock reason), and not in review (409 in_review: the
+// reviewer judges the files that were submitted).
 func unlockedEvidence(ctx context.Context, q querier, actor assess.Actor, id string) error {
 	if err := evidenceVisible(ctx, q, actor, id); err != nil {
 		return err
@@ -81,6 +82,10 @@ func unlockedEvidence(ctx context.Context, q querier, actor assess.Actor, id str
 		if _, err := tx.Exec(ctx, "SELECT 1 FROM evidence WHERE id = $1 FOR SHARE", id); err != nil {
 			return err
 		}
+	}
+	var state assess.EvidenceState
+	if err := q.QueryRow(ctx, "SELECT state FROM evidence WHERE id = $1", id).Scan(&state); err == nil && state == assess.EvidenceInReview {
+		return assess.ErrEvidenceInReview
 	}
 	return evidenceLockError(ctx, q, id)
 }
@@ -200,6 +205,9 @@ func recordAttachment(ctx context.Context, tx *Tx, att storedAttachment) (assess
 	if err != nil {
 		return assess.Attachment{}, false, err
 	}
+	if err := tx.BumpVersion(ctx, "evidence", att.EvidenceID); err != nil { // an approval of the version before is stale
+		return assess.Attachment{}, false, err
+	}
 	return stored.Attachment, true, tx.Record(ctx, assess.ChangeEvidenceAttachmentAdded, attachmentTarget(stored.Attachment),
 		attachmentDetails(stored.Attachment), attachmentEvent(ctx, tx, stored.Attachment))
 }
@@ -216,6 +224,9 @@ func (s *AttachmentService) DeleteAttachment(ctx context.Context, evidenceID, id
 			return err
 		}
 		if _, err := tx.Exec(ctx, "DELETE FROM evidence_attachments WHERE id = $1", id); err != nil {
+			return err
+		}
+		if err := tx.BumpVersion(ctx, "evidence", evidenceID); err != nil {
 			return err
 		}
 		return tx.Record(ctx, assess.ChangeEvidenceAttachmentRemoved, attachmentTarget(a.Attachment),

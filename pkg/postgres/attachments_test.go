@@ -160,3 +160,48 @@ func TestBlobCollector(t *testing.T) {
 	require.NoError(t, content.Body.Close())
 	require.Equal(t, "kept", string(raw))
 }
+
+// TestEvidenceFilesDoNotChangeInReview: while evidence is in review its files are what the
+// reviewer judges — adding or deleting one is 409 in_review, for the reviewer too — and a
+// file added or deleted otherwise bumps the evidence's version, so an approval made on the
+// version read before the change is refused (issue 26 item 13).
+func TestEvidenceFilesDoNotChangeInReview(t *testing.T) {
+	t.Parallel()
+	pool, svc, ev := attachmentFixture(t)
+	ctx := context.Background()
+	upload := func(name string) error {
+		_, _, err := svc.Attachments.AddAttachment(ctx, ev, assess.AttachmentUpload{Filename: name,
+			Content: bytes.NewReader([]byte("report " + name + "\n"))}, assess.SystemActor)
+		return err
+	}
+	version := func() int64 {
+		var v int64
+		require.NoError(t, pool.QueryRow(ctx, "SELECT version FROM evidence WHERE id = $1", ev).Scan(&v))
+		return v
+	}
+	before := version()
+	require.NoError(t, upload("a.txt"))
+	require.Equal(t, before+1, version(), "a file added bumps the evidence's version")
+	files, err := svc.Attachments.FindAttachments(ctx, ev, assess.SystemActor)
+	require.NoError(t, err)
+
+	_, err = pool.Exec(ctx, "UPDATE evidence SET state = 'in_review' WHERE id = $1", ev)
+	require.NoError(t, err)
+	requireCode(t, upload("b.txt"), assess.ECodeConflict, "")
+	err = svc.Attachments.DeleteAttachment(ctx, ev, files[0].ID, assess.SystemActor)
+	requireCode(t, err, assess.ECodeConflict, "")
+	require.Len(t, must(svc.Attachments.FindAttachments(ctx, ev, assess.SystemActor)), 1)
+
+	_, err = pool.Exec(ctx, "UPDATE evidence SET state = 'in_progress' WHERE id = $1", ev)
+	require.NoError(t, err)
+	at := version()
+	require.NoError(t, svc.Attachments.DeleteAttachment(ctx, ev, files[0].ID, assess.SystemActor))
+	require.Equal(t, at+1, version(), "a file deleted bumps the evidence's version")
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
