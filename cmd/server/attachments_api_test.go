@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"mime"
 	"mime/multipart"
+	"net"
 	"net/http"
 	"net/textproto"
 	"os"
@@ -486,4 +487,35 @@ func TestAttachmentProviderChange(t *testing.T) {
 	res, raw = c.fetchFile(t, ev, dbID)
 	require.Equal(t, http.StatusOK, res.StatusCode)
 	require.Equal(t, inDatabase, raw)
+}
+
+// TestStalledUploadIsCutOff: a client that stops sending in the middle of an upload is
+// cut off after REQUEST_TIMEOUT without a byte arriving, and nothing of its file is kept
+// (issue 26 item 15: uploads had no bound but their size).
+func TestStalledUploadIsCutOff(t *testing.T) {
+	t.Parallel()
+	ts := startServer(t, "REQUEST_TIMEOUT=1s")
+	admin := ts.admin(t)
+	token := ts.newAPIKey(t, admin)
+	ev := admin.post(t, "/api/v1/evidence", map[string]any{"name": "Stalled upload"}, http.StatusCreated)["id"].(string)
+	conn, err := net.Dial("tcp", strings.TrimPrefix(ts.url, "http://"))
+	require.NoError(t, err)
+	defer conn.Close()
+	head := "--zz\r\nContent-Disposition: form-data; name=\"file\"; filename=\"big.txt\"\r\nContent-Type: text/plain\r\n\r\n"
+	_, err = fmt.Fprintf(conn, "POST /api/v1/evidence/%s/attachments HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer %s\r\n"+
+		"Content-Type: multipart/form-data; boundary=zz\r\nContent-Length: %d\r\n\r\n%s%s", ev, token, 1<<20, head, strings.Repeat("a", 64<<10))
+	require.NoError(t, err)
+	began := time.Now()
+	require.NoError(t, conn.SetReadDeadline(time.Now().Add(20*time.Second)))
+	_, _ = io.ReadAll(conn) // the server answers or closes: either way the read ends
+	require.Less(t, time.Since(began), 10*time.Second, "the stalled upload was not cut off")
+	require.Eventually(t, func() bool {
+		return len(items(t, admin.get(t, "/api/v1/evidence/"+ev+"/attachments", http.StatusOK))) == 0
+	}, 5*time.Second, 100*time.Millisecond)
+	conn2, err := pgx.Connect(context.Background(), ts.dsn)
+	require.NoError(t, err)
+	defer conn2.Close(context.Background())
+	var chunks int
+	require.NoError(t, conn2.QueryRow(context.Background(), "SELECT count(*) FROM blob_chunks").Scan(&chunks))
+	require.Zero(t, chunks, "no chunk of the stalled file is kept")
 }

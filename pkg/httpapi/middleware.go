@@ -3,10 +3,12 @@ package httpapi
 import (
 	"context"
 	"fmt"
+	"io"
 	"log/slog"
 	"math/rand/v2"
 	"net"
 	"net/http"
+	"regexp"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -301,11 +303,12 @@ func finish(log *slog.Logger, obs RequestObserver, r *http.Request, rec *statusR
 
 // limitBody caps every request body; huma operations apply the same cap themselves and
 // answer 413 in the envelope.
-func limitBody(n, uploadLimit int64) func(http.Handler) http.Handler {
+func limitBody(n, uploadLimit int64, idle time.Duration, uploads *uploadMatcher) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			limit := n
-			if isMultipart(r) { // an upload: the file limit, enforced again per file while streaming
+			upload := uploads.match(r)
+			if upload { // the file limit, enforced again per file while streaming
 				limit = uploadLimit + uploadOverhead
 				r = r.WithContext(context.WithValue(r.Context(), uploadLimitKey{}, uploadLimit))
 			}
@@ -317,22 +320,72 @@ func limitBody(n, uploadLimit int64) func(http.Handler) http.Handler {
 			}
 			if r.Body != nil && r.Body != http.NoBody { // no body (most GETs): nothing to cap
 				r.Body = http.MaxBytesReader(w, r.Body, limit)
+				if upload && idle > 0 {
+					r.Body = &idleReader{ReadCloser: r.Body, rc: http.NewResponseController(w), idle: idle}
+				}
 			}
 			next.ServeHTTP(w, r)
 		})
 	}
 }
 
+// idleReader cuts off an upload whose client sends nothing for idle: each read may wait
+// that long for the next bytes. An upload has no overall deadline (its length depends on
+// the client's link), so this is what frees the connection from a client that stopped.
+type idleReader struct {
+	io.ReadCloser
+	rc   *http.ResponseController
+	idle time.Duration
+}
+
+func (r *idleReader) Read(p []byte) (int, error) {
+	_ = r.rc.SetReadDeadline(time.Now().Add(r.idle)) // unsupported (tests' recorders): no deadline
+	return r.ReadCloser.Read(p)
+}
+
+// uploadMatcher tells the declared upload operations from the rest: only they get the
+// upload size cap and are exempt from the request deadline, whatever Content-Type another
+// request claims.
+type uploadMatcher []struct {
+	method string
+	path   *regexp.Regexp
+}
+
+// add declares an upload operation: method and path as the route table writes them.
+func (m *uploadMatcher) add(method, path string) {
+	pattern := "^" + pathParam.ReplaceAllString(regexp.QuoteMeta(path), "[^/]+") + "$"
+	*m = append(*m, struct {
+		method string
+		path   *regexp.Regexp
+	}{method, regexp.MustCompile(pattern)})
+}
+
+// pathParam is a {param} of a route's path, as regexp.QuoteMeta leaves it.
+var pathParam = regexp.MustCompile(`\\\{[^}]+\\\}`)
+
+func (m *uploadMatcher) match(r *http.Request) bool {
+	if !isMultipart(r) {
+		return false
+	}
+	for _, u := range *m {
+		if u.method == r.Method && u.path.MatchString(r.URL.Path) {
+			return true
+		}
+	}
+	return false
+}
+
 // deadline bounds every API request by d, so a database that stops answering turns into
-// 503 service_unavailable within the bound instead of a hanging request. Uploads are
-// exempt: their length depends on the client's link, and their size is bounded instead.
-func deadline(d time.Duration) func(http.Handler) http.Handler {
+// 503 service_unavailable within the bound instead of a hanging request. Declared upload
+// operations are exempt: their length depends on the client's link, and their size (and
+// idle time, idleReader) is bounded instead.
+func deadline(d time.Duration, uploads *uploadMatcher) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		if d <= 0 {
 			return next
 		}
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if !isAPIPath(r.URL.Path) || isMultipart(r) {
+			if !isAPIPath(r.URL.Path) || uploads.match(r) {
 				next.ServeHTTP(w, r)
 				return
 			}

@@ -404,6 +404,7 @@ func (s *Server) registerRoute(r route) {
 	op.Responses = cloneResponses(op.Responses)
 	r.register(s, Op{Permission: r.Permission, Operation: op})
 	if r.upload {
+		s.uploads.add(r.Method, r.Path)
 		item := s.API.OpenAPI().Paths[r.Path]
 		for _, o := range []*huma.Operation{item.Post, item.Put} {
 			if o != nil && o.OperationID == op.OperationID {

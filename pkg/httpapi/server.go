@@ -28,7 +28,7 @@ type Config struct {
 	TrustProxyHops    int           // reverse-proxy hops trusted for X-Forwarded-*
 	MaxBodyBytes      int64         // cap of JSON request bodies
 	UploadMaxBytes    int64         // largest uploaded file (UPLOAD_MAX_FILE_SIZE)
-	RequestTimeout    time.Duration // deadline of every API request but uploads (REQUEST_TIMEOUT); 0: none
+	RequestTimeout    time.Duration // deadline of every API request but uploads, and the longest an upload may send nothing (REQUEST_TIMEOUT); 0: none
 	StorageProvider   string        // "database" or "s3": what health reports under storage
 	PasswordMinLength int           // shown to the setup wizard
 	// SessionKey signs session cookies (JWT_SECRET or the generated secret).
@@ -136,6 +136,9 @@ type Server struct {
 	cfg    Config
 	dep    Deps
 	signer sessionSigner
+	// uploads are the declared upload operations (registerRoute adds each), the only ones
+	// the upload limits and the exemption from the request deadline apply to.
+	uploads *uploadMatcher
 
 	openapiOnce sync.Once // the document, rendered on first request
 	openapiDoc  []byte
@@ -152,7 +155,8 @@ func New(cfg Config, deps Deps) *Server {
 	if deps.Logger == nil {
 		deps.Logger = slog.Default()
 	}
-	s := &Server{cfg: cfg, dep: deps, signer: sessionSigner{key: cfg.SessionKey, lifetime: cfg.SessionLifetime, now: cfg.Now}}
+	s := &Server{cfg: cfg, dep: deps, signer: sessionSigner{key: cfg.SessionKey, lifetime: cfg.SessionLifetime, now: cfg.Now},
+		uploads: &uploadMatcher{}}
 	switch {
 	case deps.Authorizer != nil:
 	case deps.Identity != nil && len(cfg.SessionKey) > 0:
@@ -162,8 +166,10 @@ func New(cfg Config, deps Deps) *Server {
 	}
 	deps = s.dep
 	r := chi.NewRouter()
+	uploads := s.uploads
 	r.Use(requestContext(cfg.TrustProxyHops), observe(deps.Logger, deps.Observer),
-		securityHeaders, cors(cfg.CORSOrigins), compressJSON, limitBody(cfg.MaxBodyBytes, cfg.UploadMaxBytes), deadline(cfg.RequestTimeout), s.setupGate,
+		securityHeaders, cors(cfg.CORSOrigins), compressJSON, limitBody(cfg.MaxBodyBytes, cfg.UploadMaxBytes, cfg.RequestTimeout, uploads),
+		deadline(cfg.RequestTimeout, uploads), s.setupGate,
 		s.checkInput, middleware.GetHead, s.identify, s.limitRate)
 	r.NotFound(s.notFound)
 	r.MethodNotAllowed(s.methodNotAllowed)

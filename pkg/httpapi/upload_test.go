@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
@@ -251,4 +252,34 @@ func BenchmarkUpload50MiB(b *testing.B) {
 	}
 	b.ReportMetric(float64(total)/float64(b.N)/(1<<20), "alloc-MiB/op")
 	fmt.Fprint(io.Discard)
+}
+
+// TestMultipartIsNoUploadElsewhere: a request that claims multipart/form-data on an
+// operation that takes no upload keeps the request deadline (it skipped it before): only
+// the declared upload operations are exempt (issue 26 item 15).
+func TestMultipartIsNoUploadElsewhere(t *testing.T) {
+	t.Parallel()
+	setup := &fakeSetup{}
+	setup.done.Store(true)
+	srv := New(Config{Version: "test", StartedAt: time.Now(), RequestTimeout: time.Minute},
+		Deps{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Setup: setup})
+	type probe struct {
+		Body struct {
+			Deadline bool `json:"deadline"`
+		}
+	}
+	register(srv, Op{Permission: assess.PermPublic, Operation: huma.Operation{OperationID: "probeDeadline", Method: http.MethodGet,
+		Path: "/api/v1/probe"}}, func(ctx context.Context, _ *struct{}) (*probe, error) {
+		out := &probe{}
+		_, out.Body.Deadline = ctx.Deadline()
+		return out, nil
+	})
+	for _, ct := range []string{"", "multipart/form-data; boundary=zz"} {
+		req := httptest.NewRequest(http.MethodGet, "/api/v1/probe", nil)
+		req.Header.Set("Content-Type", ct)
+		rec := httptest.NewRecorder()
+		srv.ServeHTTP(rec, req)
+		require.Equal(t, http.StatusOK, rec.Code, rec.Body.String())
+		require.JSONEq(t, `{"deadline":true}`, rec.Body.String(), "Content-Type %q", ct)
+	}
 }
