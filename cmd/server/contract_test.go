@@ -93,6 +93,19 @@ func TestErrorAnswersKeepTheContract(t *testing.T) {
 		require.Contains(t, body["message"], "percent-encoded")
 	})
 
+	for _, c := range []struct{ name, method, path, body string }{
+		{"malformed text in the query", "GET", "/api/v1/users?q=%00", ""},
+		{"invalid UTF-8 in a JSON body", "POST", "/api/v1/tags", "{\"name\": \"\xff\"}"},
+	} {
+		t.Run(c.name+" is counted and says so (issue 26 item 11)", func(t *testing.T) {
+			res, body := key.rawRequest(t, c.method, c.path, c.body)
+			requireEnvelope(t, res, body, http.StatusBadRequest, "validation_failed")
+			require.NotEmpty(t, res.Header.Get("X-RateLimit-Limit"))
+			require.NotEmpty(t, res.Header.Get("X-RateLimit-Remaining"))
+			require.NotEmpty(t, res.Header.Get("X-RateLimit-Reset"))
+		})
+	}
+
 	for _, c := range []struct{ name, method, path string }{
 		{"an unknown API route", "GET", "/api/v1/no-such-thing"},
 		{"a wrong method", "PUT", "/api/v1/users"},

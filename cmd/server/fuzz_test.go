@@ -643,6 +643,16 @@ func (f *fuzzer) check(req *http.Request, fileAnswer bool) (string, int) {
 		return "the answer could not be read: " + err.Error(), res.StatusCode
 	}
 	s := res.StatusCode
+	// Every answer to a credential counts against its budget and says so (issue 26 item 11),
+	// malformed input or not; except the unlimited paths (health, the API description) and
+	// the requests net/http itself cannot parse (answered on the connection, which closes),
+	// where no credential was read.
+	limited := req.URL.Path != "/api/health" && !strings.HasPrefix(req.URL.Opaque, "/api/health") &&
+		!strings.HasPrefix(req.URL.Opaque, "/api/v1/openapi.json") && !strings.HasPrefix(req.URL.Opaque, "/api/v1/docs") && !res.Close
+	if limited && s < 500 && (res.Header.Get("X-RateLimit-Limit") == "" || res.Header.Get("X-RateLimit-Remaining") == "" ||
+		res.Header.Get("X-RateLimit-Reset") == "") {
+		return fmt.Sprintf("answered %d without the X-RateLimit headers", s), s
+	}
 	switch {
 	case s >= 500:
 		return fmt.Sprintf("answered %d: %.300s", s, raw), s

@@ -170,7 +170,7 @@ func New(cfg Config, deps Deps) *Server {
 	r.Use(requestContext(cfg.TrustProxyHops), observe(deps.Logger, deps.Observer),
 		securityHeaders, cors(cfg.CORSOrigins), compressJSON, limitBody(cfg.MaxBodyBytes, cfg.UploadMaxBytes, cfg.RequestTimeout, uploads),
 		deadline(cfg.RequestTimeout, uploads), s.setupGate,
-		s.checkInput, middleware.GetHead, s.identify, s.limitRate)
+		middleware.GetHead, s.identify, s.limitRate, s.checkInput)
 	r.NotFound(s.notFound)
 	r.MethodNotAllowed(s.methodNotAllowed)
 
