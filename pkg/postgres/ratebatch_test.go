@@ -2,10 +2,15 @@ package postgres_test
 
 import (
 	"context"
+	"strconv"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/stretchr/testify/require"
 
 	"github.com/assay-dev/assay/pkg/postgres"
@@ -88,4 +93,48 @@ func TestBatchedRateLimiterSharedAcrossServers(t *testing.T) {
 	require.InDelta(t, limit, allowed, limit/4, "admitted beyond the documented bound (a quarter of the budget) either way")
 	require.Eventually(t, func() bool { return sharedCount(t, dsn, "cred:shared") == workers*perWorker },
 		3*time.Second, 50*time.Millisecond, "every hit is counted")
+}
+
+// writeCounter counts the statements that write to the rate-limit table.
+type writeCounter struct{ n atomic.Int64 }
+
+func (c *writeCounter) TraceQueryStart(ctx context.Context, _ *pgx.Conn, data pgx.TraceQueryStartData) context.Context {
+	sql := strings.ToUpper(data.SQL)
+	if strings.Contains(sql, "RATE_LIMIT") && (strings.Contains(sql, "INSERT") || strings.Contains(sql, "UPDATE")) {
+		c.n.Add(1)
+	}
+	return ctx
+}
+
+func (c *writeCounter) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
+
+// TestRateLimiterWritesPerFlushNotPerRequest: thousands of requests under a large budget
+// cost a database write per credential and flush interval, not one per request (issue 26 item 16: the
+// other tests would pass with the old exact limiter, which wrote on every request).
+func TestRateLimiterWritesPerFlushNotPerRequest(t *testing.T) {
+	t.Parallel()
+	cfg, err := pgxpool.ParseConfig(pgtest.NewDatabase(t))
+	require.NoError(t, err)
+	counter := &writeCounter{}
+	cfg.ConnConfig.Tracer = counter
+	pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
+	require.NoError(t, err)
+	t.Cleanup(pool.Close)
+	now := time.Now()
+	const every = 50 * time.Millisecond
+	l := postgres.NewBatchedRateLimiter(pool, func() time.Time { return now }, every, nil)
+	runLimiter(t, l)
+	const hits = 5000
+	began := time.Now()
+	for i := range hits {
+		d, err := l.Hit(context.Background(), "cred:busy:"+strconv.Itoa(i%20), 1_000_000, time.Minute)
+		require.NoError(t, err)
+		require.True(t, d.Allowed)
+	}
+	elapsed := time.Since(began)
+	time.Sleep(3 * every) // the last flush
+	flushes := int64(elapsed/every) + 4
+	// At most one write per credential and flush (20 credentials here).
+	require.LessOrEqual(t, counter.n.Load(), flushes*20, "%d writes for %d requests in %s", counter.n.Load(), hits, elapsed)
+	require.Less(t, counter.n.Load()*50, int64(hits))
 }
