@@ -143,6 +143,9 @@ func (s *AttestationService) FreezeAttestation(ctx context.Context, id string, a
 			return err
 		}
 		if state == assess.AttestationDraft {
+			if err := mayFreeze(ctx, tx, id); err != nil {
+				return err
+			}
 			if err := s.freeze(ctx, tx, id); err != nil {
 				return err
 			}
@@ -151,6 +154,25 @@ func (s *AttestationService) FreezeAttestation(ctx context.Context, id string, a
 		return err
 	})
 	return doc, s.reportInvalid(ctx, actor, err)
+}
+
+// mayFreeze lets the actor freeze a draft when they could sign one of its slots (pinned to
+// them, or open) or manage its affirmation: someone else fetching the statement would end
+// the editing of the draft for no signature.
+func mayFreeze(ctx context.Context, tx *Tx, id string) error {
+	if tx.Actor.Can(assess.PermAffirmationsManage) {
+		return nil
+	}
+	var can bool
+	if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM attestation_signatories WHERE attestation_id = $1
+		AND signed_at IS NULL AND (user_id IS NULL OR user_id = $2))`, id, tx.Actor.ID).Scan(&can); err != nil {
+		return err
+	}
+	if !can {
+		return &assess.Error{Code: assess.ECodePermissionDenied, Message: "No signatory slot of this attestation is yours to sign.",
+			Details: []assess.Detail{{Field: "slot", Code: "slot_pinned"}}}
+	}
+	return nil
 }
 
 // freeze builds, validates and signs the statement of draft id and stores it.
