@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
@@ -156,4 +157,45 @@ func (c *apiClient) sendWithCredential(t testing.TB, req *http.Request) (*http.R
 		req.Header[name] = values
 	}
 	return c.send(t, req)
+}
+
+// allowsNull reports whether the schema of property prop of component schema name in the
+// API description admits null.
+func allowsNull(doc map[string]any, name, prop string) bool {
+	schema, _ := doc["components"].(map[string]any)["schemas"].(map[string]any)[name].(map[string]any)
+	p, _ := schema["properties"].(map[string]any)[prop].(map[string]any)
+	if types, ok := p["type"].([]any); ok && slices.Contains(types, any("null")) {
+		return true
+	}
+	for _, alt := range append(asList(p["anyOf"]), asList(p["oneOf"])...) {
+		if m, _ := alt.(map[string]any); m["type"] == "null" {
+			return true
+		}
+	}
+	return false
+}
+
+func asList(v any) []any {
+	l, _ := v.([]any)
+	return l
+}
+
+// TestNullsTheAnswersSendAreDescribed: fields the API answers with null — evidence
+// without a reviewer, an attachment whose uploader's account is gone, a note whose author's
+// account is gone, a signatory slot pinned to nobody — are nullable in the API description,
+// so the typed clients generated from it do not claim a value is always there (issue 26
+// item 12).
+func TestNullsTheAnswersSendAreDescribed(t *testing.T) {
+	t.Parallel()
+	ts := startServer(t)
+	admin := ts.admin(t)
+	doc := ts.openAPIDocument(t)
+	ev := admin.post(t, "/api/v1/evidence", map[string]any{"name": "Scan"}, http.StatusCreated)
+	require.Nil(t, ev["reviewer"])
+	require.Contains(t, ev, "reviewer")
+	for _, c := range []struct{ schema, prop string }{
+		{"Evidence", "reviewer"}, {"Attachment", "uploadedBy"}, {"EvidenceNote", "author"}, {"Signatory", "user"}, {"Signatory", "signedBy"},
+	} {
+		require.True(t, allowsNull(doc, c.schema, c.prop), "%s.%s is sent as null but described as never null", c.schema, c.prop)
+	}
 }

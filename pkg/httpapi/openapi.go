@@ -5,6 +5,11 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"net/http"
+	"reflect"
+	"strings"
+	"time"
+
+	"github.com/danielgtaylor/huma/v2"
 )
 
 // OpenAPIDocument renders the API description: the huma-generated OpenAPI 3.1 document
@@ -44,4 +49,59 @@ func (s *Server) handleOpenAPI(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	_, _ = w.Write(s.openapiDoc)
+}
+
+// markNullableObjects describes the fields that hold a pointer to a struct and are sent
+// as null when unset (no omitempty) as "the object or null": huma describes them as the
+// object alone, and the typed clients generated from the document then claim a value is
+// always there (evidence reviewer, attachment uploadedBy, a note's author, a signatory
+// slot's user).
+func (s *Server) markNullableObjects() {
+	registry := s.API.OpenAPI().Components.Schemas
+	for name, schema := range registry.Map() {
+		t := registry.TypeFromRef(schemaRef + name)
+		for t != nil && t.Kind() == reflect.Pointer {
+			t = t.Elem()
+		}
+		if t == nil || t.Kind() != reflect.Struct {
+			continue
+		}
+		for _, prop := range nullableObjectFields(t) {
+			if p := schema.Properties[prop]; p != nil && p.Ref != "" {
+				schema.Properties[prop] = &huma.Schema{Description: p.Description,
+					AnyOf: []*huma.Schema{{Ref: p.Ref}, {Type: "null"}}}
+			}
+		}
+	}
+}
+
+const schemaRef = "#/components/schemas/"
+
+// nullableObjectFields are the JSON names of t's fields (embedded structs included) that
+// hold a pointer to a struct and are written as null when nil.
+func nullableObjectFields(t reflect.Type) []string {
+	var out []string
+	for f := range t.Fields() {
+		name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if f.Anonymous && name == "" {
+			ft := f.Type
+			if ft.Kind() == reflect.Pointer {
+				ft = ft.Elem()
+			}
+			if ft.Kind() == reflect.Struct {
+				out = append(out, nullableObjectFields(ft)...)
+			}
+			continue
+		}
+		if name == "-" || !f.IsExported() || strings.Contains(opts, "omitempty") {
+			continue
+		}
+		if f.Type.Kind() == reflect.Pointer && f.Type.Elem().Kind() == reflect.Struct && f.Type.Elem() != reflect.TypeFor[time.Time]() {
+			if name == "" {
+				name = f.Name
+			}
+			out = append(out, name)
+		}
+	}
+	return out
 }

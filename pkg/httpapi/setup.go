@@ -54,4 +54,5 @@ func (s *Server) handleSetupComplete(ctx context.Context, in *body[assess.NewAcc
 func (s *Server) registerOperations() {
 	s.registerRoutes()
 	s.describeEventWebhooks()
+	s.markNullableObjects()
 }

@@ -5096,7 +5096,7 @@ export interface components {
             sha256: string;
             /** Format: int64 */
             sizeBytes: number;
-            uploadedBy: components["schemas"]["UserRef"];
+            uploadedBy: components["schemas"]["UserRef"] | null;
         };
         AttachmentEvent: {
             attachment: components["schemas"]["Attachment"];
@@ -6066,7 +6066,7 @@ export interface components {
             name: string;
             /** Format: date-time */
             reviewedAt?: string;
-            reviewer: components["schemas"]["UserRef"];
+            reviewer: components["schemas"]["UserRef"] | null;
             /** @enum {string} */
             state: "in_progress" | "in_review" | "claimed" | "expired";
             /** Format: date-time */
@@ -6184,7 +6184,7 @@ export interface components {
             requirementId?: string;
             /** Format: date-time */
             reviewedAt?: string;
-            reviewer: components["schemas"]["UserRef"];
+            reviewer: components["schemas"]["UserRef"] | null;
             /** @enum {string} */
             state: "in_progress" | "in_review" | "claimed" | "expired";
             /** Format: date-time */
@@ -6258,7 +6258,7 @@ export interface components {
         };
         EvidenceNote: {
             /** @description null when the author's account was deleted */
-            author: components["schemas"]["UserRef"];
+            author: components["schemas"]["UserRef"] | null;
             content: string;
             /** Format: date-time */
             createdAt: string;
@@ -7740,13 +7740,13 @@ export interface components {
             organization: string;
             /** Format: date-time */
             signedAt: string | null;
-            signedBy: components["schemas"]["UserRef"];
+            signedBy: components["schemas"]["UserRef"] | null;
             /** @description The name the signatory signed with (snapshot at signing) */
             signerName?: string;
             /** @description The role the signatory signs in, e.g. Chief Information Security Officer */
             title: string;
             /** @description The user the slot is pinned to; null: any user allowed to sign */
-            user: components["schemas"]["UserRef"];
+            user: components["schemas"]["UserRef"] | null;
         };
         SigningKey: {
             algorithm: string;
@@ -8205,7 +8205,7 @@ export interface components {
         };
         WorkNote: {
             assessmentId: string;
-            author: components["schemas"]["UserRef"];
+            author: components["schemas"]["UserRef"] | null;
             content: string;
             /** Format: date-time */
             createdAt: string;

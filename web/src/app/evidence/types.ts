@@ -2,7 +2,7 @@ import type { components } from '../../api/schema'
 import type { AssertSame } from '../catalogue/api'
 
 // Types of the evidence API (issue #13, contract sections B and C), from the generated
-// schema, with the references the server may send as null marked so.
+// schema (which marks the references the server may send as null).
 
 type Schemas = components['schemas']
 
@@ -22,7 +22,7 @@ export type EvidenceState = (typeof EVIDENCE_STATES)[number]
 export const EVIDENCE_STATES_COMPLETE: AssertSame<EvidenceState, Schemas['Evidence']['state']> = true
 
 /** LOCK_REASONS are why evidence refuses changes (409 conflict, details code). */
-export const LOCK_REASONS = ['claimed', 'linked_to_claim', 'assessment_terminal'] as const
+export const LOCK_REASONS = ['claimed', 'linked_to_claim', 'assessment_terminal', 'affirmation_sealed'] as const
 
 /** LockReason is one of LOCK_REASONS. */
 export type LockReason = (typeof LOCK_REASONS)[number]
@@ -32,11 +32,11 @@ export const LOCK_REASONS_COMPLETE: AssertSame<LockReason | '', NonNullable<Sche
 
 /**
  * Evidence is a descriptor of something that shows a requirement is met, with its files.
- * `reviewer` is null until the evidence is submitted (the schema does not say so).
+ * `reviewer` is null until the evidence is submitted.
  * collectedOn, validFrom and validUntil are YYYY-MM-DD; validUntil is the last valid day.
  * `locked` says why the evidence refuses changes, if it does.
  */
-export type Evidence = Omit<Schemas['Evidence'], 'reviewer'> & { reviewer: UserRef | null }
+export type Evidence = Schemas['Evidence']
 
 /** NewEvidence creates evidence (POST /evidence); requirementIds (ar_…) are linked at once. */
 export type NewEvidence = Schemas['NewEvidence']
@@ -45,7 +45,7 @@ export type NewEvidence = Schemas['NewEvidence']
 export type EvidenceUpdate = Schemas['EvidenceUpdate']
 
 /** EvidenceNote is a note on evidence; a rejection's note has kind "rejection". The author is null once their account is gone. */
-export type EvidenceNote = Omit<Schemas['EvidenceNote'], 'author'> & { author: UserRef | null }
+export type EvidenceNote = Schemas['EvidenceNote']
 
 /** EvidenceLink is an assessment requirement the evidence is linked to. */
 export type EvidenceLink = Schemas['EvidenceLink']
@@ -61,7 +61,7 @@ export type EvidenceClaim = Schemas['EvidenceClaim']
  * contentType is detected from the bytes by the server. uploadedBy is null once the
  * uploader's account is gone.
  */
-export type Attachment = Omit<Schemas['Attachment'], 'uploadedBy'> & { uploadedBy: UserRef | null }
+export type Attachment = Schemas['Attachment']
 
 /** Page is one page of a server list. */
 export interface Page<T> {
