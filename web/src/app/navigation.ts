@@ -5,6 +5,7 @@ import {
   Connection,
   DocumentChecked,
   FolderOpened,
+  Key,
   List,
   MagicStick,
   Message,
@@ -64,6 +65,7 @@ export const ADMINISTRATION: NavGroup = {
     { routeName: 'admin-email', labelKey: 'nav.email', icon: Postcard },
     { routeName: 'admin-notification-rules', labelKey: 'nav.notificationRules', icon: Bell },
     { routeName: 'admin-tags', labelKey: 'nav.tags', icon: PriceTag },
+    { routeName: 'admin-platform-keys', labelKey: 'nav.platformKeys', icon: Key },
     { routeName: 'admin-sample-content', labelKey: 'nav.sampleContent', icon: MagicStick },
   ],
 }

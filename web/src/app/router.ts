@@ -1,5 +1,6 @@
 import { createRouter, createWebHistory, type RouteRecordRaw, type Router, type RouterHistory } from 'vue-router'
 import { assessmentsRoutes } from '../features/assessments/routes'
+import { attestationsRoutes } from '../features/attestations/routes'
 import { auditRoutes } from '../features/audit/routes'
 import { chatRoutes } from '../features/chat/routes'
 import { dashboardRoutes } from '../features/dashboard/routes'
@@ -11,6 +12,7 @@ import { loginRoutes } from '../features/login/routes'
 import { notFoundRoutes } from '../features/not-found/routes'
 import { notificationsRoutes } from '../features/notifications/routes'
 import { passwordResetRoutes } from '../features/password-reset/routes'
+import { platformKeysRoutes } from '../features/platform-keys/routes'
 import { profileRoutes } from '../features/profile/routes'
 import { projectsRoutes } from '../features/projects/routes'
 import { registerRoutes } from '../features/register/routes'
@@ -47,7 +49,9 @@ export const routes: RouteRecordRaw[] = [
   ...projectsRoutes,
   ...evidenceRoutes,
   ...assessmentsRoutes,
+  ...attestationsRoutes,
   ...tagsRoutes,
+  ...platformKeysRoutes,
   ...notFoundRoutes,
 ]
 

@@ -1,0 +1,105 @@
+import { flushPromises, mount } from '@vue/test-utils'
+import { createPinia, setActivePinia } from 'pinia'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
+import { ApiError } from '../../../api/errors'
+import { createAppI18n } from '../../../app/i18n'
+import { signedInAdmin } from '../../../app/session/fixtures'
+import { useSessionStore } from '../../../app/session/store'
+import { freezeAttestation, signDigitally, signElectronically } from '../api'
+import { aSlot, anAttestation } from '../fixtures'
+import { verifySigner, type JsfSigner } from '../jsf'
+import SignDialog from './SignDialog.vue'
+
+vi.mock('../api', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../api')>()),
+  freezeAttestation: vi.fn(),
+  signElectronically: vi.fn(),
+  signDigitally: vi.fn(),
+}))
+
+const FROZEN = JSON.stringify({
+  bomFormat: 'CycloneDX',
+  specVersion: '1.7',
+  declarations: { attestations: [{ summary: 'Payments', signature: { algorithm: 'Ed25519', value: 'x' } }], affirmation: { statement: 'We affirm.' } },
+})
+
+async function mountDialog() {
+  const pinia = createPinia()
+  setActivePinia(pinia)
+  useSessionStore().me = { ...signedInAdmin, permissions: ['signatures.sign'] }
+  const wrapper = mount(SignDialog, {
+    attachTo: document.body,
+    props: { modelValue: false, attestation: anAttestation(), slotToSign: aSlot() },
+    global: { plugins: [pinia, createAppI18n('en')] },
+  })
+  await wrapper.setProps({ modelValue: true })
+  await flushPromises()
+  return wrapper
+}
+
+describe('SignDialog', () => {
+  beforeEach(() => {
+    document.body.innerHTML = ''
+    vi.mocked(freezeAttestation).mockReset().mockResolvedValue(FROZEN)
+    vi.mocked(signElectronically).mockReset().mockResolvedValue(anAttestation({ state: 'signing' }))
+    vi.mocked(signDigitally).mockReset().mockResolvedValue(anAttestation({ state: 'signing' }))
+  })
+
+  it('signs electronically with the typed name, role and organisation of the slot, and warns that a draft freezes', async () => {
+    const wrapper = await mountDialog()
+    expect(document.querySelector('[data-test="freeze-warning"]')?.textContent).toContain('freezes its map, claims and statement')
+    expect((document.querySelector('input[data-test="sign-name"]') as HTMLInputElement).value).toBe('Ada Admin')
+    expect(document.querySelector('[data-test="typed-signature"]')?.textContent).toContain('Ada Admin')
+    await wrapper.findComponent('[data-test="sign-submit"]').trigger('click')
+    await flushPromises()
+    expect(signElectronically).toHaveBeenCalledWith('at_1', 'sg_1', { name: 'Ada Admin', role: 'Lead assessor', organization: 'Acme Assurance' })
+    expect(freezeAttestation).not.toHaveBeenCalled()
+    expect(wrapper.emitted('signed')).toHaveLength(1)
+    expect(wrapper.emitted('update:modelValue')?.at(-1)).toEqual([false])
+  })
+
+  it('refuses a drawn signature that is not drawn yet', async () => {
+    vi.spyOn(HTMLCanvasElement.prototype, 'getContext').mockReturnValue(null) // jsdom draws nothing
+    const wrapper = await mountDialog()
+    wrapper.findComponent({ name: 'ElRadioGroup' }).vm.$emit('update:modelValue', 'drawn')
+    await flushPromises()
+    expect(document.querySelector('[data-test="signature-canvas"]')).not.toBeNull()
+    await wrapper.findComponent('[data-test="sign-submit"]').trigger('click')
+    await flushPromises()
+    expect(signElectronically).not.toHaveBeenCalled()
+    expect(document.querySelector('.el-form-item.is-error label')?.textContent).toBe('Signature')
+  })
+
+  it('signs digitally with a key generated in the page: the signer posted verifies over the frozen statement', async () => {
+    const wrapper = await mountDialog()
+    wrapper.findComponent({ name: 'ElTabs' }).vm.$emit('update:modelValue', 'digital')
+    await flushPromises()
+    await wrapper.findComponent('[data-test="key-generate"]').trigger('click')
+    await vi.waitFor(() => expect(document.querySelector('[data-test="key-thumbprint"]')?.textContent).toMatch(/^[A-Za-z0-9_-]{43}$/))
+    await wrapper.findComponent('[data-test="sign-submit"]').trigger('click')
+    await vi.waitFor(() => expect(signDigitally).toHaveBeenCalled())
+    expect(freezeAttestation).toHaveBeenCalledWith('at_1')
+    const [id, slotId, signer] = vi.mocked(signDigitally).mock.calls[0]! as [string, string, JsfSigner]
+    expect([id, slotId]).toEqual(['at_1', 'sg_1'])
+    expect(Object.keys(signer).sort()).toEqual(['algorithm', 'publicKey', 'value'])
+    expect(signer.publicKey).not.toHaveProperty('d')
+    expect(await verifySigner(FROZEN, signer)).toBe(true)
+    expect(document.querySelector('[data-test="key-thumbprint"]')?.textContent).toBeTruthy()
+  })
+
+  it("shows the server's refusal of a digital signature", async () => {
+    vi.mocked(signDigitally).mockRejectedValue(
+      new ApiError(422, 'business_rule_violation', 'The signature does not verify over the frozen statement: bad value', 'r2', [
+        { field: 'digital.signer', code: 'bad_signature', message: 'bad value' },
+      ]),
+    )
+    const wrapper = await mountDialog()
+    wrapper.findComponent({ name: 'ElTabs' }).vm.$emit('update:modelValue', 'digital')
+    await flushPromises()
+    await wrapper.findComponent('[data-test="key-generate"]').trigger('click')
+    await vi.waitFor(() => expect(document.querySelector('[data-test="key-thumbprint"]')).not.toBeNull())
+    await wrapper.findComponent('[data-test="sign-submit"]').trigger('click')
+    await vi.waitFor(() => expect(document.body.textContent).toContain('does not verify over the frozen statement'))
+    expect(wrapper.emitted('signed')).toBeUndefined()
+  })
+})
