@@ -207,6 +207,7 @@ type AttestationRequirement struct {
 	ID                  string   `json:"id" doc:"The assessment requirement (ar_…)"`
 	Identifier          string   `json:"identifier"`
 	Name                string   `json:"name"`
+	Description         string   `json:"description" doc:"The requirement's text in its standard"`
 	StandardID          string   `json:"standardId"`
 	Result              string   `json:"result,omitempty" enum:"yes,partial,no,not_applicable,"`
 	Rationale           string   `json:"rationale"`
@@ -219,13 +220,17 @@ type AttestationRequirement struct {
 	CounterClaimIDs     []string `json:"counterClaimIds"`
 }
 
-// AttestationRequirementList is an attestation's whole map, in the assessment's order.
+// AttestationRequirementList is an attestation's whole map, in the assessment's order,
+// with the attestation's version and overall score as they stand with it (after a change,
+// the version to send next).
 type AttestationRequirementList struct {
-	Items []AttestationRequirement `json:"items"`
+	Items   []AttestationRequirement `json:"items"`
+	Version int64                    `json:"version" doc:"The attestation's version"`
+	Score   *float64                 `json:"score" doc:"The attestation's overall score, 0–100"`
 }
 
 // AttestationRequirementChange sets the assessor's score override and confidence of one
-// requirement; a null clears it.
+// requirement; each item sets both, so an absent or null one clears it.
 type AttestationRequirementChange struct {
 	ID                  string   `json:"id" minLength:"1" maxLength:"64"`
 	ScoreOverride       *float64 `json:"scoreOverride" minimum:"0" maximum:"1" required:"false"`
@@ -304,7 +309,7 @@ func AttestationScore(items []AttestationRequirement) *float64 {
 type NewSignatory struct {
 	Title        string `json:"title" minLength:"1" maxLength:"300"`
 	Organization string `json:"organization,omitempty" maxLength:"300" doc:"Default: the name of the assessed entity"`
-	UserID       string `json:"userId,omitempty" maxLength:"64" doc:"Pin the slot to this user, who must be able to see the assessment"`
+	UserID       string `json:"userId,omitempty" maxLength:"64" doc:"Pin the slot to this user, who must be active, able to see the assessment and hold signatures.sign"`
 }
 
 // Validate trims and checks the slot.

@@ -298,7 +298,7 @@ func invalidIDs(field, message string) error {
 // attestationMapSQL reads the map of attestation $1 over the requirements of assessment
 // $2: result and rationale, the assessor's override and confidence, the chosen claims and
 // counter-claims about each requirement, in the assessment's order.
-const attestationMapSQL = `SELECT ar.id, r.identifier, r.name, ar.standard_id, coalesce(ar.result, ''), ar.rationale,
+const attestationMapSQL = `SELECT ar.id, r.identifier, r.name, r.description, ar.standard_id, coalesce(ar.result, ''), ar.rationale,
 	o.score_override::float8, o.confidence::float8, coalesce(o.confidence_rationale, ''), ar.requirement_id,
 	ARRAY(SELECT c.id FROM claim_requirements cr JOIN claims c ON c.id = cr.claim_id
 		JOIN attestation_claims ac ON ac.claim_id = c.id AND ac.attestation_id = $1
@@ -320,7 +320,7 @@ func attestationMap(ctx context.Context, q querier, id, assessmentID string) ([]
 	items, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (assess.AttestationRequirement, error) {
 		var it assess.AttestationRequirement
 		var rq string
-		err := r.Scan(&it.ID, &it.Identifier, &it.Name, &it.StandardID, &it.Result, &it.Rationale, &it.ScoreOverride,
+		err := r.Scan(&it.ID, &it.Identifier, &it.Name, &it.Description, &it.StandardID, &it.Result, &it.Rationale, &it.ScoreOverride,
 			&it.Confidence, &it.ConfidenceRationale, &rq, &it.ClaimIDs, &it.CounterClaimIDs)
 		refs[it.ID] = rq
 		it.DerivedScore = assess.ResultScore(it.Result)
@@ -358,8 +358,18 @@ func (s *AttestationService) FindAttestationRequirements(ctx context.Context, id
 	if err != nil {
 		return assess.AttestationRequirementList{}, dbError(err)
 	}
-	items, _, err := attestationMap(ctx, s.pool, id, assessmentID)
-	return assess.AttestationRequirementList{Items: items}, dbError(err)
+	return attestationMapList(ctx, s.pool, id, assessmentID)
+}
+
+// attestationMapList is the map with the attestation's version and score.
+func attestationMapList(ctx context.Context, q querier, id, assessmentID string) (assess.AttestationRequirementList, error) {
+	var out assess.AttestationRequirementList
+	if err := q.QueryRow(ctx, "SELECT version, score::float8 FROM attestations WHERE id = $1", id).Scan(&out.Version, &out.Score); err != nil {
+		return out, dbError(err)
+	}
+	var err error
+	out.Items, _, err = attestationMap(ctx, q, id, assessmentID)
+	return out, dbError(err)
 }
 
 // ChangeAttestationRequirements implements assess.AttestationService: overrides and
@@ -404,7 +414,7 @@ func (s *AttestationService) ChangeAttestationRequirements(ctx context.Context, 
 		if err := recordAttestation(ctx, tx, assess.ChangeAttestationUpdated, id, map[string]any{"requirements": len(c.Items)}, "", nil); err != nil {
 			return err
 		}
-		out.Items, _, err = attestationMap(ctx, tx, id, assessmentID)
+		out, err = attestationMapList(ctx, tx, id, assessmentID)
 		return err
 	})
 	return out, err
@@ -424,12 +434,12 @@ func (s *AttestationService) AddSignatory(ctx context.Context, id string, n asse
 		}
 		if n.UserID != "" {
 			var sees bool
-			if err := tx.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM users WHERE id = $1 AND active) AND assessment_visible($1, $2)",
-				n.UserID, assessmentID).Scan(&sees); err != nil {
+			if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM users WHERE id = $1 AND active) AND assessment_visible($1, $2)
+				AND user_has_permission($1, 'signatures.sign')`, n.UserID, assessmentID).Scan(&sees); err != nil {
 				return err
 			}
 			if !sees {
-				return invalidIDs("userId", "The signatory must be an active user who can see the assessment.")
+				return invalidIDs("userId", "The signatory must be an active user who can see the assessment and may sign (signatures.sign).")
 			}
 		}
 		if n.Organization == "" {

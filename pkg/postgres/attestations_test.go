@@ -117,12 +117,17 @@ func TestAttestationLifecycle(t *testing.T) {
 		Items: []assess.AttestationRequirementChange{{ID: s.reqs[1], ScoreOverride: ptr(0.8), Confidence: ptr(0.9), ConfidenceRationale: "Sampled."}}}, s.assessor)
 	require.NoError(t, err)
 	require.InDelta(t, 0.8, *m.Items[1].Score, 1e-9)
+	require.Equal(t, draft.Version+1, m.Version, "the version to send next")
+	require.InDelta(t, 90.0, *m.Score, 1e-9, "mean of 1 and the override 0.8")
 	_, err = svc.ChangeAttestationRequirements(s.ctx, draft.ID, assess.AttestationRequirementChanges{Version: draft.Version + 1,
 		Items: []assess.AttestationRequirementChange{{ID: s.assessmentID}}}, s.assessor)
 	requireCode(t, err, assess.ECodeBusinessRule, "unknown")
 
 	_, err = svc.FreezeAttestation(s.ctx, draft.ID, s.assessor)
 	requireCode(t, err, assess.ECodeConflict, "no_slots")
+	cannotSign := s.user("viewer", assess.PermAssessmentsView, assess.PermAssessmentsViewAll)
+	_, err = svc.AddSignatory(s.ctx, draft.ID, assess.NewSignatory{Title: "CISO", UserID: cannotSign.ID}, s.assessor)
+	requireCode(t, err, assess.ECodeBusinessRule, "unknown")
 	_, err = svc.AddSignatory(s.ctx, draft.ID, assess.NewSignatory{Title: "CISO", UserID: s.signer.ID}, s.assessor)
 	require.NoError(t, err)
 	withSlots, err := svc.AddSignatory(s.ctx, draft.ID, assess.NewSignatory{Title: "Lead assessor", Organization: "Acme"}, s.assessor)

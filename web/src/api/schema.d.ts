@@ -5203,6 +5203,8 @@ export interface components {
              * @description From the result: yes 1, partial 0.5, no 0, not applicable none
              */
             derivedScore: number | null;
+            /** @description The requirement's text in its standard */
+            description: string;
             /** @description The assessment requirement (ar_…) */
             id: string;
             identifier: string;
@@ -5237,6 +5239,16 @@ export interface components {
         };
         AttestationRequirementList: {
             items: components["schemas"]["AttestationRequirement"][] | null;
+            /**
+             * Format: double
+             * @description The attestation's overall score, 0–100
+             */
+            score: number | null;
+            /**
+             * Format: int64
+             * @description The attestation's version
+             */
+            version: number;
         };
         /** @description Body of every attestation.rescinded delivery: sent to the webhook destinations whose event filter selects the type or that a global notification rule names, signed per Standard Webhooks. */
         AttestationRescindedEvent: {
@@ -6861,7 +6873,7 @@ export interface components {
             /** @description Default: the name of the assessed entity */
             organization?: string;
             title: string;
-            /** @description Pin the slot to this user, who must be able to see the assessment */
+            /** @description Pin the slot to this user, who must be active, able to see the assessment and hold signatures.sign */
             userId?: string;
         };
         NewSigningKey: {

@@ -53,6 +53,7 @@ export function aMapEntry(overrides: Partial<MapEntry> = {}): MapEntry {
     id: 'ar_1',
     identifier: 'V1.1.1',
     name: 'Encode output',
+    description: 'Verify that output encoding is applied for the context it is sent to.',
     standardId: 'st_1',
     result: 'yes',
     rationale: 'Checked.',
