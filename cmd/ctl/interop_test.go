@@ -163,17 +163,6 @@ func thumbprints(checks []attest.Check, pointer string) []string {
 	return out
 }
 
-// unseal removes the platform's seal, as if the document were not sealed yet.
-func unseal(t *testing.T, sealed []byte) []byte {
-	t.Helper()
-	doc, err := jsf.ParseObject(sealed)
-	require.NoError(t, err)
-	require.True(t, doc.Delete(attest.SignatureProperty))
-	out, err := jsf.MarshalIndent(doc, "  ")
-	require.NoError(t, err)
-	return out
-}
-
 // TestNodeSignerIsAccepted: a signer made by jsf-sign.mjs (Node's crypto, as a browser
 // would make it) over a frozen statement from pkg/attest is accepted by
 // attest.AddDigitalSignature, and the sealed result verifies with attest.Verify, with
