@@ -24,7 +24,7 @@ func newRootCmd(environ []string) *cobra.Command {
 	}
 	root.AddCommand(newVersionCmd(), newMigrateCmd(environ), newConfigCmd(environ), newHealthcheckCmd())
 	root.AddCommand(newEncryptionCmds(environ)...)
-	root.AddCommand(newVerifyCmd(), newSignCmd())
+	root.AddCommand(newVerifyCmd(), newSignCmd(), newPlatformKeyCmd(environ))
 	return root
 }
 
