@@ -270,3 +270,31 @@ func TestInvalidDocumentIsNeverServed(t *testing.T) {
 	require.NoError(t, s.pool.QueryRow(s.ctx, `SELECT state FROM attestations WHERE id = $1`, at.ID).Scan(&state))
 	require.Equal(t, "draft", state)
 }
+
+// TestAttestationExpiringIsAnnouncedOnce: a sealed attestation whose validity (the earliest
+// valid-until day of the evidence it cites) ends within the reminder days is announced
+// once by the expiry job (attestation.expiring, its creator the subject).
+func TestAttestationExpiringIsAnnouncedOnce(t *testing.T) {
+	t.Parallel()
+	s := newAttestationStore(t)
+	svc := s.svc.Attestations
+	at, err := svc.CreateAttestation(s.ctx, assess.NewAttestation{AssessmentID: s.assessmentID}, s.assessor)
+	require.NoError(t, err)
+	at, err = svc.AddSignatory(s.ctx, at.ID, assess.NewSignatory{Title: "Lead"}, s.assessor)
+	require.NoError(t, err)
+	_, err = svc.Sign(s.ctx, at.ID, at.Signatories[0].ID, assess.SignRequest{Kind: assess.SignatureElectronic,
+		Electronic: &assess.ElectronicSignature{Name: "Lead"}}, s.assessor)
+	require.NoError(t, err)
+	_, err = svc.Seal(s.ctx, at.ID, s.assessor)
+	require.NoError(t, err)
+	s.exec(`UPDATE attestations SET valid_until = current_date + 5 WHERE id = $1`, at.ID)
+	run, err := s.svc.Evidence.ExpireEvidence(s.ctx, 30)
+	require.NoError(t, err)
+	require.Equal(t, int64(1), run.AttestationsReminded)
+	run, err = s.svc.Evidence.ExpireEvidence(s.ctx, 30)
+	require.NoError(t, err)
+	require.Zero(t, run.AttestationsReminded, "once")
+	var events int
+	require.NoError(t, s.pool.QueryRow(s.ctx, `SELECT count(*) FROM events WHERE type = 'attestation.expiring'`).Scan(&events))
+	require.Equal(t, 1, events)
+}
