@@ -33,7 +33,7 @@ func BenchmarkAttestationBuildAndSeal(b *testing.B) {
 	exec(`INSERT INTO users (id, username, email, display_name) VALUES ($1, 'lead', 'lead@example.com', 'Lead Assessor')`, user)
 	exec(`INSERT INTO roles (id, name) VALUES ($1, 'all')`, role)
 	exec(`INSERT INTO user_roles (user_id, role_id) VALUES ($1, $2)`, user, role)
-	exec(`INSERT INTO role_permissions (role_id, permission) VALUES ($1, 'assessments.view_all')`, role)
+	exec(`INSERT INTO role_permissions (role_id, permission) VALUES ($1, 'assessments.view_all'), ($1, 'signatures.sign')`, role)
 	exec(`INSERT INTO entities (id, name, entity_type) VALUES ($1, 'Web shop', 'product')`, entity)
 	exec(`INSERT INTO standards (id, identifier, name, state) VALUES ($1, 'asvs', 'ASVS', 'published')`, standard)
 	exec(`INSERT INTO assessments (id, title, entity_id, state) VALUES ($1, 'Shop', $2, 'complete')`, assessment, entity)
