@@ -10,13 +10,14 @@ import type { Me } from '../../app/session/api'
 import { signedInAdmin, signedInAssessee } from '../../app/session/fixtures'
 import { useSessionStore } from '../../app/session/store'
 import { useSetupStore } from '../../app/setup/store'
-import { changePassword, updateProfile } from './api'
+import { changePassword, listSigningKeys, updateProfile } from './api'
 import ProfilePage from './ProfilePage.vue'
 
 vi.mock('./api', async (importOriginal) => ({
   ...(await importOriginal<typeof import('./api')>()),
   changePassword: vi.fn(),
   updateProfile: vi.fn(),
+  listSigningKeys: vi.fn(async () => []),
 }))
 vi.mock('../../app/api-keys/api', async (importOriginal) => {
   const actual = await importOriginal<typeof import('../../app/api-keys/api')>()
@@ -122,6 +123,16 @@ describe('the account', () => {
     expect(details).toContain('auditors')
     expect(details).toContain('Never')
     wrapper.unmount()
+  })
+
+  it('shows the signing keys only to holders of signatures.manage', async () => {
+    const without = await mountPage(signedInAssessee)
+    expect(without.find('[data-test="signing-keys"]').exists()).toBe(false)
+    without.unmount()
+    const holder = await mountPage({ ...signedInAssessee, permissions: ['signatures.manage'] })
+    expect(holder.get('[data-test="signing-keys"]').text()).toContain('Signing keys')
+    expect(listSigningKeys).toHaveBeenCalled()
+    holder.unmount()
   })
 
   it('offers the language and theme preferences', async () => {

@@ -1,6 +1,12 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
+import { api } from '../../api/client'
 import { signedInAssessee } from '../../app/session/fixtures'
-import { profileUpdate } from './api'
+import { addSigningKey, deleteSigningKey, listSigningKeys, profileUpdate } from './api'
+
+vi.mock('../../api/client', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../api/client')>()
+  return { ...actual, api: { GET: vi.fn(), POST: vi.fn(), DELETE: vi.fn(), PATCH: vi.fn() } }
+})
 
 const user = signedInAssessee.user
 
@@ -29,5 +35,22 @@ describe('profileUpdate', () => {
 
   it('is null when nothing changed but whitespace', () => {
     expect(profileUpdate(user, { displayName: ` ${user.displayName} `, email: user.email })).toBeNull()
+  })
+})
+
+describe('signing keys', () => {
+  const answer = (data: unknown, status = 200) => Promise.resolve({ data, response: new Response(null, { status }) })
+
+  it('lists, adds and removes the signed-in user’s keys', async () => {
+    const key = { kty: 'OKP', crv: 'Ed25519', x: 'eHg' }
+    vi.mocked(api.GET).mockImplementation((() => answer({ items: null })) as never)
+    vi.mocked(api.POST).mockImplementation((() => answer({ id: 'sk_1' }, 201)) as never)
+    vi.mocked(api.DELETE).mockImplementation((() => answer(undefined, 204)) as never)
+    expect(await listSigningKeys()).toEqual([])
+    await addSigningKey({ label: 'Laptop', algorithm: 'Ed25519', publicKey: key })
+    await deleteSigningKey('sk_1')
+    expect(api.GET).toHaveBeenCalledWith('/api/v1/me/signing-keys')
+    expect(api.POST).toHaveBeenCalledWith('/api/v1/me/signing-keys', { body: { label: 'Laptop', algorithm: 'Ed25519', publicKey: key } })
+    expect(api.DELETE).toHaveBeenCalledWith('/api/v1/me/signing-keys/{id}', { params: { path: { id: 'sk_1' } } })
   })
 })

@@ -46,3 +46,33 @@ export function profileUpdate(user: Pick<User, 'version' | 'displayName' | 'emai
 export function updateProfile(update: ProfileUpdate): Promise<Me> {
   return unwrap(api.PATCH('/api/v1/auth/me', { body: update }))
 }
+
+/** SigningKey is one of the signed-in user's public signing keys; `keyId` is its RFC 7638 thumbprint. */
+export type SigningKey = components['schemas']['SigningKey']
+
+/** NewSigningKey is what the add-key dialog submits: a label, the algorithm and the public JWK. */
+export type NewSigningKey = components['schemas']['NewSigningKey']
+
+/**
+ * listSigningKeys lists the signed-in user's public signing keys, newest first
+ * (GET /api/v1/me/signing-keys, permission signatures.manage): those added here and
+ * those recorded when the user signed an attestation digitally.
+ */
+export async function listSigningKeys(): Promise<SigningKey[]> {
+  const list = await unwrap(api.GET('/api/v1/me/signing-keys'))
+  return list.items ?? []
+}
+
+/**
+ * addSigningKey adds a public key (POST /api/v1/me/signing-keys, 201). A private member
+ * rejects with 400 validation_failed, a key of an unsupported kind with 422, and a key
+ * already on the profile with 409 already_exists.
+ */
+export function addSigningKey(key: NewSigningKey): Promise<SigningKey> {
+  return unwrap(api.POST('/api/v1/me/signing-keys', { body: key }))
+}
+
+/** deleteSigningKey removes a key (DELETE /api/v1/me/signing-keys/{id}, 204); documents signed with it stay valid. */
+export async function deleteSigningKey(id: string): Promise<void> {
+  await unwrap(api.DELETE('/api/v1/me/signing-keys/{id}', { params: { path: { id } } }))
+}

@@ -1,0 +1,164 @@
+import { flushPromises, mount, type VueWrapper } from '@vue/test-utils'
+import { ElMessageBox } from 'element-plus'
+import { createPinia, setActivePinia } from 'pinia'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { ApiError } from '../../api/errors'
+import { createAppI18n } from '../../app/i18n'
+import { usePreferencesStore } from '../../app/preferences'
+import { addSigningKey, deleteSigningKey, listSigningKeys, type SigningKey } from './api'
+import SigningKeysCard from './SigningKeysCard.vue'
+
+vi.mock('./api', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('./api')>()),
+  listSigningKeys: vi.fn(),
+  addSigningKey: vi.fn(),
+  deleteSigningKey: vi.fn(),
+}))
+
+const ed25519Jwk = { kty: 'OKP', crv: 'Ed25519', x: '11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo' }
+const laptop: SigningKey = {
+  id: 'sk_2',
+  label: 'Laptop',
+  algorithm: 'Ed25519',
+  keyId: 'kPrK_qmxVWaYVA9wwBF6Iuo3vVzz7TxHCTwXBygrS4k',
+  publicKey: ed25519Jwk,
+  createdAt: '2026-03-02T09:00:00Z',
+}
+const token: SigningKey = {
+  id: 'sk_1',
+  label: 'Hardware token',
+  algorithm: 'ES384',
+  keyId: 'Q3JAH0C8aEB7ls0EfuPyoVWLgdXSmHwHgxoU9tX4Ny0',
+  publicKey: { kty: 'EC', crv: 'P-384', x: 'x', y: 'y' },
+  createdAt: '2026-01-15T16:30:00Z',
+}
+let mounted: VueWrapper | null = null
+
+async function settle(): Promise<void> {
+  for (let i = 0; i < 5; i++) {
+    await flushPromises()
+    await new Promise((resolve) => setTimeout(resolve, 0))
+  }
+}
+
+async function mountCard(): Promise<VueWrapper> {
+  const pinia = createPinia()
+  setActivePinia(pinia)
+  usePreferencesStore().setLocale('en')
+  mounted = mount(SigningKeysCard, { attachTo: document.body, global: { plugins: [pinia, createAppI18n('en')] } })
+  await settle()
+  return mounted
+}
+
+// openDialog opens "Add key"; the dialog is teleported to <body>.
+async function openDialog(wrapper: VueWrapper): Promise<HTMLElement> {
+  await wrapper.get('[data-test="signing-key-add"]').trigger('click')
+  await settle()
+  const dialog = document.body.querySelector<HTMLElement>('[data-test="add-signing-key"]')
+  if (!dialog) throw new Error('no dialog')
+  return dialog
+}
+
+async function type(dialog: HTMLElement, selector: string, value: string): Promise<void> {
+  const field = dialog.querySelector<HTMLInputElement | HTMLTextAreaElement>(selector)
+  if (!field) throw new Error(`no field ${selector}`)
+  field.value = value
+  field.dispatchEvent(new Event('input'))
+  await settle()
+}
+
+async function submit(dialog: HTMLElement): Promise<void> {
+  dialog.querySelector<HTMLButtonElement>('[data-test="signing-key-submit"]')?.click()
+  await settle()
+}
+
+beforeEach(() => {
+  vi.mocked(listSigningKeys).mockReset().mockResolvedValue([laptop, token])
+  vi.mocked(addSigningKey).mockReset()
+  vi.mocked(deleteSigningKey).mockReset()
+})
+
+afterEach(() => {
+  mounted?.unmount()
+  mounted = null
+  vi.restoreAllMocks()
+  document.body.innerHTML = ''
+})
+
+describe('my signing keys', () => {
+  it('lists each key with its label, algorithm, thumbprint and when it was added', async () => {
+    const wrapper = await mountCard()
+    const rows = wrapper.findAll('[data-test="signing-key"]')
+    expect(rows).toHaveLength(2)
+    expect(rows.map((row) => row.get('[data-test="signing-key-label"]').text())).toEqual(['Laptop', 'Hardware token'])
+    expect(rows.map((row) => row.get('[data-test="signing-key-algorithm"]').text())).toEqual(['Ed25519', 'ES384'])
+    expect(rows[0]?.get('[data-test="signing-key-thumbprint"]').text()).toBe(laptop.keyId)
+    const added = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(laptop.createdAt))
+    expect(rows[0]?.get('[data-test="signing-key-created"]').text()).toBe(`Added ${added}`)
+    expect(rows[0]?.get('[data-test="signing-key-copy"]').attributes('aria-label')).toBe('Copy the thumbprint of Laptop')
+  })
+
+  it('says when there is no key yet', async () => {
+    vi.mocked(listSigningKeys).mockResolvedValue([])
+    const wrapper = await mountCard()
+    expect(wrapper.get('[data-test="signing-keys-empty"]').text()).toContain('No signing keys yet')
+  })
+
+  it('adds an Ed25519 JWK with the algorithm derived from the key', async () => {
+    const added: SigningKey = { ...laptop, id: 'sk_3', label: 'Desk' }
+    vi.mocked(addSigningKey).mockResolvedValue(added)
+    const wrapper = await mountCard()
+    const dialog = await openDialog(wrapper)
+    await type(dialog, 'input[name="label"]', '  Desk ')
+    await type(dialog, 'textarea[name="publicKey"]', JSON.stringify(ed25519Jwk, null, 2))
+    expect(dialog.querySelector('[data-test="signing-key-algorithm"]')?.textContent).toContain('Ed25519')
+    await submit(dialog)
+    expect(addSigningKey).toHaveBeenCalledWith({ label: 'Desk', algorithm: 'Ed25519', publicKey: ed25519Jwk })
+    expect(listSigningKeys).toHaveBeenCalledTimes(2)
+  })
+
+  it('refuses a JWK with a private member before sending anything', async () => {
+    const wrapper = await mountCard()
+    const dialog = await openDialog(wrapper)
+    await type(dialog, 'input[name="label"]', 'Leaky')
+    await type(dialog, 'textarea[name="publicKey"]', JSON.stringify({ ...ed25519Jwk, d: 'nWGxne_9WmC6hEr0kuwsxERJxWl7MmkZcDusAxyuf2A' }))
+    await submit(dialog)
+    expect(addSigningKey).not.toHaveBeenCalled()
+    // Element Plus shows a field's error 100 ms after the field turns invalid.
+    await vi.waitFor(() =>
+      expect(dialog.querySelector('.el-form-item__error')?.textContent).toContain('This JWK contains a private key (members: d).'),
+    )
+  })
+
+  it('shows why the server refused the key', async () => {
+    vi.mocked(addSigningKey).mockRejectedValue(new ApiError(409, 'already_exists', 'This key is on your profile already.', 'req-7'))
+    const wrapper = await mountCard()
+    const dialog = await openDialog(wrapper)
+    await type(dialog, 'input[name="label"]', 'Again')
+    await type(dialog, 'textarea[name="publicKey"]', JSON.stringify(ed25519Jwk))
+    await submit(dialog)
+    const alert = dialog.querySelector('.el-alert')
+    expect(alert?.textContent).toContain('The key could not be added')
+    expect(alert?.textContent).toContain('This key is on your profile already.')
+    expect(alert?.textContent).toContain('req-7')
+  })
+
+  it('removes a key only after the confirmation, which says signed documents stay valid', async () => {
+    const confirm = vi.spyOn(ElMessageBox, 'confirm').mockRejectedValueOnce('cancel')
+    vi.mocked(deleteSigningKey).mockResolvedValue()
+    const wrapper = await mountCard()
+    const remove = () => wrapper.findAll('[data-test="signing-key-delete"]')[1]!.trigger('click')
+    await remove()
+    await settle()
+    expect(confirm).toHaveBeenCalledTimes(1)
+    expect(deleteSigningKey).not.toHaveBeenCalled()
+
+    confirm.mockResolvedValueOnce('confirm' as never)
+    vi.mocked(listSigningKeys).mockResolvedValue([laptop])
+    await remove()
+    await settle()
+    expect(String(confirm.mock.calls[1]?.[0])).toContain('Documents already signed with it stay valid')
+    expect(deleteSigningKey).toHaveBeenCalledWith('sk_1')
+    expect(wrapper.findAll('[data-test="signing-key"]')).toHaveLength(1)
+  })
+})
