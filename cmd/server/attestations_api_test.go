@@ -293,3 +293,22 @@ func TestSigningKeysOnTheProfile(t *testing.T) {
 	annC.delete(t, "/api/v1/me/signing-keys/"+k["id"].(string), http.StatusNoContent)
 	require.Empty(t, items(t, annC.get(t, "/api/v1/me/signing-keys", http.StatusOK)))
 }
+
+// TestSignatureImageOnTheProfile: a signature image kept on the profile is re-encoded as
+// PNG, served back, used by an electronic signature that asks for it, and removed.
+func TestSignatureImageOnTheProfile(t *testing.T) {
+	t.Parallel()
+	ts := startServer(t)
+	_, annC := ts.newUserNamed(t, "ann", assess.RoleAssessor)
+	annC.fails(t, http.MethodGet, "/api/v1/me/signature-image", nil, http.StatusNotFound, "not_found")
+	annC.fails(t, http.MethodPut, "/api/v1/me/signature-image", map[string]any{"image": base64.StdEncoding.EncodeToString([]byte("GIF89a nope"))},
+		http.StatusBadRequest, "validation_failed")
+	annC.expect(t, http.StatusNoContent, http.MethodPut, "/api/v1/me/signature-image", map[string]any{"image": signaturePNG(t)})
+	status, ctype, kept := annC.raw(t, http.MethodGet, "/api/v1/me/signature-image", nil, "")
+	require.Equal(t, http.StatusOK, status)
+	require.Equal(t, "image/png", ctype)
+	_, err := png.Decode(bytes.NewReader(kept))
+	require.NoError(t, err)
+	annC.delete(t, "/api/v1/me/signature-image", http.StatusNoContent)
+	annC.fails(t, http.MethodDelete, "/api/v1/me/signature-image", nil, http.StatusNotFound, "not_found")
+}

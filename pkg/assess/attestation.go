@@ -337,6 +337,13 @@ type ElectronicSignature struct {
 	Role         string `json:"role,omitempty" maxLength:"300" doc:"Default: the slot's title"`
 	Organization string `json:"organization,omitempty" maxLength:"300" doc:"Default: the slot's organisation"`
 	Image        []byte `json:"image,omitempty" maxLength:"700000" doc:"PNG, JPEG or WebP, base64; re-encoded as PNG, at most 512 KiB and 2000×2000 pixels"`
+	// UseProfileImage signs with the image kept on the signer's profile instead.
+	UseProfileImage bool `json:"useProfileImage,omitempty" doc:"Sign with the signature image kept on one's profile (422 when there is none)"`
+}
+
+// SignatureImage is the signature image one keeps on one's profile.
+type SignatureImage struct {
+	Image []byte `json:"image" minLength:"1" maxLength:"700000" doc:"PNG, JPEG or WebP, base64; re-encoded as PNG, at most 512 KiB and 2000×2000 pixels"`
 }
 
 // DigitalSignature is a JSF signer object made over the frozen statement by a key the
@@ -466,6 +473,12 @@ type AttestationService interface {
 	FindSigningKeys(ctx context.Context, actor Actor) (SigningKeyList, error)
 	AddSigningKey(ctx context.Context, n NewSigningKey, actor Actor) (SigningKey, error)
 	DeleteSigningKey(ctx context.Context, id string, actor Actor) error
+	// ProfileSignatureImage returns the PNG kept on the actor's profile (404 when none);
+	// SetProfileSignatureImage re-encodes and keeps one; DeleteProfileSignatureImage
+	// forgets it (signatures made with it keep their copy).
+	ProfileSignatureImage(ctx context.Context, actor Actor) ([]byte, error)
+	SetProfileSignatureImage(ctx context.Context, img SignatureImage, actor Actor) error
+	DeleteProfileSignatureImage(ctx context.Context, actor Actor) error
 
 	FindAssessors(ctx context.Context, actor Actor) (AssessorList, error)
 	CreateAssessor(ctx context.Context, n NewAssessor, actor Actor) (Assessor, error)

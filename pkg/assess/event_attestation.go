@@ -78,5 +78,7 @@ var (
 	ChangeAssessorDeleted          = Change{"assessor.deleted", ""}
 	ChangeAttestationExportInvalid = Change{"attestation.export_invalid", ""}
 	ChangeSigningKeyRecorded       = Change{"signing_key.recorded", ""}
+	ChangeSignatureImageSet        = Change{"signature_image.set", ""}
+	ChangeSignatureImageDeleted    = Change{"signature_image.deleted", ""}
 	ChangeSigningKeyDeleted        = Change{"signing_key.deleted", ""}
 )

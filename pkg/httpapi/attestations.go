@@ -440,3 +440,33 @@ var docSigningKeyDelete = huma.Operation{OperationID: "deleteSigningKey", Summar
 func (s *Server) handleSigningKeyDelete(ctx context.Context, in *idInput) (*struct{}, error) {
 	return nil, s.dep.Attestations.DeleteSigningKey(ctx, in.ID, requestActor(ctx))
 }
+
+var docSignatureImageGet = huma.Operation{OperationID: "getSignatureImage", Summary: "My signature image", Tags: tagAttestations,
+	Errors: []int{http.StatusNotFound},
+	Responses: fileResponse("image/png", "The PNG kept on one's profile for electronic signatures.",
+		&huma.Schema{Type: huma.TypeString, Format: "binary"})}
+
+func (s *Server) handleSignatureImageGet(ctx context.Context, _ *struct{}) (*fileOutput, error) {
+	png, err := s.dep.Attestations.ProfileSignatureImage(ctx, requestActor(ctx))
+	if err != nil {
+		return nil, err
+	}
+	return &fileOutput{ContentType: "image/png", CacheControl: "private, no-cache", ContentDisposition: "inline", Body: png}, nil
+}
+
+var docSignatureImageSet = huma.Operation{OperationID: "setSignatureImage", Summary: "Keep a signature image on my profile", Tags: tagAttestations,
+	DefaultStatus: http.StatusNoContent, Errors: []int{http.StatusBadRequest},
+	Description: "A drawn or scanned signature (PNG, JPEG or WebP, base64; at most 512 KiB and 2000×2000 pixels), re-encoded " +
+		"as PNG. An electronic signature with useProfileImage signs with it."}
+
+func (s *Server) handleSignatureImageSet(ctx context.Context, in *body[assess.SignatureImage]) (*struct{}, error) {
+	return nil, s.dep.Attestations.SetProfileSignatureImage(ctx, in.Body, requestActor(ctx))
+}
+
+var docSignatureImageDelete = huma.Operation{OperationID: "deleteSignatureImage", Summary: "Remove my signature image", Tags: tagAttestations,
+	DefaultStatus: http.StatusNoContent, Errors: []int{http.StatusNotFound},
+	Description: "Signatures already made with it keep their copy in the signed document."}
+
+func (s *Server) handleSignatureImageDelete(ctx context.Context, _ *struct{}) (*struct{}, error) {
+	return nil, s.dep.Attestations.DeleteProfileSignatureImage(ctx, requestActor(ctx))
+}

@@ -458,7 +458,17 @@ func (db *DB) applySignature(ctx context.Context, tx *Tx, id string, slot slotRo
 		if e.Organization != "" {
 			who.Organization = e.Organization
 		}
-		if len(e.Image) > 0 {
+		switch {
+		case e.UseProfileImage:
+			err := tx.QueryRow(ctx, "SELECT png FROM user_signature_images WHERE user_id = $1", tx.Actor.ID).Scan(&image)
+			if errors.Is(err, pgx.ErrNoRows) {
+				return &assess.Error{Code: assess.ECodeBusinessRule, Message: "No signature image is kept on your profile.",
+					Details: []assess.Detail{{Field: "electronic.useProfileImage", Code: "no_image"}}}
+			}
+			if err != nil {
+				return err
+			}
+		case len(e.Image) > 0:
 			if image, err = reencodeSignatureImage(e.Image); err != nil {
 				return err
 			}

@@ -1,10 +1,13 @@
 package postgres_test
 
 import (
+	"bytes"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
 	"encoding/json"
+	"image"
+	"image/png"
 	"sync"
 	"testing"
 	"time"
@@ -297,4 +300,25 @@ func TestAttestationExpiringIsAnnouncedOnce(t *testing.T) {
 	var events int
 	require.NoError(t, s.pool.QueryRow(s.ctx, `SELECT count(*) FROM events WHERE type = 'attestation.expiring'`).Scan(&events))
 	require.Equal(t, 1, events)
+}
+
+// TestSignWithTheProfileImage: an electronic signature asking for the profile's image uses
+// it (422 no_image when none is kept).
+func TestSignWithTheProfileImage(t *testing.T) {
+	t.Parallel()
+	s := newAttestationStore(t)
+	svc := s.svc.Attestations
+	at, err := svc.CreateAttestation(s.ctx, assess.NewAttestation{AssessmentID: s.assessmentID}, s.assessor)
+	require.NoError(t, err)
+	at, err = svc.AddSignatory(s.ctx, at.ID, assess.NewSignatory{Title: "Lead"}, s.assessor)
+	require.NoError(t, err)
+	sign := assess.SignRequest{Kind: assess.SignatureElectronic, Electronic: &assess.ElectronicSignature{Name: "Lead", UseProfileImage: true}}
+	_, err = svc.Sign(s.ctx, at.ID, at.Signatories[0].ID, sign, s.assessor)
+	requireCode(t, err, assess.ECodeBusinessRule, "no_image")
+	var img bytes.Buffer
+	require.NoError(t, png.Encode(&img, image.NewGray(image.Rect(0, 0, 8, 4))))
+	require.NoError(t, svc.SetProfileSignatureImage(s.ctx, assess.SignatureImage{Image: img.Bytes()}, s.assessor))
+	signed, err := svc.Sign(s.ctx, at.ID, at.Signatories[0].ID, sign, s.assessor)
+	require.NoError(t, err)
+	require.True(t, signed.Signatories[0].HasImage)
 }

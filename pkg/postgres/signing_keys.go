@@ -89,3 +89,45 @@ func (s *AttestationService) DeleteSigningKey(ctx context.Context, id string, ac
 		return tx.Record(ctx, assess.ChangeSigningKeyDeleted, Target{Type: "user", ID: actor.ID}, map[string]any{"keyId": keyID}, assess.NewEvent{})
 	})
 }
+
+var errNoSignatureImage = &assess.Error{Code: assess.ECodeNotFound, Message: "No signature image is kept on your profile."}
+
+// ProfileSignatureImage implements assess.AttestationService.
+func (s *AttestationService) ProfileSignatureImage(ctx context.Context, actor assess.Actor) ([]byte, error) {
+	var png []byte
+	err := s.pool.QueryRow(ctx, "SELECT png FROM user_signature_images WHERE user_id = $1", actor.ID).Scan(&png)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, errNoSignatureImage
+	}
+	return png, dbError(err)
+}
+
+// SetProfileSignatureImage implements assess.AttestationService: the image is decoded and
+// encoded again as PNG (nothing but pixels is kept), with the limits of a signing image.
+func (s *AttestationService) SetProfileSignatureImage(ctx context.Context, img assess.SignatureImage, actor assess.Actor) error {
+	png, err := reencodeSignatureImage(img.Image)
+	if err != nil {
+		return err
+	}
+	return s.change(ctx, actor, func(tx *Tx) error {
+		if _, err := tx.Exec(ctx, `INSERT INTO user_signature_images (user_id, png, updated_at) VALUES ($1, $2, $3)
+			ON CONFLICT (user_id) DO UPDATE SET png = EXCLUDED.png, updated_at = EXCLUDED.updated_at`, actor.ID, png, tx.Now); err != nil {
+			return err
+		}
+		return tx.Record(ctx, assess.ChangeSignatureImageSet, Target{Type: "user", ID: actor.ID}, nil, assess.NewEvent{})
+	})
+}
+
+// DeleteProfileSignatureImage implements assess.AttestationService.
+func (s *AttestationService) DeleteProfileSignatureImage(ctx context.Context, actor assess.Actor) error {
+	return s.change(ctx, actor, func(tx *Tx) error {
+		tag, err := tx.Exec(ctx, "DELETE FROM user_signature_images WHERE user_id = $1", actor.ID)
+		if err != nil {
+			return err
+		}
+		if tag.RowsAffected() == 0 {
+			return errNoSignatureImage
+		}
+		return tx.Record(ctx, assess.ChangeSignatureImageDeleted, Target{Type: "user", ID: actor.ID}, nil, assess.NewEvent{})
+	})
+}
