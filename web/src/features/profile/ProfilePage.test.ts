@@ -10,6 +10,7 @@ import type { Me } from '../../app/session/api'
 import { signedInAdmin, signedInAssessee } from '../../app/session/fixtures'
 import { useSessionStore } from '../../app/session/store'
 import { useSetupStore } from '../../app/setup/store'
+import { fetchSignatureImage } from '../../app/signature/api'
 import { changePassword, listSigningKeys, updateProfile } from './api'
 import ProfilePage from './ProfilePage.vue'
 
@@ -44,6 +45,10 @@ vi.mock('../../app/notification-rules/api', async (importOriginal) => {
   return { ...actual, rulesFor: () => rules }
 })
 vi.mock('../../app/setup/api', () => ({ fetchSetupStatus: vi.fn() }))
+vi.mock('../../app/signature/api', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../app/signature/api')>()),
+  fetchSignatureImage: vi.fn(async () => null),
+}))
 
 const change = vi.mocked(changePassword)
 
@@ -125,13 +130,16 @@ describe('the account', () => {
     wrapper.unmount()
   })
 
-  it('shows the signing keys only to holders of signatures.manage', async () => {
+  it('shows the signing keys and the signature image only to holders of signatures.manage', async () => {
     const without = await mountPage(signedInAssessee)
     expect(without.find('[data-test="signing-keys"]').exists()).toBe(false)
+    expect(without.find('[data-test="signature-image"]').exists()).toBe(false)
     without.unmount()
     const holder = await mountPage({ ...signedInAssessee, permissions: ['signatures.manage'] })
     expect(holder.get('[data-test="signing-keys"]').text()).toContain('Signing keys')
     expect(listSigningKeys).toHaveBeenCalled()
+    expect(holder.get('[data-test="signature-image"]').text()).toContain('Signature image')
+    expect(fetchSignatureImage).toHaveBeenCalled()
     holder.unmount()
   })
 

@@ -5,11 +5,16 @@ import { ApiError } from '../../../api/errors'
 import { createAppI18n } from '../../../app/i18n'
 import { signedInAdmin } from '../../../app/session/fixtures'
 import { useSessionStore } from '../../../app/session/store'
+import { fetchSignatureImage } from '../../../app/signature/api'
 import { freezeAttestation, signDigitally, signElectronically } from '../api'
 import { aSlot, anAttestation } from '../fixtures'
 import { verifySigner, type JsfSigner } from '../jsf'
 import SignDialog from './SignDialog.vue'
 
+vi.mock('../../../app/signature/api', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../../app/signature/api')>()),
+  fetchSignatureImage: vi.fn(),
+}))
 vi.mock('../api', async (importOriginal) => ({
   ...(await importOriginal<typeof import('../api')>()),
   freezeAttestation: vi.fn(),
@@ -23,10 +28,10 @@ const FROZEN = JSON.stringify({
   declarations: { attestations: [{ summary: 'Payments', signature: { algorithm: 'Ed25519', value: 'x' } }], affirmation: { statement: 'We affirm.' } },
 })
 
-async function mountDialog() {
+async function mountDialog(permissions = ['signatures.sign']) {
   const pinia = createPinia()
   setActivePinia(pinia)
-  useSessionStore().me = { ...signedInAdmin, permissions: ['signatures.sign'] }
+  useSessionStore().me = { ...signedInAdmin, permissions }
   const wrapper = mount(SignDialog, {
     attachTo: document.body,
     props: { modelValue: false, attestation: anAttestation(), slotToSign: aSlot() },
@@ -43,6 +48,9 @@ describe('SignDialog', () => {
     vi.mocked(freezeAttestation).mockReset().mockResolvedValue(FROZEN)
     vi.mocked(signElectronically).mockReset().mockResolvedValue(anAttestation({ state: 'signing' }))
     vi.mocked(signDigitally).mockReset().mockResolvedValue(anAttestation({ state: 'signing' }))
+    vi.mocked(fetchSignatureImage).mockReset().mockResolvedValue(null)
+    URL.createObjectURL = vi.fn(() => 'blob:saved-signature')
+    URL.revokeObjectURL = vi.fn()
   })
 
   it('signs electronically with the typed name, role and organisation of the slot, and warns that a draft freezes', async () => {
@@ -56,6 +64,36 @@ describe('SignDialog', () => {
     expect(freezeAttestation).not.toHaveBeenCalled()
     expect(wrapper.emitted('signed')).toHaveLength(1)
     expect(wrapper.emitted('update:modelValue')?.at(-1)).toEqual([false])
+  })
+
+  it('signs with the signature image kept on the profile, sending useProfileImage and no image', async () => {
+    vi.mocked(fetchSignatureImage).mockResolvedValue(new Blob(['png'], { type: 'image/png' }))
+    const wrapper = await mountDialog(['signatures.sign', 'signatures.manage'])
+    expect(fetchSignatureImage).toHaveBeenCalledTimes(1)
+    expect(document.querySelector('[data-test="sign-saved"]')?.textContent).toContain('Use my saved signature image')
+    wrapper.findComponent({ name: 'ElRadioGroup' }).vm.$emit('update:modelValue', 'saved')
+    await flushPromises()
+    expect(document.querySelector('[data-test="saved-signature"] img')?.getAttribute('src')).toBe('blob:saved-signature')
+    await wrapper.findComponent('[data-test="sign-submit"]').trigger('click')
+    await flushPromises()
+    expect(signElectronically).toHaveBeenCalledWith('at_1', 'sg_1', {
+      name: 'Ada Admin',
+      role: 'Lead assessor',
+      organization: 'Acme Assurance',
+      useProfileImage: true,
+    })
+    wrapper.unmount()
+    expect(URL.revokeObjectURL).toHaveBeenCalledWith('blob:saved-signature')
+  })
+
+  it('offers no saved image without signatures.manage, or when none is kept', async () => {
+    await mountDialog()
+    expect(fetchSignatureImage).not.toHaveBeenCalled()
+    expect(document.querySelector('[data-test="sign-saved"]')).toBeNull()
+    document.body.innerHTML = ''
+    await mountDialog(['signatures.sign', 'signatures.manage'])
+    expect(fetchSignatureImage).toHaveBeenCalledTimes(1)
+    expect(document.querySelector('[data-test="sign-saved"]')).toBeNull()
   })
 
   it('refuses a drawn signature that is not drawn yet', async () => {
