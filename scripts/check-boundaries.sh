@@ -31,6 +31,23 @@ deny  pkg/postgres                M/pkg/httpapi
 deny  pkg/postgres                M/pkg/notify
 deny  pkg/postgres                M/jobs/workers
 deny  pkg/postgres                M/pkg/blob
+deny  pkg/postgres                net/http
+deny  pkg/postgres                M/pkg/app
+deny  pkg/app                     M/pkg/postgres
+deny  pkg/app                     M/pkg/blob
+deny  pkg/app                     M/pkg/notify
+deny  pkg/app                     M/pkg/secret
+deny  pkg/app                     M/pkg/httpapi
+deny  pkg/app                     M/jobs/workers
+deny  pkg/app                     M/pkg/postgres/pgtest
+deny  pkg/app                     M/pkg/config
+deny  jobs/workers                M/pkg/app
+allow pkg/app                     M/pkg/cyclonedx
+allow pkg/app                     M/pkg/postgres              test
+allow pkg/app                     M/pkg/blob/blobtest         test
+allow pkg/httpapi                 M/pkg/app
+allow jobs/workers                M/pkg/app                   test
+allow cmd/server                  M/pkg/app
 deny  pkg/postgres/embedpg        M/pkg/postgres
 deny  jobs/workers                M/pkg/secret
 deny  jobs/workers                M/pkg/postgres

@@ -23,6 +23,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/stretchr/testify/require"
 
+	"github.com/assay-dev/assay/pkg/app"
 	"github.com/assay-dev/assay/pkg/assess"
 	"github.com/assay-dev/assay/pkg/blob"
 	"github.com/assay-dev/assay/pkg/blob/blobtest"
@@ -208,16 +209,17 @@ func (s storageEnv) collect(t testing.TB, ts *testServer) {
 	pool, err := pgxpool.New(ctx, ts.dsn)
 	require.NoError(t, err)
 	defer pool.Close()
-	cfg := postgres.StorageConfig{}
+	db := postgres.New(pool, nil)
+	cfg := app.StorageConfig{Database: postgres.NewChunkStore(db)}
 	if s.gw != nil {
 		store, err := blob.NewS3(ctx, blob.S3Config{Bucket: s.gw.Bucket, Endpoint: s.gw.Endpoint, ForcePathStyle: true,
 			AccessKeyID: s.gw.AccessKey, SecretAccessKey: s.gw.SecretKey})
 		require.NoError(t, err)
 		cfg.S3 = store
 	}
-	db, err := postgres.New(pool, nil).ConfigureStorage(cfg)
+	files, err := app.NewAttachments(postgres.NewServices(db).Attachments, cfg)
 	require.NoError(t, err)
-	_, err = postgres.NewServices(db).Attachments.CollectBlobGarbage(ctx, 1000)
+	_, err = files.CollectBlobGarbage(ctx, 1000)
 	require.NoError(t, err)
 }
 

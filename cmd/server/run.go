@@ -19,6 +19,7 @@ import (
 
 	"github.com/assay-dev/assay/cmd/internal/boot"
 	"github.com/assay-dev/assay/jobs/workers"
+	"github.com/assay-dev/assay/pkg/app"
 	"github.com/assay-dev/assay/pkg/config"
 	"github.com/assay-dev/assay/pkg/httpapi"
 	"github.com/assay-dev/assay/pkg/metrics"
@@ -72,7 +73,7 @@ func run(ctx context.Context, opts options) error {
 	if err := boot.LoadKeys(ctx, store, cfg, log); err != nil {
 		return err
 	}
-	storageHealth, err := boot.ConfigureStorage(ctx, store, cfg, log)
+	files, storageHealth, err := boot.Attachments(ctx, store, cfg, log)
 	if err != nil {
 		return err
 	}
@@ -95,7 +96,7 @@ func run(ctx context.Context, opts options) error {
 			return err
 		}
 	}
-	wcfg := boot.WorkersConfig(cfg, store, log)
+	wcfg := boot.WorkersConfig(cfg, store, files, log)
 	wcfg.RunWorkers = cfg.RunWorkers
 	if m != nil && cfg.RunWorkers { // in-process workers export their job and delivery metrics here
 		jm := metrics.NewJobMetrics()
@@ -121,7 +122,7 @@ func run(ctx context.Context, opts options) error {
 		Notifications: svc.Notifications, Rules: svc.Rules, Webhooks: svc.Webhooks, Chat: svc.Chat,
 		Deliveries: svc.Deliveries, Email: svc.Email, PasswordReset: svc.PasswordReset,
 		Standards: svc.Standards, Transfer: svc.Transfer, Entities: svc.Entities, Projects: svc.Projects, Tags: svc.Tags,
-		People: svc.Users, Assessments: svc.Assessments, Results: svc.Results, Evidence: svc.Evidence, Attachments: svc.Attachments, Claims: svc.Claims, Attestations: svc.Attestations, PlatformKeys: svc.PlatformKeys,
+		People: svc.Users, Assessments: svc.Assessments, Results: svc.Results, Evidence: svc.Evidence, Attachments: files, Claims: svc.Claims, Attestations: svc.Attestations, PlatformKeys: svc.PlatformKeys,
 		WorkNotes: svc.WorkNotes}
 	deps.Storage = storageHealth
 	if deps.Web, err = fs.Sub(web.Dist, "dist"); err != nil {
@@ -136,14 +137,16 @@ func run(ctx context.Context, opts options) error {
 	deps.RateLimit = limits(listenCtx, cfg, db.Pool, log)
 	// Imports by URL and the standards feed download through the webhooks' outbound guard,
 	// within the request's deadline.
-	deps.Fetcher = notify.NewFetcher(notify.HTTPConfig{Timeout: 10 * time.Second, AllowNetworks: cfg.OutboundAllowNetworks,
+	fetcher := notify.NewFetcher(notify.HTTPConfig{Timeout: 10 * time.Second, AllowNetworks: cfg.OutboundAllowNetworks,
 		UserAgent: notify.UserAgent(boot.Version), Logger: log})
+	deps.StandardImports = app.NewStandardImports(svc.Transfer, fetcher,
+		app.ImportConfig{FeedURL: cfg.StandardsFeedURL, MaxBytes: cfg.StandardsImportMaxBytes})
 	api := httpapi.New(httpapi.Config{
 		Version: boot.Version, StartedAt: started, CORSOrigins: cfg.CORSOrigins, TrustProxyHops: cfg.TrustProxyHops,
 		MaxBodyBytes: cfg.APIMaxBodyBytes, UploadMaxBytes: cfg.UploadMaxFileSize, RequestTimeout: cfg.RequestTimeout, StorageProvider: string(cfg.StorageProvider), PasswordMinLength: cfg.PasswordMinLength,
 		SessionKey: sessionKey, SessionLifetime: cfg.JWTExpiry, SecureCookie: cfg.SecureCookie, RegistrationMode: string(cfg.RegistrationMode),
-		AppOrigins:       append([]string{originOf(cfg.AppURL)}, cfg.CORSOrigins...),
-		StandardsFeedURL: cfg.StandardsFeedURL, StandardsImportMaxBytes: cfg.StandardsImportMaxBytes,
+		AppOrigins:              append([]string{originOf(cfg.AppURL)}, cfg.CORSOrigins...),
+		StandardsImportMaxBytes: cfg.StandardsImportMaxBytes,
 	}, deps)
 	return serve(ctx, cfg, opts, log, api, started)
 }

@@ -67,10 +67,11 @@ func runWorker(ctx context.Context, opts options) error {
 	if err := boot.LoadKeys(ctx, store, cfg, log); err != nil {
 		return err
 	}
-	if _, err := boot.ConfigureStorage(ctx, store, cfg, log); err != nil {
+	files, _, err := boot.Attachments(ctx, store, cfg, log)
+	if err != nil {
 		return err
 	}
-	wcfg := boot.WorkersConfig(cfg, store, log)
+	wcfg := boot.WorkersConfig(cfg, store, files, log)
 	wcfg.RunWorkers = true
 	if cfg.MetricsEnabled {
 		m := metrics.New(cfg.MetricsPrefix)

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/assay-dev/assay/jobs"
+	"github.com/assay-dev/assay/pkg/app"
 	"github.com/assay-dev/assay/pkg/postgres"
 	"github.com/assay-dev/assay/pkg/postgres/pgtest"
 )
@@ -31,10 +32,11 @@ func TestCollectBlobsDeletesQueuedObjects(t *testing.T) {
 	_, err := pool.Exec(ctx, `INSERT INTO blob_chunks (blob_key, seq, data) VALUES ('uploading', 0, 'x');
 		INSERT INTO blob_garbage (provider, storage_key, due_at) VALUES ('database', 'uploading', now() + interval '1 hour')`)
 	require.NoError(t, err)
-	db, err := postgres.New(pool, nil).ConfigureStorage(postgres.StorageConfig{Logger: quiet})
+	db := postgres.New(pool, nil)
+	files, err := app.NewAttachments(postgres.NewServices(db).Attachments,
+		app.StorageConfig{Database: postgres.NewChunkStore(db), Logger: quiet})
 	require.NoError(t, err)
-	w := &CollectBlobsWorker{Collector: postgres.NewServices(db).Attachments, Maintenance: db, Logger: quiet,
-		Now: time.Now, WorkerName: "t"}
+	w := &CollectBlobsWorker{Collector: files, Maintenance: db, Logger: quiet, Now: time.Now, WorkerName: "t"}
 	job := &river.Job[jobs.CollectBlobsArgs]{JobRow: &rivertype.JobRow{ID: 1, Kind: jobs.CollectBlobsArgs{}.Kind()}}
 	require.NoError(t, w.Work(ctx, job))
 	require.NoError(t, w.Work(ctx, job)) // idempotent

@@ -18,7 +18,7 @@ const (
 
 // BlobStore keeps the bytes of evidence files under keys the store chooses. Put streams:
 // memory does not grow with the size of the object. Implementations: the database
-// provider (pkg/postgres, chunked rows) and S3 (pkg/blob).
+// provider (pkg/postgres ChunkStore, chunked rows) and S3 (pkg/blob).
 type BlobStore interface {
 	// Put stores the bytes r yields under key, computing their size and SHA-256 while
 	// they stream. A failed Put removes what it stored as far as it can; the caller still
@@ -60,9 +60,18 @@ type AttachmentContent struct {
 	Body io.ReadSeekCloser
 }
 
-// AttachmentService stores and serves the files of evidence (pkg/postgres
-// AttachmentService). Evidence the caller may not see is 404 on every operation; adding
-// and deleting obey the evidence's retention lock (ErrEvidenceLocked).
+// StoredAttachment is an attachment with the key its bytes are stored under at its
+// provider: what the application layer (pkg/app) reads and writes through a BlobStore.
+// The key is never shown by the API.
+type StoredAttachment struct {
+	Attachment
+	StorageKey string `json:"-"`
+}
+
+// AttachmentService stores and serves the files of evidence (pkg/app Attachments, on the
+// records of pkg/postgres AttachmentService and the BlobStore providers). Evidence the
+// caller may not see is 404 on every operation; adding and deleting obey the evidence's
+// retention lock (ErrEvidenceLocked).
 type AttachmentService interface {
 	// AddAttachment streams up.Content to the configured storage provider. The same bytes
 	// attached to the same evidence again return the existing attachment with created
@@ -83,7 +92,7 @@ type AttachmentService interface {
 
 // BlobCollector deletes the stored bytes that no attachment references any more: those of
 // deleted attachments (and deleted evidence) and those an interrupted upload left behind.
-// The periodic job of jobs/workers calls it.
+// The periodic job of jobs/workers calls it (pkg/app Attachments implements it).
 type BlobCollector interface {
 	// CollectBlobGarbage deletes up to limit queued objects that are due and returns how
 	// many it deleted.

@@ -30,6 +30,24 @@ type StandardTransferService interface {
 	FindStandardsByIdentifier(ctx context.Context, identifiers []string) ([]Standard, error)
 }
 
+// StandardImportService imports standards from outside the service (pkg/app
+// StandardImports: the download, the cached standards feed and the store's import).
+type StandardImportService interface {
+	// ImportStandardsFromURL downloads the CycloneDX document at rawURL through the
+	// DocumentFetcher and imports it (source import); problems of the URL or the download
+	// are 422 on field url.
+	ImportStandardsFromURL(ctx context.Context, rawURL string, actor Actor) (ImportResult, error)
+	// StandardsFeed returns the items of the public standards feed (cached for a few
+	// minutes) with their local status.
+	StandardsFeed(ctx context.Context) ([]FeedItem, error)
+	// ImportFeedItem downloads the document of the feed item itemID and imports it (source
+	// feed); 404 when the feed has no such item.
+	ImportFeedItem(ctx context.Context, itemID string, actor Actor) (ImportResult, error)
+	// ImportStarterStandards imports the StarterFeedItems the feed offers, in one
+	// transaction; those present already are listed as unchanged.
+	ImportStarterStandards(ctx context.Context, actor Actor) (ImportResult, error)
+}
+
 // DocumentFetcher downloads a document from outside (the standards feed, an import by URL)
 // through the outbound SSRF guard of webhooks: https to public addresses, plain http and
 // internal addresses only inside OUTBOUND_ALLOW_NETWORKS. A URL it will not use, a failed

@@ -43,10 +43,8 @@ type Config struct {
 	AppOrigins []string
 	// RegistrationMode is REGISTRATION_MODE.
 	RegistrationMode string
-	// StandardsFeedURL is the public standards feed (STANDARDS_FEED_URL).
-	StandardsFeedURL string
-	// StandardsImportMaxBytes caps an imported CycloneDX or CSV document, uploaded or
-	// downloaded (STANDARDS_IMPORT_MAX_BYTES; default 10 MiB).
+	// StandardsImportMaxBytes caps an uploaded CycloneDX or CSV document
+	// (STANDARDS_IMPORT_MAX_BYTES; default 10 MiB; pkg/app caps downloaded ones).
 	StandardsImportMaxBytes int64
 	// Now is the clock (time.Now when nil).
 	Now func() time.Time
@@ -88,10 +86,11 @@ type Deps struct {
 	PasswordReset assess.PasswordResetService
 	// Standards manages standards, requirement trees, levels and their lifecycle.
 	Standards assess.StandardService
-	// Transfer imports and exports standards (CycloneDX, CSV) and reads the standards feed.
+	// Transfer imports uploaded documents and exports standards (CycloneDX, CSV).
 	Transfer assess.StandardTransferService
-	// Fetcher downloads documents for imports by URL and the standards feed; nil answers 503.
-	Fetcher assess.DocumentFetcher
+	// StandardImports imports by URL and from the standards feed (pkg/app); nil answers
+	// those operations 503.
+	StandardImports assess.StandardImportService
 	// Entities manages entities, relationships and compliance policies.
 	Entities assess.EntityService
 	// Projects manages projects.
@@ -106,7 +105,8 @@ type Deps struct {
 	Results assess.ResultService
 	// Evidence keeps evidence, its review, notes and links to requirements.
 	Evidence assess.EvidenceService
-	// Attachments stores and serves the files of evidence.
+	// Attachments stores and serves the files of evidence (pkg/app: the bytes at their
+	// storage provider, the records in the store).
 	Attachments assess.AttachmentService
 	// Claims keeps the claims of assessments.
 	Claims assess.ClaimService
@@ -144,8 +144,6 @@ type Server struct {
 	openapiDoc  []byte
 	openapiETag string
 	openapiErr  error
-
-	feeds feedCache // the standards feed, briefly
 }
 
 // New assembles the handler: platform middleware, health, metrics, the setup gate, the
@@ -157,6 +155,9 @@ func New(cfg Config, deps Deps) *Server {
 	}
 	s := &Server{cfg: cfg, dep: deps, signer: sessionSigner{key: cfg.SessionKey, lifetime: cfg.SessionLifetime, now: cfg.Now},
 		uploads: &uploadMatcher{}}
+	if s.dep.StandardImports == nil {
+		s.dep.StandardImports = unconfiguredImports{}
+	}
 	switch {
 	case deps.Authorizer != nil:
 	case deps.Identity != nil && len(cfg.SessionKey) > 0:

@@ -16,8 +16,9 @@ import (
 
 // Standards in and out: CycloneDX import (upload or URL) and export, CSV export and import
 // of one requirement tree (transfer_csv.go), the standards feed and the starter set
-// (transfer_feed.go). Documents are parsed and validated here (package cyclonedx); the
-// store writes and reads whole trees.
+// (transfer_feed.go). Uploaded documents are parsed and validated here (package
+// cyclonedx); downloads — by URL, the feed and its items — are pkg/app's
+// (StandardImports); the store writes and reads whole trees.
 
 var tagTransfer = []string{"Standards transfer"}
 
@@ -101,19 +102,7 @@ var docStandardImportURL = huma.Operation{OperationID: "importStandardsFromURL",
 		"422 url_not_allowed, fetch_failed or too_large otherwise) and imports it." + importDescription}
 
 func (s *Server) handleStandardImportURL(ctx context.Context, in *body[ImportURL]) (*importResultOutput, error) {
-	data, err := s.fetchDocument(ctx, "url", in.Body.URL)
-	if err != nil {
-		return nil, err
-	}
-	return s.importDocument(ctx, data)
-}
-
-// fetchDocument downloads a document through the guarded fetcher, capped at the import limit.
-func (s *Server) fetchDocument(ctx context.Context, field, url string) ([]byte, error) {
-	if s.dep.Fetcher == nil {
-		return nil, &assess.Error{Code: assess.ECodeUnavailable, Message: "Downloading documents is not configured."}
-	}
-	return s.dep.Fetcher.FetchDocument(ctx, field, url, s.cfg.StandardsImportMaxBytes)
+	return importAnswer(s.dep.StandardImports.ImportStandardsFromURL(ctx, in.Body.URL, requestActor(ctx)))
 }
 
 // exportInput names the standard and the spec version of its export.

@@ -1,42 +1,31 @@
 package postgres
 
 import (
-	"bytes"
 	"context"
-	"crypto/rand"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
-	"io"
-	"os"
 
 	"github.com/jackc/pgx/v5"
 
 	"github.com/assay-dev/assay/pkg/assess"
 )
 
-// Files of evidence (docs/assessments.md "Attachments and storage"). An upload streams to
-// the provider of new uploads under a fresh key, and only then is the attachment recorded;
-// the key is queued for the blob collector before the first byte is stored and taken off
-// the queue by the recording transaction, so nothing an interrupted upload stored stays
-// behind. Every read of the bytes is checked against the SHA-256 recorded at upload.
+// The records of evidence files (docs/assessments.md "Attachments and storage"). The
+// flows that move the bytes — an upload streamed to a provider, a download checked
+// against its SHA-256, the blob collector — are pkg/app's: the store keeps the records,
+// checks who may add a file and when (CheckAttachable, again in RecordAttachment), and
+// keeps the garbage queue of stored objects (blobqueue.go). The database provider's
+// objects are rows too (ChunkStore, blobchunks.go).
 
 const attachmentColumns = `a.id, a.evidence_id, a.filename, a.content_type, a.size_bytes, a.sha256, a.provider,
 	a.storage_key, a.created_at, u.id, u.username, u.display_name`
 
 const attachmentFrom = ` FROM evidence_attachments a LEFT JOIN users u ON u.id = a.uploaded_by`
 
-// storedAttachment is an attachment with where its bytes are.
-type storedAttachment struct {
-	assess.Attachment
-	key string
-}
-
-func scanAttachment(row pgx.Row) (storedAttachment, error) {
-	var a storedAttachment
+func scanAttachment(row pgx.Row) (assess.StoredAttachment, error) {
+	var a assess.StoredAttachment
 	var uid, uname, udisplay *string
 	err := row.Scan(&a.ID, &a.EvidenceID, &a.Filename, &a.ContentType, &a.SizeBytes, &a.SHA256, &a.Provider,
-		&a.key, &a.CreatedAt, &uid, &uname, &udisplay)
+		&a.StorageKey, &a.CreatedAt, &uid, &uname, &udisplay)
 	if uid != nil {
 		a.UploadedBy = &assess.UserRef{ID: *uid, Username: deref(uname), DisplayName: deref(udisplay)}
 	}
@@ -54,9 +43,9 @@ var errAttachmentNotFound = &assess.Error{Code: assess.ECodeNotFound, Message: "
 
 // findAttachment reads attachment id of evidence evidenceID (visibility checked by the
 // caller); with lock, the row is locked for update.
-func findAttachment(ctx context.Context, q querier, evidenceID, id string, lock bool) (storedAttachment, error) {
+func findAttachment(ctx context.Context, q querier, evidenceID, id string, lock bool) (assess.StoredAttachment, error) {
 	if !assess.ValidID(assess.PrefixAttachment, id) {
-		return storedAttachment{}, errAttachmentNotFound
+		return assess.StoredAttachment{}, errAttachmentNotFound
 	}
 	sql := "SELECT " + attachmentColumns + attachmentFrom + " WHERE a.id = $1 AND a.evidence_id = $2"
 	if lock {
@@ -90,7 +79,8 @@ func unlockedEvidence(ctx context.Context, q querier, actor assess.Actor, id str
 	return evidenceLockError(ctx, q, id)
 }
 
-// FindAttachments implements assess.AttachmentService.
+// FindAttachments lists the files of evidence evidenceID, oldest first (pkg/app serves
+// it as assess.AttachmentService).
 func (s *AttachmentService) FindAttachments(ctx context.Context, evidenceID string, actor assess.Actor) ([]assess.Attachment, error) {
 	if err := evidenceVisible(ctx, s.pool, actor, evidenceID); err != nil {
 		return nil, err
@@ -111,7 +101,7 @@ func (s *AttachmentService) FindAttachments(ctx context.Context, evidenceID stri
 	return out, rows.Err()
 }
 
-// GetAttachment implements assess.AttachmentService.
+// GetAttachment returns one file's record.
 func (s *AttachmentService) GetAttachment(ctx context.Context, evidenceID, id string, actor assess.Actor) (assess.Attachment, error) {
 	if err := evidenceVisible(ctx, s.pool, actor, evidenceID); err != nil {
 		return assess.Attachment{}, err
@@ -120,55 +110,37 @@ func (s *AttachmentService) GetAttachment(ctx context.Context, evidenceID, id st
 	return a.Attachment, err
 }
 
-// AddAttachment implements assess.AttachmentService. Visibility and the lock are checked
-// before a byte is stored and again when the attachment is recorded; the type is decided
-// from the first bytes before the rest streams to the provider.
-func (s *AttachmentService) AddAttachment(ctx context.Context, evidenceID string, up assess.AttachmentUpload, actor assess.Actor) (assess.Attachment, bool, error) {
-	if err := unlockedEvidence(ctx, s.pool, actor, evidenceID); err != nil {
-		return assess.Attachment{}, false, dbError(err)
+// CheckAttachable tells whether actor may add a file to evidence evidenceID now: 404 when
+// they may not see it, 409 when its files are locked or in review. The application layer
+// asks before a byte is stored; RecordAttachment checks again.
+func (s *AttachmentService) CheckAttachable(ctx context.Context, evidenceID string, actor assess.Actor) error {
+	return dbError(unlockedEvidence(ctx, s.pool, actor, evidenceID))
+}
+
+// RecordAttachment records a file whose bytes are stored (att without an id: the store
+// gives it one) and takes its storage key off the garbage queue, in one transaction with
+// the audit row and the event; the evidence's version is bumped. When the evidence has the
+// same bytes already, it returns that attachment with created false and records nothing
+// (the key stays queued: the caller discards the bytes). A key no longer queued — the
+// blob collector took it after the upload outlasted its grace — is 503: the bytes may be
+// gone.
+func (s *AttachmentService) RecordAttachment(ctx context.Context, att assess.StoredAttachment, actor assess.Actor) (assess.Attachment, bool, error) {
+	if att.ID == "" {
+		att.ID = assess.NewID(assess.PrefixAttachment, s.now())
 	}
-	head := make([]byte, assess.SniffLength)
-	n, err := io.ReadFull(up.Content, head)
-	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
-		return assess.Attachment{}, false, err
-	}
-	head = head[:n]
-	filename := assess.CleanAttachmentFilename(up.Filename)
-	contentType, err := assess.DetectAttachmentType(head, filename, up.DeclaredType)
-	if err != nil {
-		return assess.Attachment{}, false, err
-	}
-	provider := s.uploadProvider()
-	store, err := s.blobStore(provider)
-	if err != nil {
-		return assess.Attachment{}, false, err
-	}
-	key := "evidence/" + evidenceID + "/" + randomKey()
-	if err := s.queueUpload(ctx, provider, key); err != nil {
-		return assess.Attachment{}, false, dbError(err)
-	}
-	info, err := store.Put(ctx, key, io.MultiReader(bytes.NewReader(head), up.Content))
-	if err != nil {
-		s.discardUpload(ctx, store, provider, key)
-		return assess.Attachment{}, false, err
-	}
-	att := storedAttachment{Attachment: assess.Attachment{ID: assess.NewID(assess.PrefixAttachment, s.now()), EvidenceID: evidenceID,
-		Filename: filename, ContentType: contentType, SizeBytes: info.Size, SHA256: info.SHA256, Provider: provider}, key: key}
+	var out assess.Attachment
 	created := false
-	err = s.change(ctx, actor, func(tx *Tx) error {
+	err := s.change(ctx, actor, func(tx *Tx) error {
 		var err error
-		att.Attachment, created, err = recordAttachment(ctx, tx, att)
+		out, created, err = recordAttachment(ctx, tx, att)
 		return err
 	})
-	if err != nil || !created {
-		s.discardUpload(ctx, store, provider, key)
-	}
-	return att.Attachment, created, err
+	return out, created, err
 }
 
 // recordAttachment records an uploaded file, or returns the attachment of the same
 // evidence with the same bytes (created false).
-func recordAttachment(ctx context.Context, tx *Tx, att storedAttachment) (assess.Attachment, bool, error) {
+func recordAttachment(ctx context.Context, tx *Tx, att assess.StoredAttachment) (assess.Attachment, bool, error) {
 	if err := unlockedEvidence(ctx, tx, tx.Actor, att.EvidenceID); err != nil {
 		return assess.Attachment{}, false, err
 	}
@@ -179,7 +151,7 @@ func recordAttachment(ctx context.Context, tx *Tx, att storedAttachment) (assess
 	tag, err := tx.Exec(ctx, `INSERT INTO evidence_attachments (id, evidence_id, filename, content_type, size_bytes, sha256,
 		provider, storage_key, uploaded_by, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
 		ON CONFLICT (evidence_id, sha256) DO NOTHING`,
-		att.ID, att.EvidenceID, att.Filename, att.ContentType, att.SizeBytes, att.SHA256, att.Provider, att.key, uploader, tx.Now)
+		att.ID, att.EvidenceID, att.Filename, att.ContentType, att.SizeBytes, att.SHA256, att.Provider, att.StorageKey, uploader, tx.Now)
 	if err != nil {
 		return assess.Attachment{}, false, err
 	}
@@ -194,7 +166,7 @@ func recordAttachment(ctx context.Context, tx *Tx, att storedAttachment) (assess
 	}
 	// Off the collector's queue; when the collector took the key already (the upload
 	// outlasted UploadGrace), the bytes may be gone and the upload fails.
-	tag, err = tx.Exec(ctx, "DELETE FROM blob_garbage WHERE provider = $1 AND storage_key = $2", att.Provider, att.key)
+	tag, err = tx.Exec(ctx, "DELETE FROM blob_garbage WHERE provider = $1 AND storage_key = $2", att.Provider, att.StorageKey)
 	if err != nil {
 		return assess.Attachment{}, false, err
 	}
@@ -212,8 +184,8 @@ func recordAttachment(ctx context.Context, tx *Tx, att storedAttachment) (assess
 		attachmentDetails(stored.Attachment), attachmentEvent(ctx, tx, stored.Attachment))
 }
 
-// DeleteAttachment implements assess.AttachmentService. The row's delete trigger removes
-// database chunks at once and queues an S3 object for the blob collector.
+// DeleteAttachment removes a file's record. The row's delete trigger removes database
+// chunks at once and queues an S3 object for the blob collector.
 func (s *AttachmentService) DeleteAttachment(ctx context.Context, evidenceID, id string, actor assess.Actor) error {
 	return s.change(ctx, actor, func(tx *Tx) error {
 		if err := unlockedEvidence(ctx, tx, actor, evidenceID); err != nil {
@@ -234,95 +206,25 @@ func (s *AttachmentService) DeleteAttachment(ctx context.Context, evidenceID, id
 	})
 }
 
-// OpenAttachment implements assess.AttachmentService. The bytes are copied from the
-// provider into an unlinked temporary file while their SHA-256 is computed; only when it
-// matches the recorded one is the file returned (positioned at its start), so no byte of
-// a corrupted object reaches the caller and memory does not grow with the file.
-func (s *AttachmentService) OpenAttachment(ctx context.Context, evidenceID, id string, actor assess.Actor) (assess.AttachmentContent, error) {
-	a, err := s.readableAttachment(ctx, evidenceID, id, actor)
-	if err != nil {
-		return assess.AttachmentContent{}, err
-	}
-	store, err := s.blobStore(a.Provider)
-	if err != nil {
-		return assess.AttachmentContent{}, err
-	}
-	f, problem, err := spoolVerified(ctx, store, a)
-	if err != nil {
-		return assess.AttachmentContent{}, err
-	}
-	if problem != "" {
-		return assess.AttachmentContent{}, s.integrityFailure(ctx, actor, a, problem)
-	}
-	return assess.AttachmentContent{Attachment: a.Attachment, Body: f}, nil
-}
-
-func (s *AttachmentService) readableAttachment(ctx context.Context, evidenceID, id string, actor assess.Actor) (storedAttachment, error) {
+// FindStoredAttachment returns a file's record with its storage key, for a download: 404
+// when actor may not see the evidence or it has no such file.
+func (s *AttachmentService) FindStoredAttachment(ctx context.Context, evidenceID, id string, actor assess.Actor) (assess.StoredAttachment, error) {
 	if err := evidenceVisible(ctx, s.pool, actor, evidenceID); err != nil {
-		return storedAttachment{}, dbError(err)
+		return assess.StoredAttachment{}, dbError(err)
 	}
 	a, err := findAttachment(ctx, s.pool, evidenceID, id, false)
 	return a, dbError(err)
 }
 
-// spoolVerified copies the object of a into a temporary file (removed from the directory
-// at once: it disappears when closed) and checks size and SHA-256. problem says what did
-// not match ("" when all did); the file is returned only then.
-func spoolVerified(ctx context.Context, store assess.BlobStore, a storedAttachment) (f *os.File, problem string, err error) {
-	rc, err := store.Get(ctx, a.key)
-	if errors.Is(err, assess.ErrBlobNotFound) {
-		return nil, "missing", nil
-	}
-	if err != nil {
-		return nil, "", err
-	}
-	defer rc.Close()
-	f, err = os.CreateTemp("", "assay-attachment-*")
-	if err != nil {
-		return nil, "", err
-	}
-	_ = os.Remove(f.Name())
-	keep := false
-	defer func() {
-		if !keep {
-			_ = f.Close()
-		}
-	}()
-	h := sha256.New()
-	// One byte more than recorded is enough to tell a longer object.
-	n, err := io.Copy(io.MultiWriter(f, h), io.LimitReader(rc, a.SizeBytes+1))
-	switch {
-	case err != nil:
-		return nil, "", err
-	case n != a.SizeBytes:
-		return nil, "size", nil
-	case hex.EncodeToString(h.Sum(nil)) != a.SHA256:
-		return nil, "sha256", nil
-	}
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return nil, "", err
-	}
-	keep = true
-	return f, "", nil
-}
-
-// integrityFailure records a failed check in the audit log and returns the client's
-// error: integrity_error (500), with no byte of the object.
-func (s *AttachmentService) integrityFailure(ctx context.Context, actor assess.Actor, a storedAttachment, problem string) error {
-	ctx = context.WithoutCancel(ctx) // recorded even when the client has gone
-	err := s.change(ctx, actor, func(tx *Tx) error {
+// RecordIntegrityFailure writes the audit row of a download whose stored bytes did not
+// match the recorded size or SHA-256 (problem: size, sha256 or missing).
+func (s *AttachmentService) RecordIntegrityFailure(ctx context.Context, a assess.StoredAttachment, problem string, actor assess.Actor) error {
+	return s.change(ctx, actor, func(tx *Tx) error {
 		details := attachmentDetails(a.Attachment)
 		details["problem"] = problem
 		details["provider"] = a.Provider
 		return tx.Record(ctx, assess.ChangeEvidenceAttachmentCorrupt, attachmentTarget(a.Attachment), details, assess.NewEvent{})
 	})
-	if err != nil {
-		s.storageLogger().ErrorContext(ctx, "recording a failed attachment integrity check failed", "error", err.Error())
-	}
-	s.storageLogger().ErrorContext(ctx, "attachment failed its integrity check", "attachment", a.ID, "evidence", a.EvidenceID,
-		"provider", a.Provider, "problem", problem)
-	return &assess.Error{Code: assess.ECodeIntegrity, Message: "The stored file does not match the SHA-256 recorded at upload; it is not served.",
-		Details: []assess.Detail{{Field: "sha256", Code: "mismatch", Message: problem}}}
 }
 
 func attachmentTarget(a assess.Attachment) Target {
@@ -342,12 +244,3 @@ func attachmentEvent(ctx context.Context, tx *Tx, a assess.Attachment) assess.Ne
 	return assess.NewEvent{Data: assess.AttachmentEvent{EvidenceID: a.EvidenceID, EvidenceName: name, Attachment: a},
 		Summary: a.Filename, Link: "/evidence/" + a.EvidenceID, EvidenceID: a.EvidenceID}
 }
-
-// randomKey is the unique part of a storage key.
-func randomKey() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	return hex.EncodeToString(b[:])
-}
-
-var _ assess.AttachmentService = (*AttachmentService)(nil)

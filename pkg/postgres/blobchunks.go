@@ -18,19 +18,23 @@ import (
 // holds in memory at a time.
 const chunkSize = 1 << 20
 
-// chunkStore is the database storage provider (STORAGE_PROVIDER=database): an object is
+// ChunkStore is the database storage provider (STORAGE_PROVIDER=database): an object is
 // the sequence of its blob_chunks rows, seq 0, 1, … (an empty object is one empty chunk,
-// so that it exists). It implements assess.BlobStore.
-type chunkStore struct{ db *DB }
+// so that it exists). It implements assess.BlobStore; pkg/app streams files through it as
+// through S3.
+type ChunkStore struct{ db *DB }
+
+// NewChunkStore returns the database storage provider on db.
+func NewChunkStore(db *DB) ChunkStore { return ChunkStore{db: db} }
 
 // Put implements assess.BlobStore: each chunk is stored by a statement of its own as soon
 // as its bytes have arrived, so an upload holds a pooled connection only while it stores
 // a chunk, never while it waits for a slow client (with one transaction around the stream,
 // DB_MAX_CONNS slow uploads would take the pool from every other request). A failed upload
 // deletes what it stored; what it cannot delete (the database went away) nothing
-// references, and the caller's Delete or the blob collector removes it (its key is queued
-// in blob_garbage before the first byte).
-func (s chunkStore) Put(ctx context.Context, key string, r io.Reader) (assess.BlobInfo, error) {
+// references, and the caller's Delete or the blob collector removes it (pkg/app queues
+// its key in blob_garbage before the first byte).
+func (s ChunkStore) Put(ctx context.Context, key string, r io.Reader) (assess.BlobInfo, error) {
 	info, err := s.put(ctx, key, r)
 	if err != nil {
 		dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
@@ -40,7 +44,7 @@ func (s chunkStore) Put(ctx context.Context, key string, r io.Reader) (assess.Bl
 	return info, err
 }
 
-func (s chunkStore) put(ctx context.Context, key string, r io.Reader) (assess.BlobInfo, error) {
+func (s ChunkStore) put(ctx context.Context, key string, r io.Reader) (assess.BlobInfo, error) {
 	h := sha256.New()
 	buf := make([]byte, chunkSize)
 	var size int64
@@ -66,7 +70,7 @@ func (s chunkStore) put(ctx context.Context, key string, r io.Reader) (assess.Bl
 
 // Get implements assess.BlobStore: the chunks are read one query at a time, so a reader
 // holds one chunk in memory.
-func (s chunkStore) Get(ctx context.Context, key string) (io.ReadCloser, error) {
+func (s ChunkStore) Get(ctx context.Context, key string) (io.ReadCloser, error) {
 	var exists bool
 	if err := s.db.pool.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM blob_chunks WHERE blob_key = $1)", key).Scan(&exists); err != nil {
 		return nil, err
@@ -78,13 +82,13 @@ func (s chunkStore) Get(ctx context.Context, key string) (io.ReadCloser, error) 
 }
 
 // Delete implements assess.BlobStore.
-func (s chunkStore) Delete(ctx context.Context, key string) error {
+func (s ChunkStore) Delete(ctx context.Context, key string) error {
 	_, err := s.db.pool.Exec(ctx, "DELETE FROM blob_chunks WHERE blob_key = $1", key)
 	return err
 }
 
 // CheckHealth implements assess.BlobStore: the database's own check.
-func (s chunkStore) CheckHealth(ctx context.Context) error { return s.db.CheckHealth(ctx) }
+func (s ChunkStore) CheckHealth(ctx context.Context) error { return s.db.CheckHealth(ctx) }
 
 // chunkReader reads an object chunk by chunk in seq order; a missing seq ends it.
 type chunkReader struct {
@@ -118,4 +122,4 @@ func (c *chunkReader) Read(p []byte) (int, error) {
 
 func (c *chunkReader) Close() error { return nil }
 
-var _ assess.BlobStore = chunkStore{}
+var _ assess.BlobStore = ChunkStore{}

@@ -97,7 +97,6 @@ type DB struct {
 	creds         *credentialCache      // resolved principals; nil: no cache
 	roleNames     *roleNames            // role id → name, for reads of users (rolenames.go)
 	unread        *unreadCache          // unread-notification counts (unreadcache.go)
-	storage       StorageConfig         // where evidence files go (attachment_storage.go)
 	attestations  AttestationConfig     // what attestation documents need (attestation_signing.go)
 	// rationaleMinWords is the fewest words of a result's rationale
 	// (ASSESSMENT_RATIONALE_MIN_WORDS; 0: no minimum); shorter ones count as missing when

@@ -57,9 +57,9 @@ func SMTPOverrides(cfg *config.Config) assess.SMTPOverrides {
 }
 
 // WorkersConfig is the River client configuration of a process that runs the workers:
-// maintenance and deliveries on store. The caller sets RunWorkers and, when it exports
-// metrics, Metrics.
-func WorkersConfig(cfg *config.Config, store *postgres.DB, log *slog.Logger) workers.Config {
+// maintenance and deliveries on store, the blob collector through files (Attachments).
+// The caller sets RunWorkers and, when it exports metrics, Metrics.
+func WorkersConfig(cfg *config.Config, store *postgres.DB, files assess.BlobCollector, log *slog.Logger) workers.Config {
 	return workers.Config{
 		Maintenance: store, Deliveries: postgres.NewServices(store).DeliveryStore, Logger: log,
 		SessionCleanupInterval: cfg.SessionCleanupInterval, SessionRetainExpired: cfg.SessionRetainExpired,
@@ -72,6 +72,6 @@ func WorkersConfig(cfg *config.Config, store *postgres.DB, log *slog.Logger) wor
 		WebhookRetention:      cfg.WebhookDeliveryRetention, ChatRetention: cfg.ChatDeliveryRetention, EmailRetention: cfg.EmailDeliveryRetention,
 		NotificationRetention: cfg.NotificationRetention,
 		Evidence:              postgres.NewServices(store).Evidence, EvidenceReminderDays: cfg.EvidenceExpiryReminderDays,
-		BlobCollector: postgres.NewServices(store).Attachments,
+		BlobCollector: files,
 	}
 }
