@@ -192,3 +192,41 @@ func TestAssessmentWorkQueries(t *testing.T) {
 		}
 	}
 }
+
+// TestCompleteQueriesDoNotGrowWithRequirements: completing an assessment loads what its
+// rules decide from (answers, rationales, evidence) in one query, so completing one of 442
+// requirements takes as many round trips as completing one of 3.
+func TestCompleteQueriesDoNotGrowWithRequirements(t *testing.T) {
+	t.Parallel()
+	counter := &queryCounter{counts: map[string]int{}, sql: map[string][]string{}}
+	ts := startTracedServer(t, pgtest.NewDatabase(t), counter)
+	session := ts.admin(t)
+	admin := ts.bearerClient(ts.newAPIKey(t, session))
+	w := newClaimWorld(t, ts)
+	small, smallARs := w.assessment("Small", nil, nil)
+	ts.sqlExec(t, `INSERT INTO requirements (id, standard_id, identifier, natural_key, name, position)
+		SELECT 'rq_x' || lpad(g::text, 25, '0'), $1, 'X' || g, 'X' || g, 'Requirement X' || g, 10 + g FROM generate_series(1, 439) g`,
+		w.standardID)
+	large, largeARs := w.assessment("Large", nil, nil)
+	ts.sqlExec(t, `INSERT INTO assessment_requirements (id, assessment_id, requirement_id, standard_id)
+		SELECT 'ar_x' || lpad(g::text, 25, '0'), $1, 'rq_x' || lpad(g::text, 25, '0'), $2 FROM generate_series(1, 439) g`,
+		large, w.standardID)
+	require.Equal(t, 442, w.count(`SELECT count(*) FROM assessment_requirements WHERE assessment_id = $1`, large))
+	ts.sqlExec(t, `UPDATE assessment_requirements SET result = 'partial', rationale = $2, rationale_words = 15
+		WHERE assessment_id = ANY ($1)`, []string{small, large}, fifteenWords)
+	w.evidence("Scan", session.user.ID, smallARs[0], largeARs[0])
+
+	counts := map[string]int{}
+	for name, id := range map[string]string{"small": small, "large": large} {
+		path := "/api/v1/assessments/" + id
+		a := admin.get(t, path, http.StatusOK)
+		res, raw := admin.do(t, http.MethodPost, path+"/complete", map[string]any{"version": a["version"]})
+		require.Equal(t, http.StatusOK, res.StatusCode, raw)
+		require.Equal(t, 50.0, raw["conformanceScore"])
+		counter.mu.Lock()
+		counts[name] = counter.counts[res.Header.Get("X-Request-Id")]
+		t.Logf("complete %s: %d round trips:\n%s", name, counts[name], strings.Join(counter.sql[res.Header.Get("X-Request-Id")], "\n---\n"))
+		counter.mu.Unlock()
+	}
+	require.Equal(t, counts["small"], counts["large"])
+}

@@ -38,11 +38,27 @@ var AssessmentLifecycle = NewStateMachine("assessment", []Transition[AssessmentS
 	{AssessmentArchived, nil},
 })
 
-// AssessmentReadOnly reports whether an assessment in state s refuses changes to its
+// ReadOnlyAssessmentStates are the states in which an assessment refuses changes to its
 // content (results, rationales, team, notes, claims, evidence links): complete and
-// archived (PRODUCT P5.4). Cancelled assessments are final too.
+// archived (PRODUCT P5.4), and cancelled, which is final too. They are its terminal
+// states for what hangs on it: evidence linked to it is locked (assessment_terminal) and
+// it is never overdue. The one list of them: the store's SQL renders it from here.
+var ReadOnlyAssessmentStates = []AssessmentState{AssessmentComplete, AssessmentArchived, AssessmentCancelled}
+
+// AssessmentReadOnly reports whether an assessment in state s refuses changes to its
+// content: s is one of ReadOnlyAssessmentStates.
 func AssessmentReadOnly(s AssessmentState) bool {
-	return s == AssessmentComplete || s == AssessmentArchived || s == AssessmentCancelled
+	return slices.Contains(ReadOnlyAssessmentStates, s)
+}
+
+// FinishedAssessmentStates are the states of an assessment finished with a result:
+// complete and archived. Its score counts in the project's figures (and it counts as
+// complete there), and it is kept as a record: it cannot be deleted.
+var FinishedAssessmentStates = []AssessmentState{AssessmentComplete, AssessmentArchived}
+
+// AssessmentFinished reports whether s is one of FinishedAssessmentStates.
+func AssessmentFinished(s AssessmentState) bool {
+	return slices.Contains(FinishedAssessmentStates, s)
 }
 
 // ErrAssessmentReadOnly refuses a change under an assessment that no longer takes changes:

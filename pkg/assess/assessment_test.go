@@ -42,6 +42,38 @@ func TestAssessmentReadOnlyAndOverdue(t *testing.T) {
 	}
 }
 
+// TestAssessmentStateLists: the read-only and finished states, each a state of the
+// lifecycle named once; a finished assessment is read-only; final states are read-only.
+func TestAssessmentStateLists(t *testing.T) {
+	states := AssessmentLifecycle.States()
+	for name, c := range map[string]struct {
+		list []AssessmentState
+		want []AssessmentState
+	}{
+		"read-only": {ReadOnlyAssessmentStates, []AssessmentState{AssessmentComplete, AssessmentArchived, AssessmentCancelled}},
+		"finished":  {FinishedAssessmentStates, []AssessmentState{AssessmentComplete, AssessmentArchived}},
+	} {
+		got := slices.Clone(c.list)
+		slices.Sort(got)
+		want := slices.Clone(c.want)
+		slices.Sort(want)
+		if !slices.Equal(got, want) || len(slices.Compact(got)) != len(c.list) {
+			t.Errorf("%s: %v, want %v", name, c.list, c.want)
+		}
+	}
+	for _, s := range states {
+		if AssessmentFinished(s) != slices.Contains(FinishedAssessmentStates, s) {
+			t.Errorf("finished %s", s)
+		}
+		if AssessmentFinished(s) && !AssessmentReadOnly(s) {
+			t.Errorf("%s is finished but takes changes", s)
+		}
+		if len(AssessmentLifecycle.Allowed(s)) == 0 && !AssessmentReadOnly(s) {
+			t.Errorf("%s is final but takes changes", s)
+		}
+	}
+}
+
 // fieldCodes returns "field:code" of every detail of err.
 func fieldCodes(t *testing.T, err error) []string {
 	t.Helper()

@@ -23,6 +23,20 @@ const (
 	AttestationRescinded AttestationState = "rescinded"
 )
 
+// AttestationHoldsResult reports whether an attestation in state s fixes the result of
+// its assessment, which then cannot be reopened (409 affirmation_sealed): while it is
+// being signed and once it is sealed. A rescinded attestation no longer holds it.
+func AttestationHoldsResult(s AttestationState) bool {
+	return s == AttestationSigning || s == AttestationSealed
+}
+
+// AttestationFreezesEvidence reports whether an attestation in state s locks the evidence
+// its claims cite (LockAffirmationSealed): in every state past the draft, rescinded
+// included — its signed document still covers that evidence.
+func AttestationFreezesEvidence(s AttestationState) bool {
+	return s != AttestationDraft
+}
+
 // Identifier prefixes of the attestation work.
 const (
 	PrefixAssessor    = "ao_" // an assessor organisation (CycloneDX declarations.assessors)

@@ -32,3 +32,24 @@ func TestPendingKeysAreNeitherOfferedNorGranted(t *testing.T) {
 		}
 	}
 }
+
+// TestAttestationHolds: which attestation states hold the assessment's result and which
+// lock the evidence their claims cite.
+func TestAttestationHolds(t *testing.T) {
+	for _, c := range []struct {
+		state            AttestationState
+		result, evidence bool
+	}{
+		{AttestationDraft, false, false},
+		{AttestationSigning, true, true},
+		{AttestationSealed, true, true},
+		{AttestationRescinded, false, true},
+	} {
+		if got := AttestationHoldsResult(c.state); got != c.result {
+			t.Errorf("%s holds the result: %v", c.state, got)
+		}
+		if got := AttestationFreezesEvidence(c.state); got != c.evidence {
+			t.Errorf("%s freezes the evidence: %v", c.state, got)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package assess
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -51,6 +52,36 @@ func ErrEvidenceLocked(reason string) error {
 		LockAffirmationSealed:  "An attestation citing the evidence is being signed or is sealed; the evidence is locked.",
 	}[reason]
 	return &Error{Code: ECodeConflict, Message: msg, Details: []Detail{{Field: "evidence", Code: reason, Message: msg}}}
+}
+
+// EvidenceLockFacts are what the retention lock of a piece of evidence is decided from.
+type EvidenceLockFacts struct {
+	State EvidenceState
+	// CitedByClaim: a claim cites it (as evidence, counter-evidence or mitigation).
+	CitedByClaim bool
+	// AttestationStates are the states of the attestations whose claims cite it.
+	AttestationStates []AttestationState
+	// AssessmentStates are the states of the assessments it is linked to.
+	AssessmentStates []AssessmentState
+}
+
+// EvidenceLock returns why evidence refuses changes, the first reason in the contract's
+// order (docs/assessments.md, "Retention locks"): an attestation citing it froze it
+// (LockAffirmationSealed), it was approved (LockClaimed), a claim cites it
+// (LockLinkedToClaim), it is linked to a requirement of a read-only assessment
+// (LockAssessmentTerminal). "" when it takes changes.
+func EvidenceLock(f EvidenceLockFacts) string {
+	switch {
+	case slices.ContainsFunc(f.AttestationStates, AttestationFreezesEvidence):
+		return LockAffirmationSealed
+	case f.State == EvidenceClaimed:
+		return LockClaimed
+	case f.CitedByClaim:
+		return LockLinkedToClaim
+	case slices.ContainsFunc(f.AssessmentStates, AssessmentReadOnly):
+		return LockAssessmentTerminal
+	}
+	return ""
 }
 
 // Evidence is a descriptor of something that shows a requirement is met, with its files.

@@ -149,3 +149,42 @@ func TestErrEvidenceLocked(t *testing.T) {
 		}
 	}
 }
+
+// TestEvidenceLock: each reason alone, and the contract's order when several hold.
+func TestEvidenceLock(t *testing.T) {
+	sealedAttestation := []AttestationState{AttestationDraft, AttestationSealed}
+	for _, c := range []struct {
+		name  string
+		facts EvidenceLockFacts
+		want  string
+	}{
+		{"nothing holds it", EvidenceLockFacts{State: EvidenceInProgress}, ""},
+		{"in review is not a lock", EvidenceLockFacts{State: EvidenceInReview}, ""},
+		{"expired is not a lock", EvidenceLockFacts{State: EvidenceExpired, AssessmentStates: []AssessmentState{AssessmentInProgress}}, ""},
+		{"approved", EvidenceLockFacts{State: EvidenceClaimed}, LockClaimed},
+		{"cited by a claim", EvidenceLockFacts{State: EvidenceInProgress, CitedByClaim: true}, LockLinkedToClaim},
+		{"cited in a draft attestation only", EvidenceLockFacts{State: EvidenceInProgress, CitedByClaim: true,
+			AttestationStates: []AttestationState{AttestationDraft}}, LockLinkedToClaim},
+		{"cited in an attestation being signed", EvidenceLockFacts{State: EvidenceInProgress, CitedByClaim: true,
+			AttestationStates: []AttestationState{AttestationSigning}}, LockAffirmationSealed},
+		{"cited in a rescinded attestation", EvidenceLockFacts{State: EvidenceInProgress, CitedByClaim: true,
+			AttestationStates: []AttestationState{AttestationRescinded}}, LockAffirmationSealed},
+		{"a sealed attestation comes before approval", EvidenceLockFacts{State: EvidenceClaimed, CitedByClaim: true,
+			AttestationStates: sealedAttestation, AssessmentStates: []AssessmentState{AssessmentComplete}}, LockAffirmationSealed},
+		{"approval comes before a claim", EvidenceLockFacts{State: EvidenceClaimed, CitedByClaim: true}, LockClaimed},
+		{"a claim comes before a finished assessment", EvidenceLockFacts{State: EvidenceInReview, CitedByClaim: true,
+			AssessmentStates: []AssessmentState{AssessmentArchived}}, LockLinkedToClaim},
+		{"linked to open assessments only", EvidenceLockFacts{State: EvidenceInProgress, AssessmentStates: []AssessmentState{AssessmentNew,
+			AssessmentPending, AssessmentInProgress, AssessmentOnHold}}, ""},
+		{"linked to a complete assessment", EvidenceLockFacts{State: EvidenceInProgress,
+			AssessmentStates: []AssessmentState{AssessmentInProgress, AssessmentComplete}}, LockAssessmentTerminal},
+		{"linked to an archived assessment", EvidenceLockFacts{State: EvidenceInProgress,
+			AssessmentStates: []AssessmentState{AssessmentArchived}}, LockAssessmentTerminal},
+		{"linked to a cancelled assessment", EvidenceLockFacts{State: EvidenceInProgress,
+			AssessmentStates: []AssessmentState{AssessmentCancelled}}, LockAssessmentTerminal},
+	} {
+		if got := EvidenceLock(c.facts); got != c.want {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+	}
+}

@@ -323,12 +323,12 @@ type ProjectWarning struct {
 // assessments the caller may see.
 type ProjectAssessmentCounts struct {
 	ByState      map[AssessmentState]int
-	Overdue      int // past due and not complete, archived or cancelled
-	Requirements int // loaded in assessments that are not cancelled
-	Answered     int // of those, with a result
-	WithEvidence int // of those, with linked evidence
-	AverageScore *float64
-	Scored       int // complete or archived assessments with a score
+	Overdue      int   // past due and not complete, archived or cancelled
+	Requirements int   // loaded in assessments that are not cancelled
+	Answered     int   // of those, with a result
+	WithEvidence int   // of those, with linked evidence
+	ScoreSum     Score // the sum of the scores of the finished assessments that have one
+	Scored       int   // finished (complete or archived) assessments with a score
 }
 
 // FiguresOf returns the figures of project p from the counts of its assessments, with
@@ -337,14 +337,17 @@ func FiguresOf(p Project, c ProjectAssessmentCounts) ProjectFigures {
 	f := ProjectFigures{Overdue: ProjectOverdueFigures{Project: p.Overdue, Assessments: c.Overdue}, Warnings: []ProjectWarning{},
 		EvidenceCoverage: ProjectEvidenceFigures{Requirements: c.Requirements, WithEvidence: c.WithEvidence,
 			Percent: percentOf(c.WithEvidence, c.Requirements)},
-		Conformance: ProjectConformanceFigures{AverageScore: c.AverageScore, Assessed: c.Scored}}
+		Conformance: ProjectConformanceFigures{AverageScore: MeanScore(c.ScoreSum, c.Scored), Assessed: c.Scored}}
 	a := &f.Assessments
 	a.ByState = make(map[AssessmentState]int, len(AssessmentLifecycle.States()))
 	for _, s := range AssessmentLifecycle.States() {
 		a.ByState[s] = c.ByState[s]
 		a.Total += c.ByState[s]
 	}
-	a.Complete, a.InProgress = c.ByState[AssessmentComplete]+c.ByState[AssessmentArchived], c.ByState[AssessmentInProgress]
+	for _, s := range FinishedAssessmentStates {
+		a.Complete += c.ByState[s]
+	}
+	a.InProgress = c.ByState[AssessmentInProgress]
 	a.Requirements, a.Answered, a.PercentComplete = c.Requirements, c.Answered, percentOf(c.Answered, c.Requirements)
 	if len(p.Standards) == 0 {
 		f.Warnings = append(f.Warnings, ProjectWarning{Code: "no_standards", Message: "The project names no standard to assess against."})

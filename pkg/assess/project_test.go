@@ -138,10 +138,9 @@ func TestFiguresOf(t *testing.T) {
 		t.Errorf("warnings %v", w)
 	}
 
-	score := 62.5
 	f = FiguresOf(Project{Standards: []ProjectStandard{{Name: "ASVS", State: StandardPublished}}}, ProjectAssessmentCounts{
 		ByState: map[AssessmentState]int{AssessmentInProgress: 2, AssessmentComplete: 1, AssessmentArchived: 1, AssessmentCancelled: 1},
-		Overdue: 1, Requirements: 3, Answered: 2, WithEvidence: 1, AverageScore: &score, Scored: 2})
+		Overdue: 1, Requirements: 3, Answered: 2, WithEvidence: 1, ScoreSum: 7500 + 5000, Scored: 2})
 	a := f.Assessments
 	if a.Total != 5 || a.Complete != 2 || a.InProgress != 2 || a.ByState[AssessmentNew] != 0 || a.ByState[AssessmentCancelled] != 1 ||
 		*a.PercentComplete != 66.67 || *f.EvidenceCoverage.Percent != 33.33 || f.Overdue.Assessments != 1 ||

@@ -291,7 +291,7 @@ func (s *AssessmentService) DeleteAssessment(ctx context.Context, id string, ver
 		if err != nil {
 			return err
 		}
-		if la.state == assess.AssessmentComplete || la.state == assess.AssessmentArchived {
+		if assess.AssessmentFinished(la.state) {
 			return assess.ErrAssessmentReadOnly(la.state)
 		}
 		if _, err := recordAssessment(ctx, tx, assess.ChangeAssessmentDeleted, id, map[string]any{"state": la.state}); err != nil {

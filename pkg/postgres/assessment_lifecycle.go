@@ -2,7 +2,11 @@ package postgres
 
 import (
 	"context"
-	"strconv"
+	"maps"
+	"math/big"
+	"slices"
+
+	"github.com/jackc/pgx/v5/pgtype"
 
 	"github.com/assay-dev/assay/pkg/assess"
 )
@@ -77,10 +81,7 @@ func (s *AssessmentService) enterState(ctx context.Context, tx *Tx, id string, l
 	case to == assess.AssessmentInProgress && la.startedAt == nil:
 		return startAssessment(ctx, tx, id)
 	case to == assess.AssessmentComplete:
-		if err := completionBlockers(ctx, tx, id, s.rationaleMinWords); err != nil {
-			return err
-		}
-		return scoreAssessment(ctx, tx, id)
+		return completeAssessment(ctx, tx, id, s.rationaleMinWords)
 	case to == assess.AssessmentCancelled:
 		_, err := tx.Exec(ctx, `UPDATE assessments SET ended_at = $2 WHERE id = $1`, id, tx.Now)
 		return err
@@ -88,12 +89,12 @@ func (s *AssessmentService) enterState(ctx context.Context, tx *Tx, id string, l
 	return nil
 }
 
-// reopenBlockers refuses to reopen a complete assessment when an attestation of it is
-// being signed or is sealed (409 affirmation_sealed): its result is what they sign. A
-// rescinded attestation no longer holds it.
+// reopenBlockers refuses to reopen a complete assessment when an attestation of it holds
+// its result (assess.AttestationHoldsResult: being signed or sealed; 409
+// affirmation_sealed): its result is what they sign.
 func reopenBlockers(ctx context.Context, tx *Tx, id string) error {
-	locked, err := attestationLocksResult(ctx, tx, id)
-	if err == nil && locked {
+	states, err := attestationStates(ctx, tx, id)
+	if err == nil && slices.ContainsFunc(states, assess.AttestationHoldsResult) {
 		err = assess.ErrAffirmationSealed
 	}
 	return err
@@ -183,51 +184,73 @@ const loadRequirementsSQL = `WITH RECURSIVE sel AS (
 		$1, w.id, w.standard_id, $3, $3
 	FROM walk w WHERE w.in_level AND NOT EXISTS (SELECT 1 FROM requirements ch WHERE ch.parent_id = w.id)`
 
-// completionBlockers refuses to complete an assessment with unanswered requirements,
-// results whose rationale is shorter than minWords words, or no evidence linked while not
-// every result is not applicable: 422 with one detail per rule broken, counts as messages.
-func completionBlockers(ctx context.Context, tx *Tx, id string, minWords int) error {
-	var unanswered, missing, applicable int
-	var evidence bool
-	if err := tx.QueryRow(ctx, `SELECT count(*) FILTER (WHERE result IS NULL),
-		count(*) FILTER (WHERE result IS NOT NULL
-			AND (btrim(rationale) = '' OR rationale_words < $2)),
-		count(*) FILTER (WHERE result IS DISTINCT FROM 'not_applicable'),
-		EXISTS (SELECT 1 FROM assessment_requirement_evidence l WHERE l.assessment_id = $1)
-		FROM assessment_requirements WHERE assessment_id = $1`, id, minWords).Scan(&unanswered, &missing, &applicable, &evidence); err != nil {
-		return err
+// completionFactsSQL loads what completing assessment $1 is decided from, in one row: the
+// answers of all its requirements (standard, result or null, whether the rationale is
+// empty or only spaces, its word count), as arrays in the same order, and whether
+// evidence is linked to any of them.
+const completionFactsSQL = `SELECT EXISTS (SELECT 1 FROM assessment_requirement_evidence l WHERE l.assessment_id = $1),
+	coalesce(array_agg(r.standard_id ORDER BY r.id), '{}'), coalesce(array_agg(r.result ORDER BY r.id), '{}'),
+	coalesce(array_agg(btrim(r.rationale) = '' ORDER BY r.id), '{}'), coalesce(array_agg(r.rationale_words ORDER BY r.id), '{}')
+	FROM assessment_requirements r WHERE r.assessment_id = $1`
+
+// completionFacts loads the facts of assessment id that assess.CompletionBlockers and
+// assess.ScoreAssessment decide from, in one query however many requirements it has.
+func completionFacts(ctx context.Context, tx *Tx, id string) (assess.CompletionFacts, error) {
+	var f assess.CompletionFacts
+	var standards []string
+	var results []*string
+	var empty []bool
+	var words []int32
+	if err := tx.QueryRow(ctx, completionFactsSQL, id).Scan(&f.EvidenceLinked, &standards, &results, &empty, &words); err != nil {
+		return f, err
 	}
-	var details []assess.Detail
-	if unanswered > 0 {
-		details = append(details, assess.Detail{Field: "requirements", Code: "unanswered", Message: strconv.Itoa(unanswered)})
+	f.Answers = make([]assess.RequirementAnswer, len(standards))
+	for i := range standards {
+		a := &f.Answers[i]
+		a.StandardID, a.RationaleEmpty, a.RationaleWords = standards[i], empty[i], int(words[i])
+		if results[i] != nil {
+			a.Result = assess.Result(*results[i])
+		}
 	}
-	if missing > 0 {
-		details = append(details, assess.Detail{Field: "requirements", Code: "missing_rationale", Message: strconv.Itoa(missing)})
-	}
-	if !evidence && applicable > 0 {
-		details = append(details, assess.Detail{Field: "evidence", Code: "no_evidence", Message: "Link evidence to at least one requirement."})
-	}
-	if len(details) == 0 {
-		return nil
-	}
-	return &assess.Error{Code: assess.ECodeBusinessRule, Details: details,
-		Message: "The assessment cannot be completed yet: every requirement needs a result and a rationale, and evidence must be linked."}
+	return f, nil
 }
 
-// scoreAssessment keeps the conformance score of assessment id, overall and per standard
-// (docs/assessments.md, "Score"): 100 × (yes + ½ partial) / (yes + partial + no), not
-// applicable left out, two decimals, null when every answer is not applicable; and sets
-// the end time.
-func scoreAssessment(ctx context.Context, tx *Tx, id string) error {
-	_, err := tx.Exec(ctx, `WITH per AS (
-			SELECT standard_id, count(*) FILTER (WHERE result = 'yes') AS yes,
-				count(*) FILTER (WHERE result = 'partial') AS partial, count(*) FILTER (WHERE result = 'no') AS no
-			FROM assessment_requirements WHERE assessment_id = $1 GROUP BY standard_id
-		), std AS (
-			UPDATE assessment_standards s SET conformance_score = round(100.0 * (per.yes + 0.5 * per.partial) / nullif(per.yes + per.partial + per.no, 0), 2)
-			FROM per WHERE s.assessment_id = $1 AND s.standard_id = per.standard_id
+// completeAssessment refuses to complete assessment id while assess.CompletionBlockers
+// says so, and otherwise keeps its conformance scores, overall and per standard, and sets
+// its end time.
+func completeAssessment(ctx context.Context, tx *Tx, id string, minWords int) error {
+	f, err := completionFacts(ctx, tx, id)
+	if err != nil {
+		return err
+	}
+	if err := assess.CompletionBlockers(f, minWords); err != nil {
+		return err
+	}
+	return keepScores(ctx, tx, id, assess.ScoreAssessment(f.Answers))
+}
+
+// keepScores writes the scores of assessment id and sets its end time, in one statement:
+// each standard with requirements gets its own score (the others keep none).
+func keepScores(ctx context.Context, tx *Tx, id string, sc assess.AssessmentScores) error {
+	standards := slices.Sorted(maps.Keys(sc.ByStandard))
+	scores := make([]pgtype.Numeric, len(standards))
+	for i, st := range standards {
+		scores[i] = scoreNumeric(sc.ByStandard[st])
+	}
+	_, err := tx.Exec(ctx, `WITH std AS (
+			UPDATE assessment_standards s SET conformance_score = v.score
+			FROM unnest($3::text[], $4::numeric[]) AS v(standard_id, score)
+			WHERE s.assessment_id = $1 AND s.standard_id = v.standard_id
 		)
-		UPDATE assessments SET ended_at = $2, conformance_score = (SELECT round(100.0 * (sum(yes) + 0.5 * sum(partial))
-			/ nullif(sum(yes + partial + no), 0), 2) FROM per) WHERE id = $1`, id, tx.Now)
+		UPDATE assessments SET ended_at = $2, conformance_score = $5 WHERE id = $1`,
+		id, tx.Now, standards, scores, scoreNumeric(sc.Overall))
 	return err
+}
+
+// scoreNumeric is a score as its numeric(5, 2) column takes it, exactly; nil is NULL.
+func scoreNumeric(s *assess.Score) pgtype.Numeric {
+	if s == nil {
+		return pgtype.Numeric{}
+	}
+	return pgtype.Numeric{Int: big.NewInt(int64(*s)), Exp: -2, Valid: true}
 }

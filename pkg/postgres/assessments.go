@@ -109,12 +109,20 @@ func filterAssessments(l *list, f assess.AssessmentFilter, actor assess.Actor, t
 		l.Where("EXISTS (SELECT 1 FROM assessment_members fm WHERE fm.assessment_id = a.id AND fm.user_id = " + l.arg(actorID(actor)) + ")")
 	}
 	if f.Overdue {
-		l.Where("a.due_date < " + l.arg(today) + "::date AND a.state NOT IN ('complete', 'cancelled', 'archived')")
+		l.Where(assessmentOverdueSQL("a", l.arg(today)))
 	}
 	if f.DueBefore != "" {
 		l.Where("a.due_date < " + l.arg(f.DueBefore) + "::date")
 	}
 	l.Search(f.Q, "a.title", "a.description")
+}
+
+// assessmentOverdueSQL is assess.AssessmentOverdue in SQL, for list filters and counts:
+// the assessment alias is due before the day whose placeholder (YYYY-MM-DD text) is today
+// and is not read-only (the states rendered from assess.ReadOnlyAssessmentStates).
+func assessmentOverdueSQL(alias, today string) string {
+	return "(" + alias + ".due_date < " + today + "::date AND " + alias + ".state NOT IN " +
+		sqlList(assess.ReadOnlyAssessmentStates) + ")"
 }
 
 // FindAssessment implements assess.AssessmentService.

@@ -484,11 +484,11 @@ func (s *AttestationService) RemoveSignatory(ctx context.Context, id, slotID str
 	return out, err
 }
 
-// attestationLocksResult reports whether an attestation of assessment id is being signed
-// or is sealed: the assessment's result is then fixed (reopenBlockers).
-func attestationLocksResult(ctx context.Context, q querier, assessmentID string) (bool, error) {
-	var locked bool
-	err := q.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM attestations WHERE assessment_id = $1 AND state IN ('signing', 'sealed'))`,
-		assessmentID).Scan(&locked)
-	return locked, err
+// attestationStates returns the states of the attestations of an assessment, each once:
+// whether one holds its result is assess.AttestationHoldsResult's (reopenBlockers).
+func attestationStates(ctx context.Context, q querier, assessmentID string) ([]assess.AttestationState, error) {
+	var states []assess.AttestationState
+	err := q.QueryRow(ctx, `SELECT ARRAY(SELECT DISTINCT state FROM attestations WHERE assessment_id = $1)`,
+		assessmentID).Scan(&states)
+	return states, err
 }

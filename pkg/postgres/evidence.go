@@ -9,20 +9,19 @@ import (
 	"github.com/assay-dev/assay/pkg/assess"
 )
 
-// evidenceLockExpr is the retention lock of the evidence row e, in the contract's order
-// (see evidenceLock): "" when it takes changes.
-const evidenceLockExpr = `CASE
-	WHEN EXISTS (SELECT 1 FROM claim_evidence ce JOIN attestation_claims ac ON ac.claim_id = ce.claim_id
-		JOIN attestations t ON t.id = ac.attestation_id WHERE ce.evidence_id = e.id AND t.state <> 'draft') THEN 'affirmation_sealed'
-	WHEN e.state = 'claimed' THEN 'claimed'
-	WHEN EXISTS (SELECT 1 FROM claim_evidence ce WHERE ce.evidence_id = e.id) THEN 'linked_to_claim'
-	WHEN EXISTS (SELECT 1 FROM assessment_requirement_evidence l JOIN assessments a ON a.id = l.assessment_id
-		WHERE l.evidence_id = e.id AND a.state IN ('complete', 'archived', 'cancelled')) THEN 'assessment_terminal'
-	ELSE '' END`
+// evidenceLockFactsSQL selects what the retention lock of the evidence row e is decided
+// from (assess.EvidenceLockFacts, after its state): whether a claim cites it, the states
+// of the attestations whose claims cite it and the states of the assessments it is linked
+// to (one per attestation or assessment). assess.EvidenceLock decides.
+const evidenceLockFactsSQL = `EXISTS (SELECT 1 FROM claim_evidence ce WHERE ce.evidence_id = e.id),
+	ARRAY(SELECT t.state FROM attestations t WHERE t.id IN (SELECT ac.attestation_id FROM claim_evidence ce
+		JOIN attestation_claims ac ON ac.claim_id = ce.claim_id WHERE ce.evidence_id = e.id)),
+	ARRAY(SELECT a.state FROM assessments a WHERE a.id IN (SELECT l.assessment_id FROM assessment_requirement_evidence l
+		WHERE l.evidence_id = e.id))`
 
-// evidenceColumns reads evidence as actor sees it: the lock of the row and the number of
-// linked assessments actor may see. arg adds the actor's id as a parameter. The last two
-// columns are the sort keys of the name and validUntil orders.
+// evidenceColumns reads evidence as actor sees it: the facts of the row's lock and the
+// number of linked assessments actor may see. arg adds the actor's id as a parameter. The
+// last two columns are the sort keys of the name and validUntil orders.
 func evidenceColumns(actor assess.Actor, arg func(any) string) string {
 	count := `SELECT count(DISTINCT c.assessment_id) FROM assessment_requirement_evidence c WHERE c.evidence_id = e.id`
 	if cond := assessmentVisibleSQL(actor, "c.assessment_id", arg); cond != "" {
@@ -31,7 +30,7 @@ func evidenceColumns(actor assess.Actor, arg func(any) string) string {
 	return `e.id, e.name, e.description, e.classification, e.bom_ref, e.is_counter_evidence, e.state,
 	au.id, au.username, au.display_name, rv.id, rv.username, rv.display_name,
 	coalesce(to_char(e.collected_on, 'YYYY-MM-DD'), ''), coalesce(to_char(e.valid_from, 'YYYY-MM-DD'), ''),
-	coalesce(to_char(e.valid_until, 'YYYY-MM-DD'), ''), e.submitted_at, e.reviewed_at, ` + evidenceLockExpr + `,
+	coalesce(to_char(e.valid_until, 'YYYY-MM-DD'), ''), e.submitted_at, e.reviewed_at, ` + evidenceLockFactsSQL + `,
 	(SELECT count(*) FROM evidence_attachments x WHERE x.evidence_id = e.id), (` + count + `),
 	e.version, e.created_at, e.updated_at, lower(e.name)`
 }
@@ -44,13 +43,21 @@ type evidenceRow struct {
 	sortName string
 }
 
-func scanEvidence(r pgx.Row) (evidenceRow, error) {
+func scanEvidence(r pgx.Row) (evidenceRow, error) { return scanEvidenceWith(r) }
+
+// scanEvidenceWith scans evidence and then the columns selected after evidenceColumns
+// into extra.
+func scanEvidenceWith(r pgx.Row, extra ...any) (evidenceRow, error) {
 	var e evidenceRow
 	var rvID, rvName, rvDisplay *string
-	err := r.Scan(&e.ID, &e.Name, &e.Description, &e.Classification, &e.BOMRef, &e.IsCounterEvidence, &e.State,
+	var lock assess.EvidenceLockFacts
+	err := r.Scan(append([]any{&e.ID, &e.Name, &e.Description, &e.Classification, &e.BOMRef, &e.IsCounterEvidence, &e.State,
 		&e.Author.ID, &e.Author.Username, &e.Author.DisplayName, &rvID, &rvName, &rvDisplay,
-		&e.CollectedOn, &e.ValidFrom, &e.ValidUntil, &e.SubmittedAt, &e.ReviewedAt, &e.Locked,
-		&e.AttachmentCount, &e.AssessmentCount, &e.Version, &e.CreatedAt, &e.UpdatedAt, &e.sortName)
+		&e.CollectedOn, &e.ValidFrom, &e.ValidUntil, &e.SubmittedAt, &e.ReviewedAt,
+		&lock.CitedByClaim, &lock.AttestationStates, &lock.AssessmentStates,
+		&e.AttachmentCount, &e.AssessmentCount, &e.Version, &e.CreatedAt, &e.UpdatedAt, &e.sortName}, extra...)...)
+	lock.State = e.State
+	e.Locked = assess.EvidenceLock(lock)
 	if rvID != nil {
 		e.Reviewer = &assess.UserRef{ID: *rvID, Username: *rvName, DisplayName: *rvDisplay}
 	}
@@ -165,19 +172,18 @@ func (s *EvidenceService) FindEvidence(ctx context.Context, id string, actor ass
 	return findEvidence(ctx, s.pool, actor, id)
 }
 
-// findEvidence reads evidence as actor sees it (404 when actor may not), also inside a
-// transaction.
+// findEvidence reads evidence as actor sees it (404 when actor may not: the ties read
+// with it, assess.CanSeeEvidence), also inside a transaction.
 func findEvidence(ctx context.Context, q querier, actor assess.Actor, id string) (assess.Evidence, error) {
 	if !assess.ValidID(assess.PrefixEvidence, id) {
 		return assess.Evidence{}, errEvidenceNotFound
 	}
 	var args sqlArgs
-	sql := "SELECT " + evidenceColumns(actor, args.add) + evidenceFrom + " WHERE e.id = " + args.add(id)
-	if cond := evidenceVisibleSQL(actor, "e.id", "e.author_id", "e.reviewer_id", args.add); cond != "" {
-		sql += " AND " + cond
-	}
-	e, err := scanEvidence(q.QueryRow(ctx, sql, args...))
-	if errors.Is(err, pgx.ErrNoRows) {
+	sql := "SELECT " + evidenceColumns(actor, args.add) + ", " + evidenceTiesSQL(actor, args.add) + evidenceFrom +
+		" WHERE e.id = " + args.add(id)
+	var ties assess.EvidenceTies
+	e, err := scanEvidenceWith(q.QueryRow(ctx, sql, args...), &ties.Author, &ties.Reviewer, &ties.InLinkedAssessment, &ties.InCitingAssessment)
+	if errors.Is(err, pgx.ErrNoRows) || (err == nil && !assess.CanSeeEvidence(actor, ties)) {
 		return assess.Evidence{}, errEvidenceNotFound
 	}
 	if err != nil {

@@ -9,22 +9,26 @@ import (
 	"github.com/assay-dev/assay/pkg/assess"
 )
 
-// evidenceLockSQL decides the retention lock of evidence $1 in the order of the contract:
-// approved (claimed) first, then cited by a claim, then linked to a requirement of a
-// complete, archived or cancelled assessment. No row (or an empty reason) means unlocked.
-const evidenceLockSQL = `SELECT ` + evidenceLockExpr + ` FROM evidence e WHERE e.id = $1`
+// evidenceLockSQL loads the facts the retention lock of evidence $1 is decided from
+// (assess.EvidenceLockFacts).
+const evidenceLockSQL = `SELECT e.state, ` + evidenceLockFactsSQL + ` FROM evidence e WHERE e.id = $1`
 
-// evidenceLock returns why evidence id refuses changes (assess.LockClaimed,
-// LockLinkedToClaim, LockAssessmentTerminal) or "" when it takes them. The locks bind every
-// caller, administrators included; visibility is the caller's business (evidenceVisible
-// first). Callers that change the evidence should hold its row lock (SELECT … FOR UPDATE)
-// before asking, so the answer holds until commit. Unknown evidence answers "".
-func evidenceLock(ctx context.Context, q querier, id string) (reason string, err error) {
-	err = q.QueryRow(ctx, evidenceLockSQL, id).Scan(&reason)
+// evidenceLock returns why evidence id refuses changes (assess.EvidenceLock: approved,
+// cited by a claim, linked to a read-only assessment, frozen by an attestation) or "" when
+// it takes them. The locks bind every caller, administrators included; visibility is the
+// caller's business (evidenceVisible first). Callers that change the evidence should hold
+// its row lock (SELECT … FOR UPDATE) before asking, so the answer holds until commit.
+// Unknown evidence answers "".
+func evidenceLock(ctx context.Context, q querier, id string) (string, error) {
+	var f assess.EvidenceLockFacts
+	err := q.QueryRow(ctx, evidenceLockSQL, id).Scan(&f.State, &f.CitedByClaim, &f.AttestationStates, &f.AssessmentStates)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return "", nil
 	}
-	return reason, err
+	if err != nil {
+		return "", err
+	}
+	return assess.EvidenceLock(f), nil
 }
 
 // evidenceLockError is evidenceLock as an error: assess.ErrEvidenceLocked with the reason,

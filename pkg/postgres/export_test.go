@@ -53,19 +53,34 @@ func (db *DB) ChangeForTest(ctx context.Context, fn func(pgx.Tx) error) error {
 	return db.change(ctx, assess.SystemActor, func(tx *Tx) error { return fn(tx) })
 }
 
-// VisibleForTest answers whether actor may see the assessment (kind "assessment") or the
-// evidence (kind "evidence") id through the store's rule (visibility.go).
+// VisibleForTest answers whether actor may see the assessment or the evidence id through
+// one form of the store's rule (visibility.go): kind "assessment" and "evidence" decide in
+// Go from the ties read with the record (single reads); "assessment-list" and
+// "evidence-list" are the SQL conditions of lists, "evidence-set" the SQL condition for
+// sets of given ids.
 func (db *DB) VisibleForTest(ctx context.Context, actor assess.Actor, kind, id string) (bool, error) {
 	var err error
+	var args sqlArgs
+	var sql, cond string
 	switch kind {
 	case "assessment":
 		_, err = visibleAssessmentState(ctx, db.pool, actor, id, false)
 	case "evidence":
 		err = evidenceVisible(ctx, db.pool, actor, id)
-	case "evidence-list": // the list form of the rule
-		var args sqlArgs
-		sql := "SELECT true FROM evidence e WHERE e.id = " + args.add(id)
-		if cond := evidenceListVisibleSQL(actor, "e.id", "e.author_id", "e.reviewer_id", args.add); cond != "" {
+	case "assessment-list":
+		sql = "SELECT true FROM assessments a WHERE a.id = " + args.add(id)
+		cond = assessmentVisibleSQL(actor, "a.id", args.add)
+	case "evidence-list":
+		sql = "SELECT true FROM evidence e WHERE e.id = " + args.add(id)
+		cond = evidenceListVisibleSQL(actor, "e.id", "e.author_id", "e.reviewer_id", args.add)
+	case "evidence-set":
+		sql = "SELECT true FROM evidence e WHERE e.id = ANY (" + args.add([]string{id}) + ")"
+		cond = evidenceVisibleSQL(actor, "e.id", "e.author_id", "e.reviewer_id", args.add)
+	default:
+		return false, errors.New("unknown kind " + kind)
+	}
+	if sql != "" {
+		if cond != "" {
 			sql += " AND " + cond
 		}
 		var ok bool

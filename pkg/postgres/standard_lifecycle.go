@@ -127,7 +127,7 @@ func standardUsage(ctx context.Context, q querier, standardID string) (assess.St
 		coalesce((SELECT array_agg(name) FROM (SELECT e.name FROM compliance_policies cp JOIN entities e ON e.id = cp.entity_id
 			WHERE cp.standard_id = $1 AND e.state <> 'archived' ORDER BY lower(e.name), e.id LIMIT $2) n), '{}'),
 		(SELECT count(*) FROM assessment_standards ast JOIN assessments a ON a.id = ast.assessment_id
-			WHERE ast.standard_id = $1 AND a.state <> 'archived')`,
+			WHERE ast.standard_id = $1 AND a.state <> `+sqlLiteral(assess.AssessmentArchived)+`)`,
 		standardID, usageNames).Scan(&u.Projects, &u.ProjectNames, &u.Entities, &u.EntityNames, &u.Assessments)
 	return u, err
 }

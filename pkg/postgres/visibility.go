@@ -21,57 +21,73 @@ import (
 //
 // What a caller may not see does not exist for them: reads and writes alike answer 404,
 // and every list applies the same rule in its WHERE clause so that counts and pages never
-// reveal a record. The rule is written twice — here for lists and reads, in SQL functions
-// of migrations/0011_assessments.sql for the event fan-out — and tests hold both to the
-// same answers.
+// reveal a record. The rule is decided in Go for single records (assess.CanSeeAssessment
+// and assess.CanSeeEvidence, from the ties loaded with the record), written in SQL here
+// for lists and sets, and in SQL functions of migrations/0011_assessments.sql for the
+// event fan-out; tests hold all of them to the same answers (TestVisibilityRuleAgreesInGoAndSQL).
+
+// memberSQL and evidencePersonSQL are the two ties that make user $U a participant of
+// assessment A (assess.AssessmentTies), with A and $U substituted, each two index lookups.
+const (
+	memberSQL         = `EXISTS (SELECT 1 FROM assessment_members pm WHERE pm.assessment_id = {A} AND pm.user_id = {U})`
+	evidencePersonSQL = `EXISTS (SELECT 1 FROM assessment_requirement_evidence pl JOIN evidence pe ON pe.id = pl.evidence_id
+		WHERE pl.assessment_id = {A} AND (pe.author_id = {U} OR pe.reviewer_id = {U}))`
+)
 
 // participantSQL is "user $U takes part in assessment A" with A and $U substituted, in two
 // forms of the same rule, each where the planner does best with it (make bench, assessment
 // and evidence lists): for assessments, membership in the set of the user's assessments —
 // not correlated with A, so PostgreSQL computes the set once per query and tests each
 // candidate against it; inside the evidence rule, where A comes from each link of each
-// candidate, two index lookups.
+// candidate, the two ties' index lookups.
 const (
 	participantSQL = `({A} IN (SELECT pm.assessment_id FROM assessment_members pm WHERE pm.user_id = {U}
 	UNION ALL SELECT pl.assessment_id FROM assessment_requirement_evidence pl JOIN evidence pe ON pe.id = pl.evidence_id
 		WHERE pe.author_id = {U} OR pe.reviewer_id = {U}))`
-	participantCorrelatedSQL = `(EXISTS (SELECT 1 FROM assessment_members pm WHERE pm.assessment_id = {A} AND pm.user_id = {U})
-	OR EXISTS (SELECT 1 FROM assessment_requirement_evidence pl JOIN evidence pe ON pe.id = pl.evidence_id
-		WHERE pl.assessment_id = {A} AND (pe.author_id = {U} OR pe.reviewer_id = {U})))`
+	participantCorrelatedSQL = `(` + memberSQL + `
+	OR ` + evidencePersonSQL + `)`
 )
 
 // assessmentVisibleSQL returns the condition "the assessment whose id is idExpr is visible
 // to actor", or "" when the actor sees every assessment. arg adds the actor's id as a
 // parameter and returns its placeholder (list.arg, or an args slice's).
 func assessmentVisibleSQL(actor assess.Actor, idExpr string, arg func(any) string) string {
-	if actor.Can(assess.PermAssessmentsViewAll) {
+	if assess.SeesEveryAssessment(actor) {
 		return ""
 	}
 	return participant(idExpr, arg(actorID(actor)))
 }
 
+// evidenceTieConditions are the ties of assess.EvidenceTies, in its order, as conditions
+// on the evidence whose id is idExpr (with author and reviewer columns authorExpr and
+// reviewerExpr) for the user whose placeholder is u: each a comparison or two index lookups.
+func evidenceTieConditions(idExpr, authorExpr, reviewerExpr, u string) []string {
+	return []string{authorExpr + " = " + u, reviewerExpr + " = " + u,
+		"EXISTS (SELECT 1 FROM assessment_requirement_evidence vl WHERE vl.evidence_id = " + idExpr +
+			" AND " + participantCorrelated("vl.assessment_id", u) + ")",
+		"EXISTS (SELECT 1 FROM claim_evidence vce JOIN claims vc ON vc.id = vce.claim_id WHERE vce.evidence_id = " + idExpr +
+			" AND " + participantCorrelated("vc.assessment_id", u) + ")"}
+}
+
 // evidenceVisibleSQL returns the condition "the evidence whose id is idExpr (with author
 // and reviewer columns authorExpr and reviewerExpr) is visible to actor", or "" when the
-// actor sees all evidence.
+// actor sees all evidence: for a set of given ids (cited evidence), each tested by index
+// lookups.
 func evidenceVisibleSQL(actor assess.Actor, idExpr, authorExpr, reviewerExpr string, arg func(any) string) string {
-	if actor.Can(assess.PermEvidenceViewAll) || actor.Can(assess.PermAssessmentsViewAll) {
+	if assess.SeesAllEvidence(actor) {
 		return ""
 	}
-	u := arg(actorID(actor))
-	return "(" + authorExpr + " = " + u + " OR " + reviewerExpr + " = " + u +
-		" OR EXISTS (SELECT 1 FROM assessment_requirement_evidence vl WHERE vl.evidence_id = " + idExpr +
-		" AND " + participantCorrelated("vl.assessment_id", u) + ")" +
-		" OR EXISTS (SELECT 1 FROM claim_evidence vce JOIN claims vc ON vc.id = vce.claim_id WHERE vce.evidence_id = " + idExpr +
-		" AND " + participantCorrelated("vc.assessment_id", u) + "))"
+	return "(" + strings.Join(evidenceTieConditions(idExpr, authorExpr, reviewerExpr, arg(actorID(actor))), " OR ") + ")"
 }
 
 // evidenceListVisibleSQL is evidenceVisibleSQL in the form for lists: the evidence linked
 // to or cited in the actor's assessments as one set, computed once per query, that each
 // candidate row is tested against (make bench: a participant's page of an assessment's
-// evidence about 530 → 830–940 req/s). For one record the correlated form is faster (two index
-// lookups instead of the whole set), so single reads keep evidenceVisibleSQL.
+// evidence about 530 → 830–940 req/s). For one record the correlated lookups are faster
+// (two index lookups instead of the whole set), so single reads load the ties
+// (evidenceTiesSQL) and decide with assess.CanSeeEvidence.
 func evidenceListVisibleSQL(actor assess.Actor, idExpr, authorExpr, reviewerExpr string, arg func(any) string) string {
-	if actor.Can(assess.PermEvidenceViewAll) || actor.Can(assess.PermAssessmentsViewAll) {
+	if assess.SeesAllEvidence(actor) {
 		return ""
 	}
 	u := arg(actorID(actor))
@@ -82,11 +98,39 @@ func evidenceListVisibleSQL(actor assess.Actor, idExpr, authorExpr, reviewerExpr
 }
 
 func participant(assessmentExpr, userPlaceholder string) string {
-	return strings.NewReplacer("{A}", assessmentExpr, "{U}", userPlaceholder).Replace(participantSQL)
+	return substitute(participantSQL, assessmentExpr, userPlaceholder)
 }
 
 func participantCorrelated(assessmentExpr, userPlaceholder string) string {
-	return strings.NewReplacer("{A}", assessmentExpr, "{U}", userPlaceholder).Replace(participantCorrelatedSQL)
+	return substitute(participantCorrelatedSQL, assessmentExpr, userPlaceholder)
+}
+
+func substitute(sql, assessmentExpr, userPlaceholder string) string {
+	return strings.NewReplacer("{A}", assessmentExpr, "{U}", userPlaceholder).Replace(sql)
+}
+
+// assessmentTiesSQL selects the ties of actor to the assessment whose id is idExpr, the
+// two columns of assess.AssessmentTies; for an actor who sees every assessment they are
+// not looked up (false). arg adds the actor's id as a parameter.
+func assessmentTiesSQL(actor assess.Actor, idExpr string, arg func(any) string) string {
+	if assess.SeesEveryAssessment(actor) {
+		return "false, false"
+	}
+	u := arg(actorID(actor))
+	return substitute(memberSQL, idExpr, u) + ", " + substitute(evidencePersonSQL, idExpr, u)
+}
+
+// evidenceTiesSQL selects the ties of actor to the evidence row e, the four columns of
+// assess.EvidenceTies; for an actor who sees all evidence they are not looked up (false).
+func evidenceTiesSQL(actor assess.Actor, arg func(any) string) string {
+	if assess.SeesAllEvidence(actor) {
+		return "false, false, false, false"
+	}
+	ties := evidenceTieConditions("e.id", "e.author_id", "e.reviewer_id", arg(actorID(actor)))
+	for i, t := range ties {
+		ties[i] = "coalesce(" + t + ", false)" // no reviewer: false, not null
+	}
+	return strings.Join(ties, ", ")
 }
 
 // sqlArgs collects positional parameters for a hand-written query: add appends a value
@@ -105,24 +149,23 @@ var errAssessmentNotFound = &assess.Error{Code: assess.ECodeNotFound, Message: "
 // errEvidenceNotFound is the same for evidence.
 var errEvidenceNotFound = &assess.Error{Code: assess.ECodeNotFound, Message: "Evidence not found."}
 
-// visibleAssessmentState returns the state of assessment id if actor may see it, and 404
-// otherwise. With lock, the row is locked (FOR SHARE) for the rest of the transaction, so
-// a change under the assessment cannot race a state change (which locks it FOR UPDATE).
+// visibleAssessmentState returns the state of assessment id if actor may see it
+// (assess.CanSeeAssessment, from the ties read with it), and 404 otherwise. With lock, the
+// row is locked (FOR SHARE) for the rest of the transaction, so a change under the
+// assessment cannot race a state change (which locks it FOR UPDATE).
 func visibleAssessmentState(ctx context.Context, q querier, actor assess.Actor, id string, lock bool) (assess.AssessmentState, error) {
 	if !assess.ValidID(assess.PrefixAssessment, id) {
 		return "", errAssessmentNotFound
 	}
 	var args sqlArgs
-	sql := "SELECT a.state FROM assessments a WHERE a.id = " + args.add(id)
-	if cond := assessmentVisibleSQL(actor, "a.id", args.add); cond != "" {
-		sql += " AND " + cond
-	}
+	sql := "SELECT a.state, " + assessmentTiesSQL(actor, "a.id", args.add) + " FROM assessments a WHERE a.id = " + args.add(id)
 	if lock {
 		sql += " FOR SHARE OF a"
 	}
 	var state assess.AssessmentState
-	err := q.QueryRow(ctx, sql, args...).Scan(&state)
-	if errors.Is(err, pgx.ErrNoRows) {
+	var ties assess.AssessmentTies
+	err := q.QueryRow(ctx, sql, args...).Scan(&state, &ties.Member, &ties.EvidencePerson)
+	if errors.Is(err, pgx.ErrNoRows) || (err == nil && !assess.CanSeeAssessment(actor, ties)) {
 		return "", errAssessmentNotFound
 	}
 	return state, err
@@ -141,19 +184,17 @@ func writableAssessment(ctx context.Context, q querier, actor assess.Actor, id s
 	return nil
 }
 
-// evidenceVisible returns nil if actor may see evidence id, and 404 otherwise.
+// evidenceVisible returns nil if actor may see evidence id (assess.CanSeeEvidence, from
+// the ties read with it), and 404 otherwise.
 func evidenceVisible(ctx context.Context, q querier, actor assess.Actor, id string) error {
 	if !assess.ValidID(assess.PrefixEvidence, id) {
 		return errEvidenceNotFound
 	}
 	var args sqlArgs
-	sql := "SELECT true FROM evidence e WHERE e.id = " + args.add(id)
-	if cond := evidenceVisibleSQL(actor, "e.id", "e.author_id", "e.reviewer_id", args.add); cond != "" {
-		sql += " AND " + cond
-	}
-	var ok bool
-	err := q.QueryRow(ctx, sql, args...).Scan(&ok)
-	if errors.Is(err, pgx.ErrNoRows) {
+	sql := "SELECT " + evidenceTiesSQL(actor, args.add) + " FROM evidence e WHERE e.id = " + args.add(id)
+	var ties assess.EvidenceTies
+	err := q.QueryRow(ctx, sql, args...).Scan(&ties.Author, &ties.Reviewer, &ties.InLinkedAssessment, &ties.InCitingAssessment)
+	if errors.Is(err, pgx.ErrNoRows) || (err == nil && !assess.CanSeeEvidence(actor, ties)) {
 		return errEvidenceNotFound
 	}
 	return err

@@ -11,9 +11,11 @@ import (
 	"github.com/assay-dev/assay/pkg/assess"
 )
 
-// The object-level access rule is written in Go for lists and reads (visibility.go, with
-// a list form for evidence) and in SQL functions for the event fan-out
-// (0011_assessments.sql). This test holds all of them to the same answers, and both to the rule as documented, for every
+// The object-level access rule is decided in Go for single reads (assess.CanSeeAssessment
+// and assess.CanSeeEvidence from the ties the store loads), written in SQL for lists and
+// sets (visibility.go: the assessment list condition, the evidence list and set
+// conditions) and in SQL functions for the event fan-out (0011_assessments.sql). This
+// test holds all of them to the same answers, and to the rule as documented, for every
 // user and record of a small organisation covering each way of taking part.
 func TestVisibilityRuleAgreesInGoAndSQL(t *testing.T) {
 	f := newEventsFixture(t, allOff())
@@ -94,10 +96,14 @@ func TestVisibilityRuleAgreesInGoAndSQL(t *testing.T) {
 			}
 			inGo, err := f.db.VisibleForTest(f.ctx, actor, kind, ids[rec])
 			require.NoError(t, err)
+			forms := []string{kind + "-list"}
 			if kind == "evidence" {
-				inList, err := f.db.VisibleForTest(f.ctx, actor, "evidence-list", ids[rec])
+				forms = append(forms, "evidence-set")
+			}
+			for _, form := range forms {
+				inSQL, err := f.db.VisibleForTest(f.ctx, actor, form, ids[rec])
 				require.NoError(t, err)
-				require.Equal(t, inGo, inList, "%s sees %s (list form)", name, rec)
+				require.Equal(t, inGo, inSQL, "%s sees %s (%s form)", name, rec, form)
 			}
 			var inSQL bool
 			require.NoError(t, f.pool.QueryRow(f.ctx, fmt.Sprintf("SELECT %s($1, $2)", fn), u.ID, ids[rec]).Scan(&inSQL))
