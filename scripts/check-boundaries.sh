@@ -100,6 +100,22 @@ allow pkg/blob                    M/pkg/assess
 allow pkg/blob                    M/pkg/blob/blobtest         test
 allow pkg/jsf                     golang.org/x/crypto/argon2
 allow cmd/server                  M/pkg/cyclonedx
+deny  pkg/postgres/work           M/pkg/postgres/identity
+deny  pkg/postgres/work           M/pkg/postgres/catalogue
+deny  pkg/postgres/identity       M/pkg/postgres/delivery
+deny  pkg/postgres/catalogue      M/pkg/postgres/work
+deny  pkg/postgres/delivery       M/pkg/postgres/identity
+deny  pkg/postgres/work           M/pkg/postgres/services
+deny  pkg/postgres                M/pkg/postgres/work
+deny  pkg/postgres/work           M/pkg/blob
+deny  pkg/postgres/catalogue      net/http
+deny  pkg/postgres/identity       M/pkg/httpapi
+allow pkg/postgres/work           M/pkg/postgres
+allow pkg/postgres/identity       M/pkg/secret
+allow pkg/postgres/services       M/pkg/postgres/work
+allow pkg/postgres/services       M/pkg/postgres/identity
+allow pkg/postgres/work           M/pkg/postgres/identity     test
+allow cmd/server                  M/pkg/postgres/services
 EOF
 )
 

@@ -15,6 +15,7 @@ import (
 	"github.com/assay-dev/assay/pkg/assess"
 	"github.com/assay-dev/assay/pkg/config"
 	"github.com/assay-dev/assay/pkg/postgres"
+	"github.com/assay-dev/assay/pkg/postgres/services"
 )
 
 // keyOptions are the inputs shared by the encryption commands.
@@ -101,19 +102,19 @@ func newEncryptionCmds(environ []string) []*cobra.Command {
 
 func runEncryptSecrets(ctx context.Context, opts keyOptions, out io.Writer) error {
 	return withStore(ctx, opts, func(_ *config.Config, store *postgres.DB) error {
-		res, err := postgres.NewServices(store).Encryption.EncryptSecrets(ctx, assess.Actor{ID: opts.actor})
+		res, err := services.New(store).Encryption.EncryptSecrets(ctx, assess.Actor{ID: opts.actor})
 		if err != nil {
 			return err
 		}
 		_, err = fmt.Fprintf(out, "encrypted %d plaintext secrets; %d were already encrypted (key version %d)\n",
-			res.Encrypted, res.AlreadyEncrypted, store.Keys().Current())
+			res.Encrypted, res.AlreadyEncrypted, store.Keyring().Current())
 		return err
 	})
 }
 
 func runRotate(ctx context.Context, opts keyOptions, out io.Writer) error {
 	return withStore(ctx, opts, func(_ *config.Config, store *postgres.DB) error {
-		enc := postgres.NewServices(store).Encryption
+		enc := services.New(store).Encryption
 		rotate := enc.RotateEncryptionKey
 		if opts.recover {
 			rotate = enc.RecoverLostKey
@@ -141,7 +142,7 @@ func runRekey(ctx context.Context, opts keyOptions, out io.Writer) error {
 	// The keyring is loaded with the old key: the ledger still opens with it.
 	opts.environ = append(append([]string{}, opts.environ...), "MASTER_ENCRYPTION_KEY="+fmt.Sprintf("%x", cfg.OldMasterKey))
 	return withStore(ctx, opts, func(_ *config.Config, store *postgres.DB) error {
-		n, err := postgres.NewServices(store).Encryption.RekeyMaster(ctx, cfg.OldMasterKey, cfg.MasterKey, assess.Actor{ID: opts.actor})
+		n, err := services.New(store).Encryption.RekeyMaster(ctx, cfg.OldMasterKey, cfg.MasterKey, assess.Actor{ID: opts.actor})
 		if err != nil {
 			return err
 		}
@@ -156,7 +157,7 @@ func runRekey(ctx context.Context, opts keyOptions, out io.Writer) error {
 
 func runEncryptionStatus(ctx context.Context, opts keyOptions, out io.Writer) error {
 	return withStore(ctx, opts, func(_ *config.Config, store *postgres.DB) error {
-		st, err := postgres.NewServices(store).Encryption.EncryptionStatus(ctx)
+		st, err := services.New(store).Encryption.EncryptionStatus(ctx)
 		if err != nil {
 			return err
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/assay-dev/assay/pkg/assess"
 	"github.com/assay-dev/assay/pkg/postgres"
 	"github.com/assay-dev/assay/pkg/postgres/pgtest"
+	"github.com/assay-dev/assay/pkg/postgres/services"
 )
 
 const (
@@ -43,7 +44,7 @@ func TestEncryptionLifecycle(t *testing.T) {
 	jwt, err := postgres.New(pool, nil).JWTSecret(ctx)
 	require.NoError(t, err)
 	// And it sealed attestations: a platform key, then its successor, both in plaintext.
-	_, err = postgres.NewServices(postgres.New(pool, nil)).PlatformKeys.RotatePlatformKey(ctx, assess.SystemActor)
+	_, err = services.New(postgres.New(pool, nil)).PlatformKeys.RotatePlatformKey(ctx, assess.SystemActor)
 	require.NoError(t, err)
 
 	withA := append(base, "MASTER_ENCRYPTION_KEY="+keyA)

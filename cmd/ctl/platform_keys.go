@@ -10,6 +10,7 @@ import (
 	"github.com/assay-dev/assay/pkg/assess"
 	"github.com/assay-dev/assay/pkg/config"
 	"github.com/assay-dev/assay/pkg/postgres"
+	"github.com/assay-dev/assay/pkg/postgres/services"
 )
 
 // newPlatformKeyCmd is `assay-ctl rotate-platform-key`: the operator's way to replace the
@@ -23,7 +24,7 @@ func newPlatformKeyCmd(environ []string) *cobra.Command {
 
 func runRotatePlatformKey(ctx context.Context, opts keyOptions, out io.Writer) error {
 	return withStore(ctx, opts, func(_ *config.Config, store *postgres.DB) error {
-		k, err := postgres.NewServices(store).PlatformKeys.RotatePlatformKey(ctx, assess.Actor{ID: opts.actor})
+		k, err := services.New(store).PlatformKeys.RotatePlatformKey(ctx, assess.Actor{ID: opts.actor})
 		if err != nil {
 			return err
 		}

@@ -29,6 +29,8 @@ import (
 	"github.com/assay-dev/assay/pkg/blob/blobtest"
 	"github.com/assay-dev/assay/pkg/postgres"
 	"github.com/assay-dev/assay/pkg/postgres/pgtest"
+	"github.com/assay-dev/assay/pkg/postgres/services"
+	"github.com/assay-dev/assay/pkg/postgres/work"
 )
 
 // The attachment suite runs once per storage provider: the database (blob_chunks rows)
@@ -210,14 +212,14 @@ func (s storageEnv) collect(t testing.TB, ts *testServer) {
 	require.NoError(t, err)
 	defer pool.Close()
 	db := postgres.New(pool, nil)
-	cfg := app.StorageConfig{Database: postgres.NewChunkStore(db)}
+	cfg := app.StorageConfig{Database: work.NewChunkStore(db)}
 	if s.gw != nil {
 		store, err := blob.NewS3(ctx, blob.S3Config{Bucket: s.gw.Bucket, Endpoint: s.gw.Endpoint, ForcePathStyle: true,
 			AccessKeyID: s.gw.AccessKey, SecretAccessKey: s.gw.SecretKey})
 		require.NoError(t, err)
 		cfg.S3 = store
 	}
-	files, err := app.NewAttachments(postgres.NewServices(db).Attachments, cfg)
+	files, err := app.NewAttachments(services.New(db).Attachments, cfg)
 	require.NoError(t, err)
 	_, err = files.CollectBlobGarbage(ctx, 1000)
 	require.NoError(t, err)

@@ -25,6 +25,7 @@ import (
 	"github.com/assay-dev/assay/pkg/metrics"
 	"github.com/assay-dev/assay/pkg/notify"
 	"github.com/assay-dev/assay/pkg/postgres"
+	"github.com/assay-dev/assay/pkg/postgres/services"
 	"github.com/assay-dev/assay/pkg/secret"
 	"github.com/assay-dev/assay/web"
 )
@@ -80,7 +81,7 @@ func run(ctx context.Context, opts options) error {
 	listenCtx, stopListening := context.WithCancel(ctx)
 	defer stopListening()
 	go store.ListenChanges(listenCtx, log)
-	svc := postgres.NewServices(store)
+	svc := services.New(store)
 	if err := svc.Roles.SyncBuiltinRoles(ctx); err != nil {
 		return err
 	}
@@ -121,7 +122,7 @@ func run(ctx context.Context, opts options) error {
 		APIKeys: svc.APIKeys, Audit: svc.Audit, Users: svc.Users, Roles: svc.Roles, Invites: svc.Invites,
 		Notifications: svc.Notifications, Rules: svc.Rules, Webhooks: svc.Webhooks, Chat: svc.Chat,
 		Deliveries: svc.Deliveries, Email: svc.Email, PasswordReset: svc.PasswordReset,
-		Standards: svc.Standards, Transfer: svc.Transfer, Entities: svc.Entities, Projects: svc.Projects, Tags: svc.Tags,
+		Standards: svc.Standards, Transfer: svc.Transfer, Entities: svc.Entities, Projects: svc.Projects, Demo: svc.Demo, Tags: svc.Tags,
 		People: svc.Users, Assessments: svc.Assessments, Results: svc.Results, Evidence: svc.Evidence, Attachments: files, Claims: svc.Claims, Attestations: svc.Attestations, PlatformKeys: svc.PlatformKeys,
 		WorkNotes: svc.WorkNotes}
 	deps.Storage = storageHealth

@@ -28,6 +28,7 @@ import (
 	"github.com/assay-dev/assay/pkg/config"
 	"github.com/assay-dev/assay/pkg/postgres"
 	"github.com/assay-dev/assay/pkg/postgres/pgtest"
+	"github.com/assay-dev/assay/pkg/postgres/services"
 	"github.com/assay-dev/assay/pkg/secret"
 )
 
@@ -80,7 +81,7 @@ func storeFor(t *testing.T, environ []string) *postgres.DB {
 	db := postgres.New(pool, nil).
 		ConfigureIdentity(postgres.IdentityConfig{PasswordMinLength: 12}, secret.NewHasher(secret.Argon2Params{MemoryKiB: 64, Time: 1, Threads: 1}, 2)).
 		ConfigureDeliveries(boot.DeliveryConfig(cfg))
-	require.NoError(t, postgres.NewServices(db).Roles.SyncBuiltinRoles(context.Background()))
+	require.NoError(t, services.New(db).Roles.SyncBuiltinRoles(context.Background()))
 	return db
 }
 
@@ -89,7 +90,7 @@ var users atomic.Int64
 func createUser(t *testing.T, db *postgres.DB) assess.User {
 	t.Helper()
 	n := users.Add(1)
-	u, err := postgres.NewServices(db).Users.CreateUser(context.Background(), assess.NewUser{NewAccount: assess.NewAccount{
+	u, err := services.New(db).Users.CreateUser(context.Background(), assess.NewUser{NewAccount: assess.NewAccount{
 		Username: fmt.Sprintf("user%d", n), Email: fmt.Sprintf("user%d@example.com", n), DisplayName: fmt.Sprintf("User %d", n), Password: "a long enough password",
 	}}, assess.SystemActor)
 	require.NoError(t, err)
@@ -98,7 +99,7 @@ func createUser(t *testing.T, db *postgres.DB) assess.User {
 
 func createWebhook(t *testing.T, db *postgres.DB, url string) (assess.Webhook, string) {
 	t.Helper()
-	wh, secret, err := postgres.NewServices(db).Webhooks.CreateWebhook(context.Background(), assess.NewWebhook{
+	wh, secret, err := services.New(db).Webhooks.CreateWebhook(context.Background(), assess.NewWebhook{
 		Name: "receiver", URL: url, EventTypes: []string{string(assess.EventUserCreated)},
 	}, assess.SystemActor)
 	require.NoError(t, err)
@@ -108,7 +109,7 @@ func createWebhook(t *testing.T, db *postgres.DB, url string) (assess.Webhook, s
 // webhookDeliveries lists the newest deliveries to a webhook, of status when not empty.
 func webhookDeliveries(t *testing.T, db *postgres.DB, webhookID, status string, limit int) []assess.Delivery {
 	t.Helper()
-	page, err := postgres.NewServices(db).Deliveries.FindDeliveries(context.Background(), assess.DeliveryFilter{
+	page, err := services.New(db).Deliveries.FindDeliveries(context.Background(), assess.DeliveryFilter{
 		Kind: assess.DeliveryKindWebhook, DestinationID: webhookID, Status: status, PageRequest: assess.PageRequest{Limit: limit}})
 	require.NoError(t, err)
 	return page.Items
@@ -191,7 +192,7 @@ func waitDelivery(t *testing.T, db *postgres.DB, webhookID string, timeout time.
 			return false
 		}
 		var err error
-		d, err = postgres.NewServices(db).Deliveries.FindDelivery(context.Background(), assess.DeliveryKindWebhook, webhookID, ds[0].ID)
+		d, err = services.New(db).Deliveries.FindDelivery(context.Background(), assess.DeliveryKindWebhook, webhookID, ds[0].ID)
 		require.NoError(t, err)
 		return true
 	}, timeout, 50*time.Millisecond)
@@ -294,11 +295,11 @@ func TestUnreachableWebhookFailsAndIsSwitchedOff(t *testing.T) {
 	ctx := context.Background()
 	if !t.Run("switched off after two failed deliveries", func(t *testing.T) {
 		require.Eventually(t, func() bool {
-			w, err := postgres.NewServices(db).Webhooks.FindWebhook(ctx, wh.ID)
+			w, err := services.New(db).Webhooks.FindWebhook(ctx, wh.ID)
 			require.NoError(t, err)
 			return !w.Active
 		}, 30*time.Second, 50*time.Millisecond)
-		w, err := postgres.NewServices(db).Webhooks.FindWebhook(ctx, wh.ID)
+		w, err := services.New(db).Webhooks.FindWebhook(ctx, wh.ID)
 		require.NoError(t, err)
 		require.NotNil(t, w.DisabledAt)
 		require.Equal(t, 2, w.ConsecutiveFailures)
@@ -316,7 +317,7 @@ func TestUnreachableWebhookFailsAndIsSwitchedOff(t *testing.T) {
 	})
 	t.Run("channel.webhook.disabled is recorded once", func(t *testing.T) {
 		var disabled int
-		require.NoError(t, db.Pool().QueryRow(ctx, "SELECT count(*) FROM events WHERE type = $1 AND data->>'id' = $2",
+		require.NoError(t, db.PgxPool().QueryRow(ctx, "SELECT count(*) FROM events WHERE type = $1 AND data->>'id' = $2",
 			assess.EventWebhookDisabled, wh.ID).Scan(&disabled))
 		require.Equal(t, 1, disabled)
 	})
@@ -458,7 +459,7 @@ func TestTwoWorkersDeliverEachEventOnce(t *testing.T) {
 		}
 	})
 	var workersUsed int
-	require.NoError(t, db.Pool().QueryRow(context.Background(),
+	require.NoError(t, db.PgxPool().QueryRow(context.Background(),
 		"SELECT count(DISTINCT attempted_by[1]) FROM river_job WHERE kind = 'delivery.webhook'").Scan(&workersUsed))
 	t.Logf("%d events × 2 destinations delivered by %d workers", events, workersUsed)
 }

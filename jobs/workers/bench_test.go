@@ -14,7 +14,7 @@ import (
 
 	"github.com/assay-dev/assay/pkg/assess"
 	"github.com/assay-dev/assay/pkg/metrics"
-	"github.com/assay-dev/assay/pkg/postgres"
+	"github.com/assay-dev/assay/pkg/postgres/services"
 )
 
 // BenchmarkWebhookDeliveries measures how many webhook deliveries one worker process
@@ -39,17 +39,17 @@ func benchmarkDeliveries(b *testing.B, maxWorkers int) {
 	}))
 	const destinations = 10
 	for i := range destinations {
-		_, _, err := postgres.NewServices(db).Webhooks.CreateWebhook(ctx, assess.NewWebhook{Name: fmt.Sprintf("bench %d", i), URL: url, EventTypes: []string{string(assess.EventUserCreated)}}, assess.SystemActor)
+		_, _, err := services.New(db).Webhooks.CreateWebhook(ctx, assess.NewWebhook{Name: fmt.Sprintf("bench %d", i), URL: url, EventTypes: []string{string(assess.EventUserCreated)}}, assess.SystemActor)
 		require.NoError(b, err)
 	}
 	for range (b.N + destinations - 1) / destinations {
 		createUser(b, db)
 	}
 	var queued int
-	require.NoError(b, db.Pool().QueryRow(ctx, "SELECT count(*) FROM deliveries WHERE channel = 'webhook' AND status = 'pending'").Scan(&queued))
+	require.NoError(b, db.PgxPool().QueryRow(ctx, "SELECT count(*) FROM deliveries WHERE channel = 'webhook' AND status = 'pending'").Scan(&queued))
 
-	client, err := NewClient(db.Pool(), Config{
-		RunWorkers: true, Maintenance: db, Deliveries: postgres.NewServices(db).DeliveryStore, Logger: quiet, Name: "bench", MaxWorkers: maxWorkers,
+	client, err := NewClient(db.PgxPool(), Config{
+		RunWorkers: true, Maintenance: db, Deliveries: services.New(db).DeliveryStore, Logger: quiet, Name: "bench", MaxWorkers: maxWorkers,
 		WebhooksEnabled: true, OutboundAllowNetworks: loopback, AppURL: "https://assay.example.com", Version: "bench",
 		Metrics: metrics.NewJobMetrics(),
 	})
@@ -77,7 +77,7 @@ func benchmarkDeliveries(b *testing.B, maxWorkers int) {
 
 	require.EqualValues(b, queued, hits.Load())
 	var succeeded int
-	require.NoError(b, db.Pool().QueryRow(ctx, "SELECT count(*) FROM deliveries WHERE status = 'succeeded'").Scan(&succeeded))
+	require.NoError(b, db.PgxPool().QueryRow(ctx, "SELECT count(*) FROM deliveries WHERE status = 'succeeded'").Scan(&succeeded))
 	require.Equal(b, queued, succeeded)
 	b.ReportMetric(float64(queued)/elapsed.Seconds(), "deliveries/s")
 	b.ReportMetric(0, "ns/op")

@@ -14,6 +14,8 @@ import (
 	"github.com/assay-dev/assay/pkg/app"
 	"github.com/assay-dev/assay/pkg/postgres"
 	"github.com/assay-dev/assay/pkg/postgres/pgtest"
+	"github.com/assay-dev/assay/pkg/postgres/services"
+	"github.com/assay-dev/assay/pkg/postgres/work"
 )
 
 // TestCollectBlobsDeletesQueuedObjects runs the blob collector against a real database:
@@ -33,8 +35,8 @@ func TestCollectBlobsDeletesQueuedObjects(t *testing.T) {
 		INSERT INTO blob_garbage (provider, storage_key, due_at) VALUES ('database', 'uploading', now() + interval '1 hour')`)
 	require.NoError(t, err)
 	db := postgres.New(pool, nil)
-	files, err := app.NewAttachments(postgres.NewServices(db).Attachments,
-		app.StorageConfig{Database: postgres.NewChunkStore(db), Logger: quiet})
+	files, err := app.NewAttachments(services.New(db).Attachments,
+		app.StorageConfig{Database: work.NewChunkStore(db), Logger: quiet})
 	require.NoError(t, err)
 	w := &CollectBlobsWorker{Collector: files, Maintenance: db, Logger: quiet, Now: time.Now, WorkerName: "t"}
 	job := &river.Job[jobs.CollectBlobsArgs]{JobRow: &rivertype.JobRow{ID: 1, Kind: jobs.CollectBlobsArgs{}.Kind()}}

@@ -13,6 +13,7 @@ import (
 	"github.com/assay-dev/assay/pkg/assess"
 	"github.com/assay-dev/assay/pkg/postgres"
 	"github.com/assay-dev/assay/pkg/postgres/pgtest"
+	"github.com/assay-dev/assay/pkg/postgres/services"
 )
 
 // TestExpireEvidenceJob runs the expiry job on a moving clock: evidence past its
@@ -37,7 +38,7 @@ func TestExpireEvidenceJob(t *testing.T) {
 	}
 
 	db := postgres.New(pool, clock)
-	w := &ExpireEvidenceWorker{Service: postgres.NewServices(db).Evidence, Maintenance: db, Logger: quiet, Now: clock, WorkerName: "t"}
+	w := &ExpireEvidenceWorker{Service: services.New(db).Evidence, Maintenance: db, Logger: quiet, Now: clock, WorkerName: "t"}
 	job := &river.Job[jobs.ExpireEvidenceArgs]{JobRow: &rivertype.JobRow{ID: 1, Kind: jobs.ExpireEvidenceArgs{}.Kind()},
 		Args: jobs.ExpireEvidenceArgs{ReminderDays: 14}}
 	require.NoError(t, w.Work(ctx, job))
@@ -80,7 +81,7 @@ func TestExpireEvidenceIsScheduled(t *testing.T) {
 	pool := pgtest.NewPool(t)
 	ctx := context.Background()
 	db := postgres.New(pool, nil)
-	c, err := NewClient(pool, Config{RunWorkers: true, Maintenance: db, Evidence: postgres.NewServices(db).Evidence, Logger: quiet, Name: "worker-e"})
+	c, err := NewClient(pool, Config{RunWorkers: true, Maintenance: db, Evidence: services.New(db).Evidence, Logger: quiet, Name: "worker-e"})
 	require.NoError(t, err)
 	require.NoError(t, c.Start(ctx))
 	t.Cleanup(func() { _ = Stop(c, 5*time.Second) })

@@ -16,6 +16,8 @@ import (
 	"github.com/assay-dev/assay/pkg/blob/blobtest"
 	"github.com/assay-dev/assay/pkg/postgres"
 	"github.com/assay-dev/assay/pkg/postgres/pgtest"
+	"github.com/assay-dev/assay/pkg/postgres/services"
+	"github.com/assay-dev/assay/pkg/postgres/work"
 )
 
 // TestAttachmentsOnS3 runs the flows against a real S3 server: a multipart upload, the
@@ -58,14 +60,14 @@ func TestAttachmentsOnS3(t *testing.T) {
 	// Back to the database for new files: the S3 file stays readable while S3 is
 	// configured, and is 503 once it is not.
 	db := postgres.New(pool, nil)
-	store := postgres.NewServices(db).Attachments
-	back, err := app.NewAttachments(store, app.StorageConfig{Database: postgres.NewChunkStore(db), S3: s3, Logger: quiet})
+	store := services.New(db).Attachments
+	back, err := app.NewAttachments(store, app.StorageConfig{Database: work.NewChunkStore(db), S3: s3, Logger: quiet})
 	require.NoError(t, err)
 	require.Equal(t, string(content), download(t, back, ev, att.ID))
 	local, _, err := upload(ctx, back, ev, "local.txt", bytes.NewReader([]byte("in the database\n")))
 	require.NoError(t, err)
 	require.Equal(t, assess.StorageDatabase, local.Provider)
-	without, err := app.NewAttachments(store, app.StorageConfig{Database: postgres.NewChunkStore(db), Logger: quiet})
+	without, err := app.NewAttachments(store, app.StorageConfig{Database: work.NewChunkStore(db), Logger: quiet})
 	require.NoError(t, err)
 	_, err = without.OpenAttachment(ctx, ev, att.ID, assess.SystemActor)
 	requireCode(t, err, assess.ECodeUnavailable)

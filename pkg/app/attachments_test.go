@@ -17,6 +17,8 @@ import (
 	"github.com/assay-dev/assay/pkg/assess"
 	"github.com/assay-dev/assay/pkg/postgres"
 	"github.com/assay-dev/assay/pkg/postgres/pgtest"
+	"github.com/assay-dev/assay/pkg/postgres/services"
+	"github.com/assay-dev/assay/pkg/postgres/work"
 )
 
 // attachmentFixture is the attachment flows with the database provider and one piece of
@@ -40,8 +42,8 @@ func attachmentFixtureOn(t *testing.T, pool *pgxpool.Pool, cfg app.StorageConfig
 	_, err = pool.Exec(ctx, "INSERT INTO evidence (id, name, author_id) VALUES ($1, 'E', 'u_author')", ev)
 	require.NoError(t, err)
 	db := postgres.New(pool, nil)
-	cfg.Database, cfg.Logger = postgres.NewChunkStore(db), quiet
-	files, err := app.NewAttachments(postgres.NewServices(db).Attachments, cfg)
+	cfg.Database, cfg.Logger = work.NewChunkStore(db), quiet
+	files, err := app.NewAttachments(services.New(db).Attachments, cfg)
 	require.NoError(t, err)
 	return pool, files, ev
 }
@@ -71,7 +73,7 @@ func download(t *testing.T, files *app.Attachments, ev, id string) string {
 func TestNewAttachmentsChecksTheProviders(t *testing.T) {
 	t.Parallel()
 	db := postgres.New(pgtest.NewPool(t), nil)
-	store, blobs := postgres.NewServices(db).Attachments, postgres.NewChunkStore(db)
+	store, blobs := services.New(db).Attachments, work.NewChunkStore(db)
 	for _, cfg := range []app.StorageConfig{
 		{Provider: assess.StorageS3, Database: blobs},
 		{Provider: "ftp", Database: blobs},

@@ -22,6 +22,7 @@ import (
 	"github.com/assay-dev/assay/pkg/notify"
 	"github.com/assay-dev/assay/pkg/postgres"
 	"github.com/assay-dev/assay/pkg/postgres/pgtest"
+	"github.com/assay-dev/assay/pkg/postgres/services"
 )
 
 const (
@@ -83,7 +84,7 @@ func importsFixture(t *testing.T, srv *standardsServer, now func() time.Time) *a
 	t.Helper()
 	fetcher := notify.NewFetcher(notify.HTTPConfig{Timeout: 10 * time.Second,
 		AllowNetworks: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}, UserAgent: notify.UserAgent("test")})
-	store := postgres.NewServices(postgres.New(pgtest.NewPool(t), nil)).Transfer
+	store := services.New(postgres.New(pgtest.NewPool(t), nil)).Transfer
 	return app.NewStandardImports(store, fetcher, app.ImportConfig{FeedURL: srv.URL + "/feed.json", MaxBytes: 10 << 20, Now: now})
 }
 
@@ -171,7 +172,7 @@ func TestImportStandardsFromURL(t *testing.T) {
 func TestImportsWithoutAFetcher(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	imports := app.NewStandardImports(postgres.NewServices(postgres.New(pgtest.NewPool(t), nil)).Transfer, nil,
+	imports := app.NewStandardImports(services.New(postgres.New(pgtest.NewPool(t), nil)).Transfer, nil,
 		app.ImportConfig{FeedURL: "https://example.com/feed.json"})
 	_, err := imports.StandardsFeed(ctx)
 	requireCode(t, err, assess.ECodeUnavailable)

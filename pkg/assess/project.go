@@ -397,5 +397,4 @@ type ProjectService interface {
 	// FindProjectFigures returns a project's progress figures over the project's
 	// assessments that actor may see.
 	FindProjectFigures(ctx context.Context, id string, actor Actor) (ProjectFigures, error)
-	DemoDataService
 }

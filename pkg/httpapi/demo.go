@@ -16,6 +16,6 @@ var docDemoDataLoad = huma.Operation{OperationID: "loadDemoData", Summary: "Load
 		"Loading again creates nothing and answers `alreadyLoaded: true`."}
 
 func (s *Server) handleDemoDataLoad(ctx context.Context, _ *struct{}) (*body[assess.DemoDataSummary], error) {
-	sum, err := s.dep.Projects.LoadDemoData(ctx, requestActor(ctx))
+	sum, err := s.dep.Demo.LoadDemoData(ctx, requestActor(ctx))
 	return reply(sum), err
 }

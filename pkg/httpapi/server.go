@@ -95,6 +95,8 @@ type Deps struct {
 	Entities assess.EntityService
 	// Projects manages projects.
 	Projects assess.ProjectService
+	// Demo loads the demo organisation.
+	Demo assess.DemoDataService
 	// Tags manages tags.
 	Tags assess.TagService
 	// People is the directory of active users for the pickers of assessment work.

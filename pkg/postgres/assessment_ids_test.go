@@ -14,6 +14,7 @@ import (
 	"github.com/assay-dev/assay/pkg/assess"
 	"github.com/assay-dev/assay/pkg/postgres"
 	"github.com/assay-dev/assay/pkg/postgres/pgtest"
+	"github.com/assay-dev/assay/pkg/postgres/services"
 )
 
 // frozenStartTime is the clock of every start in these tests: all of them happen in one
@@ -22,7 +23,7 @@ var frozenStartTime = time.Date(2026, 11, 28, 2, 0, 0, 0, time.UTC)
 
 // startConcurrently starts the assessments ids on svc, eight at a time, and returns the
 // errors of the starts that failed.
-func startConcurrently(ctx context.Context, svc *postgres.Services, actor assess.Actor, ids []string) []error {
+func startConcurrently(ctx context.Context, svc *services.Services, actor assess.Actor, ids []string) []error {
 	var (
 		mu   sync.Mutex
 		errs []error
@@ -71,7 +72,7 @@ func TestConcurrentStartsDoNotCollide(t *testing.T) {
 	s := newAssessmentStore(t)
 	assessor := s.user("assessor", assess.PermAssessmentsView, assess.PermAssessmentsCreate, assess.PermAssessmentsManage)
 	ids := s.createAssessments(40, assessor)
-	frozen := postgres.NewServices(postgres.New(s.pool, func() time.Time { return frozenStartTime }))
+	frozen := services.New(postgres.New(s.pool, func() time.Time { return frozenStartTime }))
 	require.Empty(t, startConcurrently(s.ctx, frozen, assessor, ids))
 	var rows, distinct int
 	require.NoError(t, s.pool.QueryRow(s.ctx, "SELECT count(*), count(DISTINCT id) FROM assessment_requirements").Scan(&rows, &distinct))
@@ -98,7 +99,7 @@ func TestConcurrentStartsAcrossProcesses(t *testing.T) {
 	var out strings.Builder
 	other.Stdout, other.Stderr = &out, &out
 	require.NoError(t, other.Start())
-	errs := startConcurrently(s.ctx, postgres.NewServices(postgres.New(s.pool, func() time.Time { return frozenStartTime })), assessor, ids[:30])
+	errs := startConcurrently(s.ctx, services.New(postgres.New(s.pool, func() time.Time { return frozenStartTime })), assessor, ids[:30])
 	require.NoError(t, other.Wait(), out.String())
 	require.Empty(t, errs)
 	var started, rows int
@@ -116,7 +117,7 @@ func TestStartsOfTheOtherProcess(t *testing.T) {
 		t.Skip("run by TestConcurrentStartsAcrossProcesses")
 	}
 	pool := openPool(t, os.Getenv(pgtest.EnvURL))
-	svc := postgres.NewServices(postgres.New(pool, func() time.Time { return frozenStartTime }))
+	svc := services.New(postgres.New(pool, func() time.Time { return frozenStartTime }))
 	actorID := os.Getenv("ASSAY_TEST_OTHER_ACTOR")
 	actor := assess.Actor{ID: actorID, Principal: &assess.Principal{User: assess.User{ID: actorID, Active: true},
 		Permissions: []string{string(assess.PermAssessmentsCreate), string(assess.PermAssessmentsManage), string(assess.PermAssessmentsView)}}}

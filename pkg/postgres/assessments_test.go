@@ -12,6 +12,7 @@ import (
 	"github.com/assay-dev/assay/pkg/assess"
 	"github.com/assay-dev/assay/pkg/postgres"
 	"github.com/assay-dev/assay/pkg/postgres/pgtest"
+	"github.com/assay-dev/assay/pkg/postgres/services"
 )
 
 // assessmentStore is a store with an entity, a published standard of three leaves and
@@ -21,7 +22,7 @@ type assessmentStore struct {
 	ctx      context.Context
 	pool     *pgxpool.Pool
 	dsn      string
-	svc      *postgres.Services
+	svc      *services.Services
 	entity   string
 	standard string
 }
@@ -30,7 +31,7 @@ func newAssessmentStore(t *testing.T) *assessmentStore {
 	t.Helper()
 	dsn := pgtest.NewDatabase(t)
 	pool := openPool(t, dsn)
-	s := &assessmentStore{t: t, ctx: context.Background(), pool: pool, dsn: dsn, svc: postgres.NewServices(postgres.New(pool, nil)),
+	s := &assessmentStore{t: t, ctx: context.Background(), pool: pool, dsn: dsn, svc: services.New(postgres.New(pool, nil)),
 		entity: assess.NewID(assess.PrefixEntity, time.Now()), standard: assess.NewID(assess.PrefixStandard, time.Now())}
 	s.exec(`INSERT INTO entities (id, name, entity_type) VALUES ($1, 'Shop', 'product')`, s.entity)
 	s.exec(`INSERT INTO standards (id, identifier, name, state) VALUES ($1, 'std', 'Standard', 'published')`, s.standard)

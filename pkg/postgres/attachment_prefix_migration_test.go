@@ -19,6 +19,8 @@ import (
 	"github.com/assay-dev/assay/pkg/assess"
 	"github.com/assay-dev/assay/pkg/postgres"
 	"github.com/assay-dev/assay/pkg/postgres/pgtest"
+	"github.com/assay-dev/assay/pkg/postgres/services"
+	"github.com/assay-dev/assay/pkg/postgres/work"
 )
 
 // oldAttachmentPrefix is the prefix attachments had before migration 0017 (now the
@@ -83,10 +85,10 @@ func TestMigration0017MovesAttachmentsToTheirPrefix(t *testing.T) {
 	_, err = postgres.Migrate(ctx, pool, quiet)
 	require.NoError(t, err)
 	db := postgres.New(pool, nil)
-	svc := postgres.NewServices(db)
+	svc := services.New(db)
 	stored, err := svc.Attachments.FindStoredAttachment(ctx, f.evidence, renamed[f.inDatabase], assess.SystemActor)
 	require.NoError(t, err)
-	rc, err := postgres.NewChunkStore(db).Get(ctx, stored.StorageKey)
+	rc, err := work.NewChunkStore(db).Get(ctx, stored.StorageKey)
 	require.NoError(t, err)
 	raw, err := io.ReadAll(rc)
 	require.NoError(t, err)

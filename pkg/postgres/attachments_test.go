@@ -19,6 +19,8 @@ import (
 	"github.com/assay-dev/assay/pkg/assess"
 	"github.com/assay-dev/assay/pkg/postgres"
 	"github.com/assay-dev/assay/pkg/postgres/pgtest"
+	"github.com/assay-dev/assay/pkg/postgres/services"
+	"github.com/assay-dev/assay/pkg/postgres/work"
 )
 
 // The store's side of evidence files: the records, the garbage queue and the database
@@ -50,8 +52,8 @@ func count(t *testing.T, pool *pgxpool.Pool, sql string, args ...any) int {
 func storeBytes(t *testing.T, db *postgres.DB, ev, key, content string) assess.StoredAttachment {
 	t.Helper()
 	ctx := context.Background()
-	require.NoError(t, postgres.NewServices(db).Attachments.QueueBlob(ctx, assess.StorageDatabase, key, time.Hour))
-	info, err := postgres.NewChunkStore(db).Put(ctx, key, strings.NewReader(content))
+	require.NoError(t, services.New(db).Attachments.QueueBlob(ctx, assess.StorageDatabase, key, time.Hour))
+	info, err := work.NewChunkStore(db).Put(ctx, key, strings.NewReader(content))
 	require.NoError(t, err)
 	return assess.StoredAttachment{StorageKey: key, Attachment: assess.Attachment{EvidenceID: ev, Filename: key + ".txt",
 		ContentType: "text/plain", SizeBytes: info.Size, SHA256: info.SHA256, Provider: assess.StorageDatabase}}
@@ -64,7 +66,7 @@ func storeBytes(t *testing.T, db *postgres.DB, ev, key, content string) assess.S
 func TestRecordAttachment(t *testing.T) {
 	t.Parallel()
 	pool, db, ev := attachmentFixture(t)
-	svc := postgres.NewServices(db).Attachments
+	svc := services.New(db).Attachments
 	ctx := context.Background()
 	version := func() int {
 		return count(t, pool, "SELECT version::int FROM evidence WHERE id = $1", ev)
@@ -110,7 +112,7 @@ func TestRecordAttachment(t *testing.T) {
 func TestEvidenceFilesDoNotChangeInReview(t *testing.T) {
 	t.Parallel()
 	pool, db, ev := attachmentFixture(t)
-	svc := postgres.NewServices(db).Attachments
+	svc := services.New(db).Attachments
 	ctx := context.Background()
 	att, _, err := svc.RecordAttachment(ctx, storeBytes(t, db, ev, "a", "report a\n"), assess.SystemActor)
 	require.NoError(t, err)
@@ -141,7 +143,7 @@ func TestEvidenceFilesDoNotChangeInReview(t *testing.T) {
 func TestSweepBlobGarbage(t *testing.T) {
 	t.Parallel()
 	pool, db, ev := attachmentFixture(t)
-	svc := postgres.NewServices(db).Attachments
+	svc := services.New(db).Attachments
 	ctx := context.Background()
 	_, _, err := svc.RecordAttachment(ctx, storeBytes(t, db, ev, "kept", "kept"), assess.SystemActor)
 	require.NoError(t, err)
@@ -198,7 +200,7 @@ func keys(t *testing.T, pool *pgxpool.Pool, sql string) []string {
 func TestQueueBlob(t *testing.T) {
 	t.Parallel()
 	pool, db, _ := attachmentFixture(t)
-	svc := postgres.NewServices(db).Attachments
+	svc := services.New(db).Attachments
 	ctx := context.Background()
 	require.NoError(t, svc.QueueBlob(ctx, assess.StorageS3, "evidence/e/k", 24*time.Hour))
 	require.Equal(t, 1, count(t, pool, "SELECT count(*)::int FROM blob_garbage WHERE due_at > now() + interval '23 hours'"))
@@ -214,7 +216,7 @@ func TestQueueBlob(t *testing.T) {
 func TestChunkStore(t *testing.T) {
 	t.Parallel()
 	pool, db, _ := attachmentFixture(t)
-	blobs := postgres.NewChunkStore(db)
+	blobs := work.NewChunkStore(db)
 	ctx := context.Background()
 	content := bytes.Repeat([]byte("0123456789abcdef"), (5<<20)/32) // 2.5 MiB
 	info, err := blobs.Put(ctx, "big", bytes.NewReader(content))
@@ -261,7 +263,7 @@ func TestChunkStoreWaitsWithoutAConnection(t *testing.T) {
 	one, err := postgres.OpenPool(ctx, pgtest.NewDatabase(t), postgres.PoolConfig{MaxConns: 1, ApplicationName: "test"})
 	require.NoError(t, err)
 	t.Cleanup(one.Close)
-	blobs := postgres.NewChunkStore(postgres.New(one, nil))
+	blobs := work.NewChunkStore(postgres.New(one, nil))
 
 	release := make(chan struct{})
 	var releaseOnce sync.Once

@@ -17,7 +17,7 @@ import (
 	"github.com/assay-dev/assay/pkg/assess"
 	"github.com/assay-dev/assay/pkg/attest"
 	"github.com/assay-dev/assay/pkg/jsf"
-	"github.com/assay-dev/assay/pkg/postgres"
+	"github.com/assay-dev/assay/pkg/postgres/services"
 )
 
 // attestationStore is the assessment fixture with a complete assessment: three
@@ -30,7 +30,7 @@ type attestationStore struct {
 	evidenceID       string
 	claimID, counter string
 	reqs             []string
-	svc              *postgres.Services
+	svc              *services.Services
 }
 
 func newAttestationStore(t *testing.T) *attestationStore {

@@ -10,13 +10,13 @@ import (
 	"github.com/assay-dev/assay/pkg/assess"
 )
 
-// execer is what pool, connection and transaction have in common for writes.
-type execer interface {
+// Execer is what pool, connection and transaction have in common for writes.
+type Execer interface {
 	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
 }
 
-// writeAudit appends one row to the audit log.
-func writeAudit(ctx context.Context, q execer, e assess.AuditEntry) error {
+// WriteAudit appends one row to the audit log.
+func WriteAudit(ctx context.Context, q Execer, e assess.AuditEntry) error {
 	s, err := auditStatement(e)
 	if err != nil {
 		return err

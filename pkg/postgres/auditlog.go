@@ -10,8 +10,8 @@ import (
 	"github.com/assay-dev/assay/pkg/assess"
 )
 
-// auditNewestFirst orders the audit log on its identity column, newest first.
-var auditNewestFirst = sortOrder{name: "newest", keys: []sortKey{{expr: "a.id", typ: "bigint", desc: true}}}
+// AuditNewestFirst orders the audit log on its identity column, newest first.
+var AuditNewestFirst = SortOrder{Name: "newest", Keys: []SortKey{{Expr: "a.id", Typ: "bigint", Desc: true}}}
 
 // auditSelect reads audit rows with the names people recognise, resolved in the same
 // query (one join per name, never a query per row): the acting user's display name, or
@@ -45,25 +45,25 @@ func scanAuditRecord(r pgx.Row) (assess.AuditRecord, error) {
 // the recorded actor or the id of the user with that username, so people filter by the
 // name they know and ids keep working.
 func (s *AuditService) FindAudit(ctx context.Context, f assess.AuditFilter) (assess.Page[assess.AuditRecord], error) {
-	l := newList("audit", auditSelect, auditNewestFirst)
+	l := NewList("audit", auditSelect, AuditNewestFirst)
 	if prefix, ok := strings.CutSuffix(f.Action, "."); ok && prefix != "" {
-		l.Where("starts_with(a.action, " + l.arg(prefix+".") + ")")
+		l.Where("starts_with(a.action, " + l.Arg(prefix+".") + ")")
 	} else {
 		Equal(l, "a.action", f.Action)
 	}
 	if actor := strings.TrimSpace(f.Actor); actor != "" {
-		p := l.arg(actor)
+		p := l.Arg(actor)
 		l.Where("(a.actor = " + p + " OR a.actor IN (SELECT id FROM users WHERE lower(username) = lower(" + p + ")))")
 	}
 	Equal(l, "a.target_type", f.TargetType)
 	Equal(l, "a.target_id", f.TargetID)
 	if !f.From.IsZero() {
-		l.Where("a.occurred_at >= " + l.arg(f.From))
+		l.Where("a.occurred_at >= " + l.Arg(f.From))
 	}
 	if !f.To.IsZero() {
-		l.Where("a.occurred_at < " + l.arg(f.To))
+		l.Where("a.occurred_at < " + l.Arg(f.To))
 	}
-	return collectPage(ctx, s.pool, l, f.PageRequest, scanAuditRecord, func(a assess.AuditRecord) []any { return []any{a.ID} })
+	return CollectPage(ctx, s.db.Pool, l, f.PageRequest, scanAuditRecord, func(a assess.AuditRecord) []any { return []any{a.ID} })
 }
 
 var _ assess.AuditService = (*AuditService)(nil)

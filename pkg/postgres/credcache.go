@@ -27,15 +27,15 @@ import (
 const credentialChannel = "assay_credentials"
 
 // Invalidation keys: what a change affects.
-func userCredentials(userID string) string { return "user:" + userID }
-func sessionCredential(id string) string   { return "session:" + id }
-func apiKeyCredential(id string) string    { return "apikey:" + id }
-func roleCredentials() string              { return "all" } // a role's permissions reach many users
-func tokenCacheKey(token string) string {
+func UserCredentials(userID string) string { return "user:" + userID }
+func SessionCredential(id string) string   { return "session:" + id }
+func APIKeyCredential(id string) string    { return "apikey:" + id }
+func RoleCredentials() string              { return "all" } // a role's permissions reach many users
+func TokenCacheKey(token string) string {
 	sum := sha256.Sum256([]byte(token))
 	return "k:" + hex.EncodeToString(sum[:])
 }
-func sessionCacheKey(sessionID string) string { return "s:" + sessionID }
+func SessionCacheKey(sessionID string) string { return "s:" + sessionID }
 
 // credentialCache is the in-memory cache of resolved principals (listened.go: it serves
 // only while the listener is connected; a fill loses against an invalidation since its
@@ -46,20 +46,20 @@ type credentialCache struct {
 
 type cachedPrincipal struct {
 	p       assess.Principal
-	touched time.Time // API keys: when last_used_at was last written
+	Touched time.Time // API keys: when last_used_at was last written
 }
 
 func newCredentialCache(ttl time.Duration, now func() time.Time) *credentialCache {
 	return &credentialCache{entries: newListened[cachedPrincipal](ttl, now)}
 }
 
-// get returns a copy of the cached principal of key, and the generation to pass to put
+// Get returns a copy of the cached principal of key, and the generation to pass to put
 // after a miss.
-func (c *credentialCache) get(key string) (*assess.Principal, cachedPrincipal, uint64, bool) {
+func (c *credentialCache) Get(key string) (*assess.Principal, cachedPrincipal, uint64, bool) {
 	if c == nil {
 		return nil, cachedPrincipal{}, 0, false
 	}
-	e, gen, ok := c.entries.get(key)
+	e, gen, ok := c.entries.Get(key)
 	if !ok {
 		return nil, cachedPrincipal{}, gen, false
 	}
@@ -67,21 +67,21 @@ func (c *credentialCache) get(key string) (*assess.Principal, cachedPrincipal, u
 	return &p, e, gen, true
 }
 
-// put caches p under key until validUntil (or the TTL, whichever is sooner), unless an
+// Put caches p under key until validUntil (or the TTL, whichever is sooner), unless an
 // invalidation happened since gen was read: the principal may already be stale.
-func (c *credentialCache) put(key string, gen uint64, p *assess.Principal, validUntil, touched time.Time) {
+func (c *credentialCache) Put(key string, gen uint64, p *assess.Principal, validUntil, touched time.Time) {
 	if c == nil {
 		return
 	}
-	c.entries.put(key, gen, cachedPrincipal{p: *p, touched: touched}, validUntil)
+	c.entries.Put(key, gen, cachedPrincipal{p: *p, Touched: touched}, validUntil)
 }
 
-// touch records that an API key's last use was written at t.
-func (c *credentialCache) touch(key string, t time.Time) {
+// Touch records that an API key's last use was written at t.
+func (c *credentialCache) Touch(key string, t time.Time) {
 	if c == nil {
 		return
 	}
-	c.entries.update(key, func(e *cachedPrincipal) { e.touched = t })
+	c.entries.update(key, func(e *cachedPrincipal) { e.Touched = t })
 }
 
 // invalidate drops the entries the invalidation keys name.
@@ -115,7 +115,7 @@ func (tx *Tx) Invalidate(ctx context.Context, key string) error {
 	if _, err := tx.Exec(ctx, "SELECT pg_notify($1, $2)", credentialChannel, key); err != nil {
 		return err
 	}
-	tx.after.invalidations = append(tx.after.invalidations, key)
+	tx.After.invalidations = append(tx.After.invalidations, key)
 	return nil
 }
 
@@ -123,7 +123,7 @@ func (tx *Tx) Invalidate(ctx context.Context, key string) error {
 // serves only while ListenChanges is connected.
 func (db *DB) WithCredentialCache(ttl time.Duration) *DB {
 	if ttl > 0 {
-		db.creds = newCredentialCache(ttl, db.now)
+		db.Creds = newCredentialCache(ttl, db.Now)
 	}
 	return db
 }
@@ -139,7 +139,7 @@ func (db *DB) ListenChanges(ctx context.Context, log *slog.Logger) {
 		db.announceLoop(ctx)
 	}()
 	defer func() { <-done }()
-	if db.creds == nil && db.unread.counts.ttl <= 0 {
+	if db.Creds == nil && db.Unread.Counts.ttl <= 0 {
 		<-ctx.Done()
 		return
 	}
@@ -161,7 +161,7 @@ func (db *DB) ListenChanges(ctx context.Context, log *slog.Logger) {
 }
 
 func (db *DB) listenOnce(ctx context.Context) error {
-	conn, err := pgx.ConnectConfig(ctx, db.pool.Config().ConnConfig.Copy())
+	conn, err := pgx.ConnectConfig(ctx, db.Pool.Config().ConnConfig.Copy())
 	if err != nil {
 		return err
 	}
@@ -180,17 +180,17 @@ func (db *DB) listenOnce(ctx context.Context) error {
 			return err
 		}
 		if n.Channel == unreadChannel {
-			db.unread.receive(n.Payload)
+			db.Unread.receive(n.Payload)
 		} else {
-			db.creds.invalidate(n.Payload)
+			db.Creds.invalidate(n.Payload)
 		}
 	}
 }
 
 // setCachesEnabled switches the credential and unread-count caches on or off, empty.
 func (db *DB) setCachesEnabled(on bool) {
-	if db.creds != nil {
-		db.creds.setEnabled(on)
+	if db.Creds != nil {
+		db.Creds.setEnabled(on)
 	}
-	db.unread.counts.setEnabled(on)
+	db.Unread.Counts.setEnabled(on)
 }

@@ -1,5 +1,9 @@
-// Package postgres implements the domain services of package assess on PostgreSQL through
-// pgx v5. It owns transactions, the migrations runner and the embedded-database manager.
+// Package postgres is the kit of the PostgreSQL store (pgx v5): the pool and DB, the
+// transaction kit (Change, Tx), the list mechanism, driver errors as domain errors, the
+// audit log, events with their fan-out and deliveries, encryption of fields at rest, the
+// credential and unread caches, and the migrations runner. The domain services of package
+// assess are built on it in the area packages identity, catalogue, work and delivery, which
+// import only the kit; package services composes them.
 package postgres
 
 import (
@@ -85,23 +89,23 @@ func OpenPool(ctx context.Context, dsn string, cfg PoolConfig) (*pgxpool.Pool, e
 
 // DB implements the assess services on a pool.
 type DB struct {
-	pool          *pool
-	now           func() time.Time
-	keys          *secret.Keyring
-	fields        []EncryptedField
-	identity      IdentityConfig
-	hasher        *secret.Hasher
-	setupComplete *atomic.Bool // once true it stays true: users are never all deleted
-	delivery      DeliveryConfig
-	jobs          *river.Client[pgx.Tx] // insert-only: delivery jobs join the change's transaction
-	creds         *credentialCache      // resolved principals; nil: no cache
-	roleNames     *roleNames            // role id → name, for reads of users (rolenames.go)
-	unread        *unreadCache          // unread-notification counts (unreadcache.go)
-	attestations  AttestationConfig     // what attestation documents need (attestation_signing.go)
-	// rationaleMinWords is the fewest words of a result's rationale
+	Pool         *pool
+	Now          func() time.Time
+	Keys         *secret.Keyring
+	fields       []EncryptedField
+	Identity     IdentityConfig
+	Hasher       *secret.Hasher
+	SetupSeen    *atomic.Bool // once true it stays true: users are never all deleted
+	Delivery     DeliveryConfig
+	jobs         *river.Client[pgx.Tx] // insert-only: delivery jobs join the change's transaction
+	Creds        *credentialCache      // resolved principals; nil: no cache
+	RoleNames    *roleNames            // role id → name, for reads of users (rolenames.go)
+	Unread       *unreadCache          // unread-notification counts (unreadcache.go)
+	Attestations AttestationConfig     // what attestation documents need (attestation_signing.go)
+	// RationaleMinWords is the fewest words of a result's rationale
 	// (ASSESSMENT_RATIONALE_MIN_WORDS; 0: no minimum); shorter ones count as missing when
 	// an assessment is completed.
-	rationaleMinWords int
+	RationaleMinWords int
 }
 
 // New returns a DB on pool. now is the clock (time.Now when nil); the store reads it to
@@ -114,27 +118,27 @@ func New(p *pgxpool.Pool, now func() time.Time) *DB {
 	}
 	clock := now
 	now = func() time.Time { return clock().Truncate(time.Microsecond) }
-	return &DB{pool: &pool{Pool: p}, now: now, keys: secret.NewKeyring(nil, nil), fields: EncryptedFields, setupComplete: &atomic.Bool{},
-		identity: IdentityConfig{PasswordMinLength: 12, MaxFailedLogins: 5, LockoutDuration: 15 * time.Minute},
-		hasher:   secret.NewHasher(secret.DefaultArgon2, 0),
-		delivery: defaultDeliveryConfig(), jobs: newInsertOnlyClient(p), rationaleMinWords: assess.DefaultRationaleMinWords,
-		roleNames: &roleNames{}, unread: newUnreadCache(0, now)}
+	return &DB{Pool: &pool{Pool: p}, Now: now, Keys: secret.NewKeyring(nil, nil), fields: EncryptedFields, SetupSeen: &atomic.Bool{},
+		Identity: IdentityConfig{PasswordMinLength: 12, MaxFailedLogins: 5, LockoutDuration: 15 * time.Minute},
+		Hasher:   secret.NewHasher(secret.DefaultArgon2, 0),
+		Delivery: defaultDeliveryConfig(), jobs: newInsertOnlyClient(p), RationaleMinWords: assess.DefaultRationaleMinWords,
+		RoleNames: &roleNames{}, Unread: newUnreadCache(0, now)}
 }
 
-// Pool returns the underlying pool (for River and metrics).
-func (db *DB) Pool() *pgxpool.Pool { return db.pool.Pool }
+// PgxPool returns the underlying pgx pool (for River and metrics).
+func (db *DB) PgxPool() *pgxpool.Pool { return db.Pool.Pool }
 
 // WithAcquireTimeout bounds the wait for a free pooled connection (DB_ACQUIRE_TIMEOUT):
 // past it a call fails with 503 service_unavailable instead of queueing on.
 func (db *DB) WithAcquireTimeout(d time.Duration) *DB {
-	db.pool.acquireTimeout = d
+	db.Pool.acquireTimeout = d
 	return db
 }
 
 // WithRationaleMinWords sets the fewest words a result's rationale needs
 // (ASSESSMENT_RATIONALE_MIN_WORDS); 0 sets no minimum.
 func (db *DB) WithRationaleMinWords(n int) *DB {
-	db.rationaleMinWords = max(n, 0)
+	db.RationaleMinWords = max(n, 0)
 	return db
 }
 
@@ -144,20 +148,20 @@ func (db *DB) CheckHealth(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
 	var one int
-	return db.pool.QueryRow(ctx, "SELECT 1").Scan(&one)
+	return db.Pool.QueryRow(ctx, "SELECT 1").Scan(&one)
 }
 
 // SetupComplete reports whether any user exists.
 func (db *DB) SetupComplete(ctx context.Context) (bool, error) {
-	if db.setupComplete.Load() {
+	if db.SetupSeen.Load() {
 		return true, nil
 	}
 	var exists bool
-	if err := db.pool.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM users)").Scan(&exists); err != nil {
+	if err := db.Pool.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM users)").Scan(&exists); err != nil {
 		return false, fmt.Errorf("setup state: %w", err)
 	}
 	if exists {
-		db.setupComplete.Store(true)
+		db.SetupSeen.Store(true)
 	}
 	return exists, nil
 }
@@ -183,7 +187,7 @@ func (db *DB) JWTSecret(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("read JWT secret: %w", err)
 	}
-	plain, err := db.keys.Open(ctx, jwtSecretAAD, stored)
+	plain, err := db.Keys.Open(ctx, jwtSecretAAD, stored)
 	return string(plain), err
 }
 
@@ -193,11 +197,11 @@ func (db *DB) generateJWTSecret(ctx context.Context) error {
 	if _, err := rand.Read(buf); err != nil {
 		return err
 	}
-	sealed, err := db.keys.Seal(ctx, jwtSecretAAD, []byte(hex.EncodeToString(buf)))
+	sealed, err := db.Keys.Seal(ctx, jwtSecretAAD, []byte(hex.EncodeToString(buf)))
 	if err != nil {
 		return err
 	}
-	_, err = db.pool.Exec(ctx, "INSERT INTO app_config (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING",
+	_, err = db.Pool.Exec(ctx, "INSERT INTO app_config (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING",
 		AppConfigJWTSecret, sealed)
 	if err != nil {
 		return fmt.Errorf("store generated JWT secret: %w", err)
@@ -207,13 +211,13 @@ func (db *DB) generateJWTSecret(ctx context.Context) error {
 
 func (db *DB) appConfig(ctx context.Context, key string) (string, error) {
 	var value string
-	err := db.pool.QueryRow(ctx, "SELECT value FROM app_config WHERE key = $1", key).Scan(&value)
+	err := db.Pool.QueryRow(ctx, "SELECT value FROM app_config WHERE key = $1", key).Scan(&value)
 	return value, err
 }
 
 // PurgeExpiredSessions implements assess.MaintenanceService.
 func (db *DB) PurgeExpiredSessions(ctx context.Context, olderThan time.Time) (int64, error) {
-	tag, err := db.pool.Exec(ctx, "DELETE FROM sessions WHERE expires_at < $1", olderThan)
+	tag, err := db.Pool.Exec(ctx, "DELETE FROM sessions WHERE expires_at < $1", olderThan)
 	if err != nil {
 		return 0, fmt.Errorf("purge expired sessions: %w", err)
 	}
@@ -222,7 +226,7 @@ func (db *DB) PurgeExpiredSessions(ctx context.Context, olderThan time.Time) (in
 
 // RecordMaintenanceRun implements assess.MaintenanceService.
 func (db *DB) RecordMaintenanceRun(ctx context.Context, run assess.MaintenanceRun) error {
-	_, err := db.pool.Exec(ctx,
+	_, err := db.Pool.Exec(ctx,
 		`INSERT INTO maintenance_runs (job, started_at, finished_at, affected, worker) VALUES ($1, $2, $3, $4, $5)`,
 		run.Job, run.StartedAt, run.FinishedAt, run.Affected, run.Worker)
 	return err

@@ -32,7 +32,7 @@ var uniqueFields = map[string]struct{ field, noun string }{
 	"assessment_requirement_evidence_pkey": {"assessmentRequirementId", "link of this evidence to this requirement"},
 }
 
-// dbError maps what the driver reports to what the caller should see; domain errors and
+// DBError maps what the driver reports to what the caller should see; domain errors and
 // nil pass through:
 //   - unique violation → 409 already_exists naming the field;
 //   - foreign key: a delete or update of a row others still refer to → 409 in_use,
@@ -40,7 +40,7 @@ var uniqueFields = map[string]struct{ field, noun string }{
 //   - check violation → 422 business_rule_violation;
 //   - the database unreachable, shutting down or over its connection limit → 503;
 //   - serialization failure or deadlock (after DB.change's retries) → 503.
-func dbError(err error) error {
+func DBError(err error) error {
 	if err == nil {
 		return nil
 	}

@@ -13,8 +13,8 @@ import (
 	"github.com/assay-dev/assay/pkg/assess"
 )
 
-// newDelivery is a delivery row to insert.
-type newDelivery struct {
+// NewDelivery is a delivery row to insert.
+type NewDelivery struct {
 	ID, EventID, EventType, Channel string
 	WebhookID, ChatID               string
 	Recipient, Subject, Template    string
@@ -24,26 +24,26 @@ type newDelivery struct {
 	DedupeKey string
 }
 
-func webhookDelivery(se storedEvent, webhookID string) newDelivery {
-	return newDelivery{EventID: se.ID, EventType: se.Type, Channel: assess.ChannelWebhook, WebhookID: webhookID,
+func webhookDelivery(se StoredEvent, webhookID string) NewDelivery {
+	return NewDelivery{EventID: se.ID, EventType: se.Type, Channel: assess.ChannelWebhook, WebhookID: webhookID,
 		DedupeKey: "webhook:" + webhookID}
 }
 
-func chatDelivery(se storedEvent, chatID, platform string) newDelivery {
-	return newDelivery{EventID: se.ID, EventType: se.Type, Channel: platform, ChatID: chatID, DedupeKey: "chat:" + chatID}
+func chatDelivery(se StoredEvent, chatID, platform string) NewDelivery {
+	return NewDelivery{EventID: se.ID, EventType: se.Type, Channel: platform, ChatID: chatID, DedupeKey: "chat:" + chatID}
 }
 
-// directEmail is an e-mail no event causes (invite, password reset, test); its event type
+// DirectEmail is an e-mail no event causes (invite, password reset, test); its event type
 // is email.<template>.
-func directEmail(to, subject, template string, params map[string]string) newDelivery {
-	return newDelivery{EventType: assess.DirectEmailType(template), Channel: assess.ChannelEmail, Recipient: to, Subject: subject,
+func DirectEmail(to, subject, template string, params map[string]string) NewDelivery {
+	return NewDelivery{EventType: assess.DirectEmailType(template), Channel: assess.ChannelEmail, Recipient: to, Subject: subject,
 		Template: template, Params: params, DedupeKey: emailDedupeKey(to)}
 }
 
 func emailDedupeKey(addr string) string { return "email:" + strings.ToLower(strings.TrimSpace(addr)) }
 
-// queued is a delivery row just inserted, awaiting its job.
-type queued struct {
+// Queued is a delivery row just inserted, awaiting its job.
+type Queued struct {
 	ID, Channel string
 	MaxAttempts int
 }
@@ -54,21 +54,21 @@ type deliveryBatch struct {
 	attempts                                               []int
 }
 
-func (b *deliveryBatch) add(d newDelivery, sealedParams string, attempts int) {
+func (b *deliveryBatch) add(d NewDelivery, sealedParams string, attempts int) {
 	b.id, b.ev, b.typ, b.ch = append(b.id, d.ID), append(b.ev, d.EventID), append(b.typ, d.EventType), append(b.ch, d.Channel)
 	b.wh, b.chat, b.to = append(b.wh, d.WebhookID), append(b.chat, d.ChatID), append(b.to, d.Recipient)
 	b.subj, b.tmpl, b.params = append(b.subj, d.Subject), append(b.tmpl, d.Template), append(b.params, sealedParams)
 	b.key, b.attempts = append(b.key, d.DedupeKey), append(b.attempts, attempts)
 }
 
-// queueDeliveries inserts delivery rows and one River job for each row actually inserted:
+// QueueDeliveries inserts delivery rows and one River job for each row actually inserted:
 // a row whose event already has a delivery with the same dedupe key is dropped, here and
 // by the unique index. It returns the inserted ids.
-func (db *DB) queueDeliveries(ctx context.Context, tx pgx.Tx, ds []newDelivery) ([]string, error) {
+func (db *DB) QueueDeliveries(ctx context.Context, tx pgx.Tx, ds []NewDelivery) ([]string, error) {
 	if len(ds) == 0 {
 		return nil, nil
 	}
-	now := db.now()
+	now := db.Now()
 	var b deliveryBatch
 	seen := map[string]bool{}
 	for _, d := range ds {
@@ -84,7 +84,7 @@ func (db *DB) queueDeliveries(ctx context.Context, tx pgx.Tx, ds []newDelivery) 
 		if err != nil {
 			return nil, err
 		}
-		b.add(d, params, db.maxAttempts(d.Channel))
+		b.add(d, params, db.MaxAttempts(d.Channel))
 	}
 	rows, err := tx.Query(ctx, `INSERT INTO deliveries (id, event_id, event_type, channel, webhook_id, chat_id, recipient, subject,
 			template, params, dedupe_key, max_attempts, created_at, updated_at)
@@ -97,7 +97,7 @@ func (db *DB) queueDeliveries(ctx context.Context, tx pgx.Tx, ds []newDelivery) 
 	if err != nil {
 		return nil, fmt.Errorf("insert deliveries: %w", err)
 	}
-	inserted, err := pgx.CollectRows(rows, pgx.RowToStructByPos[queued])
+	inserted, err := pgx.CollectRows(rows, pgx.RowToStructByPos[Queued])
 	if err != nil {
 		return nil, fmt.Errorf("insert deliveries: %w", err)
 	}
@@ -105,7 +105,7 @@ func (db *DB) queueDeliveries(ctx context.Context, tx pgx.Tx, ds []newDelivery) 
 	for i, q := range inserted {
 		ids[i] = q.ID
 	}
-	return ids, db.insertJobs(ctx, tx, inserted)
+	return ids, db.InsertJobs(ctx, tx, inserted)
 }
 
 // sealParams seals the template values of a direct e-mail; "" when there are none.
@@ -117,12 +117,12 @@ func (db *DB) sealParams(ctx context.Context, id string, params map[string]strin
 	if err != nil {
 		return "", err
 	}
-	return db.keys.Seal(ctx, emailParamsField.AAD(id), raw)
+	return db.Keys.Seal(ctx, EmailParamsField.AAD(id), raw)
 }
 
-// insertJobs inserts one River job per delivery on tx, with the delivery's attempt
+// InsertJobs inserts one River job per delivery on tx, with the delivery's attempt
 // budget as the job's MaxAttempts.
-func (db *DB) insertJobs(ctx context.Context, tx pgx.Tx, qs []queued) error {
+func (db *DB) InsertJobs(ctx context.Context, tx pgx.Tx, qs []Queued) error {
 	if len(qs) == 0 {
 		return nil
 	}

@@ -1,7 +1,6 @@
 package postgres
 
 import (
-	"context"
 	"fmt"
 	"net/netip"
 	"time"
@@ -64,7 +63,7 @@ func (db *DB) ConfigureDeliveries(cfg DeliveryConfig) *DB {
 	if cfg.Version == "" {
 		cfg.Version = def.Version
 	}
-	db.delivery = cfg
+	db.Delivery = cfg
 	return db
 }
 
@@ -79,15 +78,15 @@ func newInsertOnlyClient(pool *pgxpool.Pool) *river.Client[pgx.Tx] {
 	return c
 }
 
-// chatPlatformOn reports whether a chat platform is switched on.
-func (db *DB) chatPlatformOn(platform string) bool {
+// ChatPlatformOn reports whether a chat platform is switched on.
+func (db *DB) ChatPlatformOn(platform string) bool {
 	switch platform {
 	case assess.ChannelSlack:
-		return db.delivery.SlackEnabled
+		return db.Delivery.SlackEnabled
 	case assess.ChannelTeams:
-		return db.delivery.TeamsEnabled
+		return db.Delivery.TeamsEnabled
 	case assess.ChannelMattermost:
-		return db.delivery.MattermostEnabled
+		return db.Delivery.MattermostEnabled
 	}
 	return false
 }
@@ -96,36 +95,26 @@ func (db *DB) chatPlatformOn(platform string) bool {
 func (db *DB) chatPlatformsOn() []string {
 	on := []string{}
 	for _, p := range assess.ChatPlatforms {
-		if db.chatPlatformOn(p) {
+		if db.ChatPlatformOn(p) {
 			on = append(on, p)
 		}
 	}
 	return on
 }
 
-// maxAttempts is the attempt budget of a delivery on channel.
-func (db *DB) maxAttempts(channel string) int {
+// MaxAttempts is the attempt budget of a delivery on channel.
+func (db *DB) MaxAttempts(channel string) int {
 	switch channel {
 	case assess.ChannelWebhook:
-		return db.delivery.WebhookMaxAttempts
+		return db.Delivery.WebhookMaxAttempts
 	case assess.ChannelEmail:
-		return db.delivery.EmailMaxAttempts
+		return db.Delivery.EmailMaxAttempts
 	}
-	return db.delivery.ChatMaxAttempts
+	return db.Delivery.ChatMaxAttempts
 }
 
-// ChannelStatus implements assess.EmailService: which channels deliver now.
-func (s *EmailService) ChannelStatus(ctx context.Context) (assess.ChannelStatus, error) {
-	on, err := s.emailOn(ctx, s.pool)
-	if err != nil {
-		return assess.ChannelStatus{}, err
-	}
-	return assess.ChannelStatus{InApp: true, Email: on, Webhook: s.delivery.WebhooksEnabled,
-		Slack: s.delivery.SlackEnabled, Teams: s.delivery.TeamsEnabled, Mattermost: s.delivery.MattermostEnabled}, nil
-}
-
-var errChannelDisabled = &assess.Error{Code: assess.ECodeBusinessRule, Message: "This channel is switched off on this installation.",
+var ErrChannelDisabled = &assess.Error{Code: assess.ECodeBusinessRule, Message: "This channel is switched off on this installation.",
 	Details: []assess.Detail{{Code: "channel_disabled", Message: "Switched off by the operator (environment)."}}}
 
-var errEmailDisabled = &assess.Error{Code: assess.ECodeBusinessRule, Message: "E-mail is switched off on this installation.",
+var ErrEmailDisabled = &assess.Error{Code: assess.ECodeBusinessRule, Message: "E-mail is switched off on this installation.",
 	Details: []assess.Detail{{Code: "email_disabled", Message: "Enable SMTP (environment or e-mail settings) first."}}}

@@ -15,8 +15,8 @@ import (
 // ledgerLockKey serialises ledger changes (first key creation, rotation) across processes.
 const ledgerLockKey int64 = 0x61737361793a6b6c
 
-// Keys returns the keyring of this DB (passthrough until LoadKeyring ran).
-func (db *DB) Keys() *secret.Keyring { return db.keys }
+// Keyring returns the keyring of this DB (passthrough until LoadKeyring ran).
+func (db *DB) Keyring() *secret.Keyring { return db.Keys }
 
 // WithEncryptedFields returns a copy of db that treats fields as the registry of secret
 // columns. Tests and benchmarks use it to point the key tooling at tables of their own.
@@ -46,7 +46,7 @@ func (db *DB) LoadKeyring(ctx context.Context, master []byte, actor assess.Actor
 	k := secret.NewKeyring(master, ledger)
 	k.Reload = db.readLedger
 	k.OnUnavailable = db.auditUnavailable
-	db.keys = k
+	db.Keys = k
 	return k, nil
 }
 
@@ -60,7 +60,7 @@ func (db *DB) auditUnavailable(ctx context.Context, version int, aad string) {
 	}
 	// Its own transaction: the audit row must outlive a failing change that met the value.
 	bg := context.WithoutCancel(ctx)
-	err := db.change(bg, actor, func(tx *Tx) error {
+	err := db.Change(bg, actor, func(tx *Tx) error {
 		return tx.Record(bg, assess.ChangeKeyUnavailable, Target{Type: "encrypted_value", ID: aad},
 			map[string]any{"keyVersion": version}, assess.NewEvent{})
 	})
@@ -70,7 +70,7 @@ func (db *DB) auditUnavailable(ctx context.Context, version int, aad string) {
 }
 
 func (db *DB) readLedger(ctx context.Context) ([]secret.KeyVersion, error) {
-	rows, err := db.pool.Query(ctx, `SELECT version, salt, wrapped_kek, created_at, created_by, is_current
+	rows, err := db.Pool.Query(ctx, `SELECT version, salt, wrapped_kek, created_at, created_by, is_current
 		FROM encryption_keys ORDER BY version`)
 	if err != nil {
 		return nil, fmt.Errorf("read key ledger: %w", err)
@@ -84,7 +84,7 @@ func (db *DB) readLedger(ctx context.Context) ([]secret.KeyVersion, error) {
 
 // createFirstVersion creates version 1 unless another process won the race.
 func (db *DB) createFirstVersion(ctx context.Context, master []byte, actor assess.Actor) error {
-	return db.change(ctx, actor, func(tx *Tx) error {
+	return db.Change(ctx, actor, func(tx *Tx) error {
 		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1)", ledgerLockKey); err != nil {
 			return err
 		}
@@ -116,15 +116,15 @@ var errNeedsMasterKey = &assess.Error{Code: assess.ECodeBusinessRule,
 // EncryptionStatus implements assess.EncryptionService.
 func (s *EncryptionService) EncryptionStatus(ctx context.Context) (assess.EncryptionStatus, error) {
 	st := assess.EncryptionStatus{Mode: "encrypted", Versions: []assess.EncryptionKeyVersion{}}
-	if s.keys.Passthrough() {
+	if s.db.Keys.Passthrough() {
 		st.Mode = "passthrough"
 	}
-	ledger, err := s.readLedger(ctx)
+	ledger, err := s.db.readLedger(ctx)
 	if err != nil {
 		return st, err
 	}
 	unusable := map[int]bool{}
-	for _, v := range s.keys.Unusable() {
+	for _, v := range s.db.Keys.Unusable() {
 		unusable[v] = true
 	}
 	for _, kv := range ledger {
@@ -132,11 +132,11 @@ func (s *EncryptionService) EncryptionStatus(ctx context.Context) (assess.Encryp
 			st.CurrentVersion = kv.Version
 		}
 		st.Versions = append(st.Versions, assess.EncryptionKeyVersion{Version: kv.Version, CreatedAt: kv.CreatedAt.UTC(),
-			CreatedBy: kv.CreatedBy, Current: kv.Current, Usable: !s.keys.Passthrough() && !unusable[kv.Version]})
+			CreatedBy: kv.CreatedBy, Current: kv.Current, Usable: !s.db.Keys.Passthrough() && !unusable[kv.Version]})
 	}
-	for _, f := range s.fields {
+	for _, f := range s.db.fields {
 		c := assess.EncryptedFieldCount{Kind: f.Kind}
-		err := s.pool.QueryRow(ctx, fmt.Sprintf(`SELECT count(*) FILTER (WHERE starts_with(%[1]s, $1)),
+		err := s.db.Pool.QueryRow(ctx, fmt.Sprintf(`SELECT count(*) FILTER (WHERE starts_with(%[1]s, $1)),
 			count(*) FILTER (WHERE NOT starts_with(%[1]s, $1)) FROM %[2]s WHERE %[3]s AND %[1]s IS NOT NULL`,
 			pgx.Identifier{f.Column}.Sanitize(), pgx.Identifier{f.Table}.Sanitize(), f.where()),
 			secret.Prefix).Scan(&c.Encrypted, &c.Plaintext)

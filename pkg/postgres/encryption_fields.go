@@ -18,23 +18,23 @@ func (f EncryptedField) AAD(id string) string { return f.Table + "/" + f.Column 
 // The secret columns of events and deliveries. E-mail parameters are stored only for
 // direct e-mails (invite, password reset, test), and an empty SMTP password means none.
 var (
-	webhookURLField    = EncryptedField{Kind: "webhook_url", Table: "webhooks", Column: "url", IDColumn: "id"}
-	webhookSecretField = EncryptedField{Kind: "webhook_secret", Table: "webhooks", Column: "secret", IDColumn: "id"}
-	chatURLField       = EncryptedField{Kind: "chat_url", Table: "chat_destinations", Column: "url", IDColumn: "id"}
-	emailParamsField   = EncryptedField{Kind: "email_params", Table: "deliveries", Column: "params", IDColumn: "id", Filter: "params IS NOT NULL"}
-	smtpPasswordField  = EncryptedField{Kind: "smtp_password", Table: "smtp_settings", Column: "password", IDColumn: "id", Filter: "password <> ''"}
+	WebhookURLField    = EncryptedField{Kind: "webhook_url", Table: "webhooks", Column: "url", IDColumn: "id"}
+	WebhookSecretField = EncryptedField{Kind: "webhook_secret", Table: "webhooks", Column: "secret", IDColumn: "id"}
+	ChatURLField       = EncryptedField{Kind: "chat_url", Table: "chat_destinations", Column: "url", IDColumn: "id"}
+	EmailParamsField   = EncryptedField{Kind: "email_params", Table: "deliveries", Column: "params", IDColumn: "id", Filter: "params IS NOT NULL"}
+	SmtpPasswordField  = EncryptedField{Kind: "smtp_password", Table: "smtp_settings", Column: "password", IDColumn: "id", Filter: "password <> ''"}
 )
 
 // EncryptedFields is the registry of every secret-holding column.
 var EncryptedFields = []EncryptedField{
 	{Kind: "jwt_secret", Table: "app_config", Column: "value", IDColumn: "key", Filter: "key = 'jwt_secret'"},
 	{Kind: "api_key_hash", Table: "api_keys", Column: "secret_hash", IDColumn: "id"},
-	webhookURLField,
-	webhookSecretField,
-	chatURLField,
-	emailParamsField,
-	smtpPasswordField,
-	platformKeyField,
+	WebhookURLField,
+	WebhookSecretField,
+	ChatURLField,
+	EmailParamsField,
+	SmtpPasswordField,
+	PlatformKeyField,
 }
 
 func (f EncryptedField) where() string {
@@ -43,3 +43,5 @@ func (f EncryptedField) where() string {
 	}
 	return "(" + f.Filter + ")"
 }
+
+var PlatformKeyField = EncryptedField{Kind: "platform_signing_key", Table: "platform_keys", Column: "private_key", IDColumn: "id"}

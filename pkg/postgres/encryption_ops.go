@@ -23,7 +23,7 @@ func (db *DB) rewriteField(ctx context.Context, f EncryptedField, change func(id
 	var changed int64
 	last := ""
 	for {
-		rows, err := db.pool.Query(ctx, q.list, last)
+		rows, err := db.Pool.Query(ctx, q.list, last)
 		if err != nil {
 			return changed, fmt.Errorf("%s: list: %w", f.Kind, err)
 		}
@@ -78,7 +78,7 @@ func (db *DB) rewriteBatch(ctx context.Context, f EncryptedField, q fieldQueries
 	if len(ids) == 0 {
 		return 0, nil
 	}
-	rows, err := db.pool.Query(ctx, q.updateMany, ids, olds, news)
+	rows, err := db.Pool.Query(ctx, q.updateMany, ids, olds, news)
 	if err != nil {
 		return 0, fmt.Errorf("%s: update: %w", f.Kind, err)
 	}
@@ -111,7 +111,7 @@ func (db *DB) rewriteBatch(ctx context.Context, f EncryptedField, q fieldQueries
 func (db *DB) rewriteOne(ctx context.Context, f EncryptedField, q fieldQueries, id string, change func(id, value string) (string, bool, error)) (bool, error) {
 	for {
 		var value string
-		if err := db.pool.QueryRow(ctx, q.reread, id).Scan(&value); errors.Is(err, pgx.ErrNoRows) {
+		if err := db.Pool.QueryRow(ctx, q.reread, id).Scan(&value); errors.Is(err, pgx.ErrNoRows) {
 			return false, nil
 		} else if err != nil {
 			return false, fmt.Errorf("%s %s: reread: %w", f.Kind, id, err)
@@ -120,7 +120,7 @@ func (db *DB) rewriteOne(ctx context.Context, f EncryptedField, q fieldQueries, 
 		if err != nil || !ok {
 			return false, err
 		}
-		tag, err := db.pool.Exec(ctx, q.updateOne, next, id, value)
+		tag, err := db.Pool.Exec(ctx, q.updateOne, next, id, value)
 		if err != nil {
 			return false, fmt.Errorf("%s %s: update: %w", f.Kind, id, err)
 		}
@@ -134,15 +134,15 @@ func (db *DB) rewriteOne(ctx context.Context, f EncryptedField, q fieldQueries, 
 // version. It is idempotent and safe while the service serves traffic.
 func (s *EncryptionService) EncryptSecrets(ctx context.Context, actor assess.Actor) (assess.SecretsMigration, error) {
 	var res assess.SecretsMigration
-	if s.keys.Passthrough() {
+	if s.db.Keys.Passthrough() {
 		return res, errNeedsMasterKey
 	}
-	for _, f := range s.fields {
-		n, err := s.rewriteField(ctx, f, func(id, value string) (string, bool, error) {
+	for _, f := range s.db.fields {
+		n, err := s.db.rewriteField(ctx, f, func(id, value string) (string, bool, error) {
 			if secret.IsEncrypted(value) {
 				return "", false, nil
 			}
-			sealed, err := s.keys.Seal(ctx, f.AAD(id), []byte(value))
+			sealed, err := s.db.Keys.Seal(ctx, f.AAD(id), []byte(value))
 			return sealed, err == nil, err
 		})
 		res.Encrypted += n
@@ -158,9 +158,9 @@ func (s *EncryptionService) EncryptSecrets(ctx context.Context, actor assess.Act
 		res.AlreadyEncrypted += c.Encrypted
 	}
 	res.AlreadyEncrypted -= res.Encrypted
-	return res, s.change(ctx, actor, func(tx *Tx) error {
+	return res, s.db.Change(ctx, actor, func(tx *Tx) error {
 		return tx.Record(ctx, assess.ChangeSecretsMigrated, Target{}, map[string]any{
-			"encrypted": res.Encrypted, "alreadyEncrypted": res.AlreadyEncrypted, "keyVersion": s.keys.Current()}, assess.NewEvent{})
+			"encrypted": res.Encrypted, "alreadyEncrypted": res.AlreadyEncrypted, "keyVersion": s.db.Keys.Current()}, assess.NewEvent{})
 	})
 }
 
@@ -173,10 +173,10 @@ const rotationLockKey int64 = 0x61737361793a726f
 // when the master key does not open the current version (a mistyped key must not start
 // a new ledger branch); RecoverLostKey is the deliberate way past that.
 func (s *EncryptionService) RotateEncryptionKey(ctx context.Context, actor assess.Actor) (assess.RotationResult, error) {
-	if s.keys.Passthrough() {
+	if s.db.Keys.Passthrough() {
 		return assess.RotationResult{}, errNeedsMasterKey
 	}
-	if s.keys.Current() == 0 {
+	if s.db.Keys.Current() == 0 {
 		return assess.RotationResult{}, &assess.Error{Code: assess.ECodeKeyUnavailable, Message: "The configured master key " +
 			"does not open the current key version. Configure the right MASTER_ENCRYPTION_KEY; if it is lost, see " +
 			"`assay-ctl rotate-encryption-key --recover-lost-key` in docs/encryption.md."}
@@ -188,10 +188,10 @@ func (s *EncryptionService) RotateEncryptionKey(ctx context.Context, actor asses
 // existing versions cannot be opened (the old master key is lost). Values under the old
 // versions stay unreadable and must be re-entered; new values are sealed again.
 func (s *EncryptionService) RecoverLostKey(ctx context.Context, actor assess.Actor) (assess.RotationResult, error) {
-	if s.keys.Passthrough() {
+	if s.db.Keys.Passthrough() {
 		return assess.RotationResult{}, errNeedsMasterKey
 	}
-	if s.keys.Current() != 0 {
+	if s.db.Keys.Current() != 0 {
 		return assess.RotationResult{}, &assess.Error{Code: assess.ECodeBusinessRule,
 			Message: "The master key opens the current key version: nothing is lost, use a normal rotation."}
 	}
@@ -200,7 +200,7 @@ func (s *EncryptionService) RecoverLostKey(ctx context.Context, actor assess.Act
 
 func (s *EncryptionService) rotate(ctx context.Context, actor assess.Actor, recovered bool) (assess.RotationResult, error) {
 	var res assess.RotationResult
-	conn, err := s.pool.Acquire(ctx)
+	conn, err := s.db.Pool.Acquire(ctx)
 	if err != nil {
 		return res, err
 	}
@@ -215,14 +215,14 @@ func (s *EncryptionService) rotate(ctx context.Context, actor assess.Actor, reco
 	defer func() { _, _ = conn.Exec(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock($1)", rotationLockKey) }()
 
 	var kek []byte
-	err = s.change(ctx, actor, func(tx *Tx) error {
+	err = s.db.Change(ctx, actor, func(tx *Tx) error {
 		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1)", ledgerLockKey); err != nil {
 			return err
 		}
 		if err := tx.QueryRow(ctx, "SELECT coalesce(max(version), 0) FROM encryption_keys").Scan(&res.PreviousVersion); err != nil {
 			return err
 		}
-		kv, k, err := s.keys.NewVersion(res.PreviousVersion+1, actor.ID, tx.Now)
+		kv, k, err := s.db.Keys.NewVersion(res.PreviousVersion+1, actor.ID, tx.Now)
 		if err != nil {
 			return err
 		}
@@ -239,18 +239,18 @@ func (s *EncryptionService) rotate(ctx context.Context, actor assess.Actor, reco
 	if err != nil {
 		return res, fmt.Errorf("rotate: %w", err)
 	}
-	s.keys.AddVersion(res.Version, kek)
-	for _, f := range s.fields {
-		n, err := s.rewriteField(ctx, f, func(id, value string) (string, bool, error) {
+	s.db.Keys.AddVersion(res.Version, kek)
+	for _, f := range s.db.fields {
+		n, err := s.db.rewriteField(ctx, f, func(id, value string) (string, bool, error) {
 			v, err := secret.ParseVersion(value)
 			if !secret.IsEncrypted(value) || err != nil || v >= res.Version {
 				return "", false, nil
 			}
-			if !s.keys.Usable(v) {
+			if !s.db.Keys.Usable(v) {
 				res.Unreadable++ // counted, left as is: rotation must not stop at a lost value
 				return "", false, nil
 			}
-			next, err := s.keys.Rewrap(ctx, f.AAD(id), value, res.Version)
+			next, err := s.db.Keys.Rewrap(ctx, f.AAD(id), value, res.Version)
 			return next, err == nil, err
 		})
 		res.Rewrapped += n
@@ -267,12 +267,12 @@ func (s *EncryptionService) rotate(ctx context.Context, actor assess.Actor, reco
 // not open the ledger. It returns how many versions were rekeyed (0: already done).
 func (s *EncryptionService) RekeyMaster(ctx context.Context, oldMaster, newMaster []byte, actor assess.Actor) (int, error) {
 	rekeyed := 0
-	err := s.change(ctx, actor, func(tx *Tx) error {
+	err := s.db.Change(ctx, actor, func(tx *Tx) error {
 		rekeyed = 0 // a retried attempt counts afresh
 		if _, err := tx.Exec(ctx, "LOCK TABLE encryption_keys IN ACCESS EXCLUSIVE MODE"); err != nil {
 			return err
 		}
-		for _, f := range s.fields {
+		for _, f := range s.db.fields {
 			if _, err := tx.Exec(ctx, "LOCK TABLE "+pgx.Identifier{f.Table}.Sanitize()+" IN SHARE MODE"); err != nil {
 				return err
 			}

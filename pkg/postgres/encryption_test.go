@@ -14,6 +14,7 @@ import (
 	"github.com/assay-dev/assay/pkg/assess"
 	"github.com/assay-dev/assay/pkg/postgres"
 	"github.com/assay-dev/assay/pkg/postgres/pgtest"
+	"github.com/assay-dev/assay/pkg/postgres/services"
 	"github.com/assay-dev/assay/pkg/secret"
 )
 
@@ -72,7 +73,7 @@ func TestEncryptSecretsWhileWritersRun(t *testing.T) {
 	for i := range rows {
 		value := fmt.Sprintf("plain-%d", i)
 		if i%3 == 0 {
-			sealed, err := db.Keys().Seal(ctx, testField.AAD(fmt.Sprintf("r%04d", i)), []byte(value))
+			sealed, err := db.Keyring().Seal(ctx, testField.AAD(fmt.Sprintf("r%04d", i)), []byte(value))
 			require.NoError(t, err)
 			value = sealed
 		}
@@ -101,7 +102,7 @@ func TestEncryptSecretsWhileWritersRun(t *testing.T) {
 					default:
 					}
 					id, value := fmt.Sprintf("r%04d", i), fmt.Sprintf("w%d-round%d-%d", w, round, i)
-					sealed, err := db.Keys().Seal(ctx, testField.AAD(id), []byte(value))
+					sealed, err := db.Keyring().Seal(ctx, testField.AAD(id), []byte(value))
 					if err != nil {
 						t.Error(err)
 						return
@@ -117,18 +118,18 @@ func TestEncryptSecretsWhileWritersRun(t *testing.T) {
 			}
 		}()
 	}
-	res, err := postgres.NewServices(db).Encryption.EncryptSecrets(ctx, assess.Actor{ID: "cli:test"})
+	res, err := services.New(db).Encryption.EncryptSecrets(ctx, assess.Actor{ID: "cli:test"})
 	close(stop)
 	wg.Wait()
 	require.NoError(t, err)
 	require.Positive(t, res.Encrypted)
 
-	require.Equal(t, expected, openAll(t, pool, db.Keys()), "no write lost, every value opens")
-	st, err := postgres.NewServices(db).Encryption.EncryptionStatus(ctx)
+	require.Equal(t, expected, openAll(t, pool, db.Keyring()), "no write lost, every value opens")
+	st, err := services.New(db).Encryption.EncryptionStatus(ctx)
 	require.NoError(t, err)
 	require.Equal(t, assess.EncryptedFieldCount{Kind: "test_secret", Encrypted: rows}, st.Fields[0])
 
-	again, err := postgres.NewServices(db).Encryption.EncryptSecrets(ctx, assess.Actor{ID: "cli:test"})
+	again, err := services.New(db).Encryption.EncryptSecrets(ctx, assess.Actor{ID: "cli:test"})
 	require.NoError(t, err)
 	require.Zero(t, again.Encrypted, "a second run changes nothing")
 	require.Equal(t, 2, auditCount(t, pool, assess.AuditSecretsMigrated))
@@ -145,27 +146,27 @@ func TestRotateTwiceKeepsEverythingReadable(t *testing.T) {
 	want := map[string]string{}
 	for i := range 50 {
 		id := fmt.Sprintf("k%02d", i)
-		sealed, err := db.Keys().Seal(ctx, testField.AAD(id), []byte("value-"+id))
+		sealed, err := db.Keyring().Seal(ctx, testField.AAD(id), []byte("value-"+id))
 		require.NoError(t, err)
 		_, err = pool.Exec(ctx, "INSERT INTO test_secrets VALUES ($1, $2)", id, sealed)
 		require.NoError(t, err)
 		want[id] = "value-" + id
 	}
-	first, err := postgres.NewServices(db).Encryption.RotateEncryptionKey(ctx, assess.Actor{ID: "u_admin"})
+	first, err := services.New(db).Encryption.RotateEncryptionKey(ctx, assess.Actor{ID: "u_admin"})
 	require.NoError(t, err)
 	require.Equal(t, assess.RotationResult{Version: 2, PreviousVersion: 1, Rewrapped: 51}, first)
-	second, err := postgres.NewServices(db).Encryption.RotateEncryptionKey(ctx, assess.Actor{ID: "u_admin"})
+	second, err := services.New(db).Encryption.RotateEncryptionKey(ctx, assess.Actor{ID: "u_admin"})
 	require.NoError(t, err)
 	require.Equal(t, 3, second.Version)
 
 	// A fresh process with the same master key reads every value.
 	fresh := secretsDB(t, pool, master)
-	require.Equal(t, want, openAll(t, pool, fresh.Keys()))
+	require.Equal(t, want, openAll(t, pool, fresh.Keyring()))
 	again, err := fresh.JWTSecret(ctx)
 	require.NoError(t, err)
 	require.Equal(t, jwt, again)
 
-	st, err := postgres.NewServices(fresh).Encryption.EncryptionStatus(ctx)
+	st, err := services.New(fresh).Encryption.EncryptionStatus(ctx)
 	require.NoError(t, err)
 	require.Equal(t, 3, st.CurrentVersion)
 	require.Len(t, st.Versions, 3)
@@ -190,17 +191,17 @@ func TestRekeyMaster(t *testing.T) {
 	db := secretsDB(t, pool, oldKey)
 	jwt, err := db.JWTSecret(ctx)
 	require.NoError(t, err)
-	_, err = postgres.NewServices(db).Encryption.RotateEncryptionKey(ctx, assess.Actor{ID: "test"})
+	_, err = services.New(db).Encryption.RotateEncryptionKey(ctx, assess.Actor{ID: "test"})
 	require.NoError(t, err)
 
-	_, err = postgres.NewServices(db).Encryption.RekeyMaster(ctx, stranger, newKey, assess.Actor{ID: "test"})
+	_, err = services.New(db).Encryption.RekeyMaster(ctx, stranger, newKey, assess.Actor{ID: "test"})
 	require.ErrorContains(t, err, "OLD_MASTER_ENCRYPTION_KEY does not open key version 1")
 	require.Equal(t, jwt, mustJWT(t, secretsDB(t, pool, oldKey)), "a refused rekey changes nothing")
 
-	n, err := postgres.NewServices(db).Encryption.RekeyMaster(ctx, oldKey, newKey, assess.Actor{ID: "cli:ops"})
+	n, err := services.New(db).Encryption.RekeyMaster(ctx, oldKey, newKey, assess.Actor{ID: "cli:ops"})
 	require.NoError(t, err)
 	require.Equal(t, 2, n)
-	n, err = postgres.NewServices(db).Encryption.RekeyMaster(ctx, oldKey, newKey, assess.Actor{ID: "cli:ops"})
+	n, err = services.New(db).Encryption.RekeyMaster(ctx, oldKey, newKey, assess.Actor{ID: "cli:ops"})
 	require.NoError(t, err)
 	require.Zero(t, n, "running it again is harmless")
 	require.Equal(t, 1, auditCount(t, pool, assess.AuditMasterRekeyed))
@@ -208,7 +209,7 @@ func TestRekeyMaster(t *testing.T) {
 	// Only the new key is needed now; the old one no longer opens anything.
 	require.Equal(t, jwt, mustJWT(t, secretsDB(t, pool, newKey)))
 	withOld := secretsDB(t, pool, oldKey)
-	require.Equal(t, []int{1, 2}, withOld.Keys().Unusable())
+	require.Equal(t, []int{1, 2}, withOld.Keyring().Unusable())
 	_, err = withOld.JWTSecret(ctx)
 	var ae *assess.Error
 	require.True(t, errors.As(err, &ae))
@@ -258,16 +259,16 @@ func TestPassthroughAndEnablingLater(t *testing.T) {
 	plain := secretsDB(t, pool, nil)
 	jwt, err := plain.JWTSecret(ctx)
 	require.NoError(t, err)
-	st, err := postgres.NewServices(plain).Encryption.EncryptionStatus(ctx)
+	st, err := services.New(plain).Encryption.EncryptionStatus(ctx)
 	require.NoError(t, err)
 	require.Equal(t, "passthrough", st.Mode)
 	require.Equal(t, int64(1), st.Fields[1].Plaintext)
-	_, err = postgres.NewServices(plain).Encryption.RotateEncryptionKey(ctx, assess.Actor{ID: "x"})
+	_, err = services.New(plain).Encryption.RotateEncryptionKey(ctx, assess.Actor{ID: "x"})
 	require.ErrorContains(t, err, "MASTER_ENCRYPTION_KEY")
 
 	enc := secretsDB(t, pool, masterKey(t))
 	require.Equal(t, jwt, mustJWT(t, enc), "plaintext written before encryption still reads")
-	res, err := postgres.NewServices(enc).Encryption.EncryptSecrets(ctx, assess.Actor{ID: "cli:ops"})
+	res, err := services.New(enc).Encryption.EncryptSecrets(ctx, assess.Actor{ID: "cli:ops"})
 	require.NoError(t, err)
 	require.Equal(t, int64(1), res.Encrypted)
 	require.Equal(t, jwt, mustJWT(t, enc))
@@ -286,11 +287,11 @@ func BenchmarkRotate(b *testing.B) {
 	const n = 100_000
 	_, err := pool.Exec(ctx, "INSERT INTO test_secrets SELECT 'r' || lpad(g::text, 6, '0'), 'plain-' || g FROM generate_series(1, $1) g", n)
 	require.NoError(b, err)
-	_, err = postgres.NewServices(db).Encryption.EncryptSecrets(ctx, assess.Actor{ID: "bench"})
+	_, err = services.New(db).Encryption.EncryptSecrets(ctx, assess.Actor{ID: "bench"})
 	require.NoError(b, err)
 	b.ResetTimer()
 	for range b.N {
-		res, err := postgres.NewServices(db).Encryption.RotateEncryptionKey(ctx, assess.Actor{ID: "bench"})
+		res, err := services.New(db).Encryption.RotateEncryptionKey(ctx, assess.Actor{ID: "bench"})
 		require.NoError(b, err)
 		require.Equal(b, int64(n), res.Rewrapped)
 	}
@@ -305,25 +306,25 @@ func TestRecoverLostKey(t *testing.T) {
 	ctx := context.Background()
 	pool := pgtest.NewPool(t)
 	lost := secretsDB(t, pool, masterKey(t))
-	sealed, err := lost.Keys().Seal(ctx, testField.AAD("old"), []byte("gone"))
+	sealed, err := lost.Keyring().Seal(ctx, testField.AAD("old"), []byte("gone"))
 	require.NoError(t, err)
 	_, err = pool.Exec(ctx, "INSERT INTO test_secrets VALUES ('old', $1)", sealed)
 	require.NoError(t, err)
 
 	fresh := secretsDB(t, pool, masterKey(t))
-	_, err = postgres.NewServices(fresh).Encryption.RotateEncryptionKey(ctx, assess.Actor{ID: "ops"})
+	_, err = services.New(fresh).Encryption.RotateEncryptionKey(ctx, assess.Actor{ID: "ops"})
 	require.ErrorContains(t, err, "--recover-lost-key")
-	res, err := postgres.NewServices(fresh).Encryption.RecoverLostKey(ctx, assess.Actor{ID: "ops"})
+	res, err := services.New(fresh).Encryption.RecoverLostKey(ctx, assess.Actor{ID: "ops"})
 	require.NoError(t, err)
 	require.Equal(t, assess.RotationResult{Version: 2, PreviousVersion: 1, Unreadable: 1}, res)
 	require.Equal(t, 0, auditCount(t, pool, assess.AuditKeyUnavailable), "skipped values are not read, so not audited")
 
-	again, err := fresh.Keys().Seal(ctx, testField.AAD("new"), []byte("fresh"))
+	again, err := fresh.Keyring().Seal(ctx, testField.AAD("new"), []byte("fresh"))
 	require.NoError(t, err)
 	v, err := secret.ParseVersion(again)
 	require.NoError(t, err)
 	require.Equal(t, 2, v)
-	_, err = postgres.NewServices(fresh).Encryption.RecoverLostKey(ctx, assess.Actor{ID: "ops"})
+	_, err = services.New(fresh).Encryption.RecoverLostKey(ctx, assess.Actor{ID: "ops"})
 	require.ErrorContains(t, err, "nothing is lost")
 }
 
@@ -334,12 +335,12 @@ func TestConcurrentRotationsAreRefused(t *testing.T) {
 	db := secretsDB(t, pool, masterKey(t))
 	_, err := pool.Exec(ctx, "INSERT INTO test_secrets SELECT 'r' || g, 'v' || g FROM generate_series(1, 3000) g")
 	require.NoError(t, err)
-	_, err = postgres.NewServices(db).Encryption.EncryptSecrets(ctx, assess.Actor{ID: "t"})
+	_, err = services.New(db).Encryption.EncryptSecrets(ctx, assess.Actor{ID: "t"})
 	require.NoError(t, err)
 	errs := make(chan error, 2)
 	for range 2 {
 		go func() {
-			_, err := postgres.NewServices(db).Encryption.RotateEncryptionKey(ctx, assess.Actor{ID: "t"})
+			_, err := services.New(db).Encryption.RotateEncryptionKey(ctx, assess.Actor{ID: "t"})
 			errs <- err
 		}()
 	}
@@ -352,11 +353,11 @@ func TestConcurrentRotationsAreRefused(t *testing.T) {
 			conflicts++
 		}
 	}
-	st, err := postgres.NewServices(db).Encryption.EncryptionStatus(ctx)
+	st, err := services.New(db).Encryption.EncryptionStatus(ctx)
 	require.NoError(t, err)
 	require.Len(t, st.Versions, 3-conflicts)
 	require.Equal(t, int64(3000), st.Fields[0].Encrypted)
-	for id, v := range openAll(t, pool, db.Keys()) {
+	for id, v := range openAll(t, pool, db.Keyring()) {
 		require.Equal(t, "v"+id[1:], v)
 	}
 }

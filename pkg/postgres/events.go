@@ -13,8 +13,8 @@ import (
 	"github.com/assay-dev/assay/pkg/assess"
 )
 
-// storedEvent is an events row as fan-out and the delivery workers need it.
-type storedEvent struct {
+// StoredEvent is an events row as fan-out and the delivery workers need it.
+type StoredEvent struct {
 	ID            string
 	Type          string
 	OccurredAt    time.Time
@@ -50,30 +50,30 @@ func (db *DB) emit(ctx context.Context, tx *Tx, actor assess.Actor, ev assess.Ne
 	return se.ID, nil
 }
 
-// recordEvent inserts the events row only; tests of a destination deliver it themselves.
-func (db *DB) recordEvent(ctx context.Context, tx pgx.Tx, actor assess.Actor, ev assess.NewEvent) (storedEvent, error) {
+// RecordEvent inserts the events row only; tests of a destination deliver it themselves.
+func (db *DB) RecordEvent(ctx context.Context, tx pgx.Tx, actor assess.Actor, ev assess.NewEvent) (StoredEvent, error) {
 	se, insert, err := db.newEvent(ctx, tx, actor, ev)
 	if err != nil {
-		return storedEvent{}, err
+		return StoredEvent{}, err
 	}
 	if _, err := tx.Exec(ctx, insert.sql, insert.args...); err != nil {
-		return storedEvent{}, fmt.Errorf("emit %s: %w", ev.Type, err)
+		return StoredEvent{}, fmt.Errorf("emit %s: %w", ev.Type, err)
 	}
 	return se, nil
 }
 
 // newEvent makes the events row of ev and the statement inserting it.
-func (db *DB) newEvent(ctx context.Context, q querier, actor assess.Actor, ev assess.NewEvent) (storedEvent, statement, error) {
+func (db *DB) newEvent(ctx context.Context, q Querier, actor assess.Actor, ev assess.NewEvent) (StoredEvent, statement, error) {
 	data, err := json.Marshal(ev.Data)
 	if err != nil {
-		return storedEvent{}, statement{}, fmt.Errorf("emit %s: data: %w", ev.Type, err)
+		return StoredEvent{}, statement{}, fmt.Errorf("emit %s: data: %w", ev.Type, err)
 	}
 	name, err := actorNameOf(ctx, q, actor)
 	if err != nil {
-		return storedEvent{}, statement{}, err
+		return StoredEvent{}, statement{}, err
 	}
-	now := db.now().UTC()
-	se := storedEvent{ID: assess.NewID(assess.PrefixEvent, now), Type: string(ev.Type), OccurredAt: now, ActorID: actorID(actor),
+	now := db.Now().UTC()
+	se := StoredEvent{ID: assess.NewID(assess.PrefixEvent, now), Type: string(ev.Type), OccurredAt: now, ActorID: ActorID(actor),
 		ActorName: name, SubjectUserID: ev.SubjectUserID, Summary: ev.Summary, Link: ev.Link, Data: data,
 		Audience: ev.Audience, AssessmentID: ev.AssessmentID, EvidenceID: ev.EvidenceID}
 	var subject *string
@@ -85,33 +85,33 @@ func (db *DB) newEvent(ctx context.Context, q querier, actor assess.Actor, ev as
 		args: []any{se.ID, se.Type, se.OccurredAt, se.ActorID, se.ActorName, subject, se.Summary, se.Link, se.Data}}, nil
 }
 
-// actorID is the id recorded for an actor; requests without a user are anonymous.
-func actorID(a assess.Actor) string {
+// ActorID is the id recorded for an actor; requests without a user are anonymous.
+func ActorID(a assess.Actor) string {
 	if a.ID == "" {
 		return "anonymous"
 	}
 	return a.ID
 }
 
-// actorOrAnonymous names requests without a user as anonymous, as db.Audit does.
-func actorOrAnonymous(a assess.Actor) assess.Actor {
-	a.ID = actorID(a)
+// ActorOrAnonymous names requests without a user as anonymous, as db.Audit does.
+func ActorOrAnonymous(a assess.Actor) assess.Actor {
+	a.ID = ActorID(a)
 	return a
 }
 
 // actorNameOf is actorName without a query when the request's principal is the actor.
-func actorNameOf(ctx context.Context, q querier, a assess.Actor) (string, error) {
+func actorNameOf(ctx context.Context, q Querier, a assess.Actor) (string, error) {
 	if p := a.Principal; p != nil && p.User.ID == a.ID && a.ID != "" {
 		if p.User.DisplayName != "" {
 			return p.User.DisplayName, nil
 		}
 		return p.User.Username, nil
 	}
-	return actorName(ctx, q, a.ID)
+	return ActorName(ctx, q, a.ID)
 }
 
-// actorName is the display name shown for who caused an event.
-func actorName(ctx context.Context, q querier, id string) (string, error) {
+// ActorName is the display name shown for who caused an event.
+func ActorName(ctx context.Context, q Querier, id string) (string, error) {
 	switch {
 	case id == assess.SystemActor.ID:
 		return "System", nil
@@ -128,15 +128,15 @@ func actorName(ctx context.Context, q querier, id string) (string, error) {
 	return name, err
 }
 
-// envelope is the event as every channel delivers it (assess.Event).
-func (e storedEvent) envelope() ([]byte, error) {
+// Envelope is the event as every channel delivers it (assess.Event).
+func (e StoredEvent) Envelope() ([]byte, error) {
 	return json.Marshal(assess.Event{ID: e.ID, Type: e.Type, Timestamp: e.OccurredAt.UTC(),
 		Actor: assess.EventActor{ID: e.ActorID, DisplayName: e.ActorName}, Data: e.Data})
 }
 
-// loadEvent reads an events row.
-func loadEvent(ctx context.Context, q querier, id string) (storedEvent, error) {
-	var e storedEvent
+// LoadEvent reads an events row.
+func LoadEvent(ctx context.Context, q Querier, id string) (StoredEvent, error) {
+	var e StoredEvent
 	var subject *string
 	err := q.QueryRow(ctx, `SELECT id, type, occurred_at, actor_id, actor_name, subject_user_id, summary, link, data
 		FROM events WHERE id = $1`, id).Scan(&e.ID, &e.Type, &e.OccurredAt, &e.ActorID, &e.ActorName, &subject, &e.Summary, &e.Link, &e.Data)
@@ -148,15 +148,15 @@ func loadEvent(ctx context.Context, q querier, id string) (storedEvent, error) {
 
 // The content of events about each kind of record (the type comes from the change):
 // data, the user concerned, a summary and a link.
-func userEvent(u assess.User) assess.NewEvent {
+func UserEvent(u assess.User) assess.NewEvent {
 	return assess.NewEvent{Data: u, SubjectUserID: u.ID, Summary: u.Username, Link: "/admin/users?id=" + u.ID}
 }
 
-func apiKeyEvent(k assess.APIKey) assess.NewEvent {
+func APIKeyEvent(k assess.APIKey) assess.NewEvent {
 	return assess.NewEvent{Data: k, SubjectUserID: k.UserID, Summary: k.Name, Link: "/profile"}
 }
 
-func inviteEvent(inv assess.Invite) assess.NewEvent {
+func InviteEvent(inv assess.Invite) assess.NewEvent {
 	summary := inv.Email
 	if summary == "" {
 		summary = "invite"
@@ -168,20 +168,20 @@ func inviteEvent(inv assess.Invite) assess.NewEvent {
 	return ev
 }
 
-func roleEvent(r assess.Role) assess.NewEvent {
+func RoleEvent(r assess.Role) assess.NewEvent {
 	return assess.NewEvent{Data: r, Summary: r.Name, Link: "/admin/roles"}
 }
 
-func webhookEvent(w assess.Webhook) assess.NewEvent {
+func WebhookEvent(w assess.Webhook) assess.NewEvent {
 	w.URL = assess.RedactedURL(w.URL) // events never carry a URL's query (it may hold a token)
-	return assess.NewEvent{Data: w, Summary: w.Name, Link: webhookLink(w.ID)}
+	return assess.NewEvent{Data: w, Summary: w.Name, Link: WebhookLink(w.ID)}
 }
 
-func chatEvent(c assess.ChatDestination) assess.NewEvent {
-	return assess.NewEvent{Data: c, Summary: c.Name, Link: chatLink(c.ID)}
+func ChatEvent(c assess.ChatDestination) assess.NewEvent {
+	return assess.NewEvent{Data: c, Summary: c.Name, Link: ChatLink(c.ID)}
 }
 
-// webhookLink and chatLink are the SPA paths of destinations.
-func webhookLink(id string) string { return "/admin/webhooks?id=" + id }
+// WebhookLink and chatLink are the SPA paths of destinations.
+func WebhookLink(id string) string { return "/admin/webhooks?id=" + id }
 
-func chatLink(id string) string { return "/admin/chat?id=" + id }
+func ChatLink(id string) string { return "/admin/chat?id=" + id }

@@ -13,6 +13,7 @@ import (
 	"github.com/assay-dev/assay/pkg/assess"
 	"github.com/assay-dev/assay/pkg/postgres"
 	"github.com/assay-dev/assay/pkg/postgres/pgtest"
+	"github.com/assay-dev/assay/pkg/postgres/services"
 	"github.com/assay-dev/assay/pkg/secret"
 )
 
@@ -22,7 +23,7 @@ type eventsFixture struct {
 	ctx   context.Context
 	pool  *pgxpool.Pool
 	db    *postgres.DB
-	svc   *postgres.Services
+	svc   *services.Services
 	clock *tickingClock
 	admin assess.User
 	cfg   postgres.DeliveryConfig
@@ -64,13 +65,13 @@ func newEventsFixture(t *testing.T, cfg postgres.DeliveryConfig) *eventsFixture 
 	db := postgres.New(pool, clock.Now).ConfigureIdentity(postgres.IdentityConfig{
 		PasswordMinLength: 12, MaxFailedLogins: 3, LockoutDuration: 15 * time.Minute,
 	}, secret.NewHasher(secret.Argon2Params{MemoryKiB: 64, Time: 1, Threads: 1}, 2)).ConfigureDeliveries(cfg)
-	require.NoError(t, postgres.NewServices(db).Roles.SyncBuiltinRoles(ctx))
+	require.NoError(t, services.New(db).Roles.SyncBuiltinRoles(ctx))
 	_, err := db.LoadKeyring(ctx, masterKey(t), assess.Actor{ID: "test"})
 	require.NoError(t, err)
-	admin, err := postgres.NewServices(db).Identity.CreateFirstAdmin(ctx, assess.NewAccount{Username: "admin", Email: "admin@example.com",
+	admin, err := services.New(db).Identity.CreateFirstAdmin(ctx, assess.NewAccount{Username: "admin", Email: "admin@example.com",
 		DisplayName: "Ada Admin", Password: "the admin password"}, assess.Actor{})
 	require.NoError(t, err)
-	return &eventsFixture{t: t, ctx: ctx, pool: pool, db: db, svc: postgres.NewServices(db), clock: clock, admin: admin, cfg: cfg}
+	return &eventsFixture{t: t, ctx: ctx, pool: pool, db: db, svc: services.New(db), clock: clock, admin: admin, cfg: cfg}
 }
 
 // actor is the administrator as the actor of a change.
@@ -79,7 +80,7 @@ func (f *eventsFixture) actor() assess.Actor { return assess.Actor{ID: f.admin.I
 // user creates an account holding roles (assessee when none).
 func (f *eventsFixture) user(name string, roles ...string) assess.User {
 	f.t.Helper()
-	u, err := postgres.NewServices(f.db).Users.CreateUser(f.ctx, assess.NewUser{NewAccount: assess.NewAccount{Username: name, Email: name + "@example.com",
+	u, err := services.New(f.db).Users.CreateUser(f.ctx, assess.NewUser{NewAccount: assess.NewAccount{Username: name, Email: name + "@example.com",
 		DisplayName: name, Password: "a long enough password"}, Roles: roles}, f.actor())
 	require.NoError(f.t, err)
 	return u

@@ -20,7 +20,7 @@ var errRollBack = errors.New("roll back")
 // rolled back otherwise.
 func (db *DB) EmitForTest(ctx context.Context, actor assess.Actor, ev assess.NewEvent, commit bool) (string, error) {
 	var id string
-	err := db.change(ctx, actor, func(tx *Tx) error {
+	err := db.Change(ctx, actor, func(tx *Tx) error {
 		var err error
 		if id, err = db.emit(ctx, tx, actor, ev); err != nil || commit {
 			return err
@@ -34,23 +34,23 @@ func (db *DB) EmitForTest(ctx context.Context, actor assess.Actor, ev assess.New
 }
 
 // CredentialCacheEnabledForTest reports whether the credential cache serves.
-func (db *DB) CredentialCacheEnabledForTest() bool { return db.creds.entries.isEnabled() }
+func (db *DB) CredentialCacheEnabledForTest() bool { return db.Creds.entries.isEnabled() }
 
 // CachePrincipalForTest caches p under key.
 func (db *DB) CachePrincipalForTest(key string, p *assess.Principal) {
-	_, _, gen, _ := db.creds.get(key)
-	db.creds.put(key, gen, p, time.Time{}, time.Time{})
+	_, _, gen, _ := db.Creds.Get(key)
+	db.Creds.Put(key, gen, p, time.Time{}, time.Time{})
 }
 
 // CachedForTest reports whether key is served from the cache.
 func (db *DB) CachedForTest(key string) bool {
-	_, _, _, ok := db.creds.get(key)
+	_, _, _, ok := db.Creds.Get(key)
 	return ok
 }
 
 // ChangeForTest runs fn in a transaction of the kit, as the system.
 func (db *DB) ChangeForTest(ctx context.Context, fn func(pgx.Tx) error) error {
-	return db.change(ctx, assess.SystemActor, func(tx *Tx) error { return fn(tx) })
+	return db.Change(ctx, assess.SystemActor, func(tx *Tx) error { return fn(tx) })
 }
 
 // VisibleForTest answers whether actor may see the assessment or the evidence id through
@@ -60,22 +60,22 @@ func (db *DB) ChangeForTest(ctx context.Context, fn func(pgx.Tx) error) error {
 // sets of given ids.
 func (db *DB) VisibleForTest(ctx context.Context, actor assess.Actor, kind, id string) (bool, error) {
 	var err error
-	var args sqlArgs
+	var args SqlArgs
 	var sql, cond string
 	switch kind {
 	case "assessment":
-		_, err = visibleAssessmentState(ctx, db.pool, actor, id, false)
+		_, err = VisibleAssessmentState(ctx, db.Pool, actor, id, false)
 	case "evidence":
-		err = evidenceVisible(ctx, db.pool, actor, id)
+		err = EvidenceVisible(ctx, db.Pool, actor, id)
 	case "assessment-list":
-		sql = "SELECT true FROM assessments a WHERE a.id = " + args.add(id)
-		cond = assessmentVisibleSQL(actor, "a.id", args.add)
+		sql = "SELECT true FROM assessments a WHERE a.id = " + args.Add(id)
+		cond = AssessmentVisibleSQL(actor, "a.id", args.Add)
 	case "evidence-list":
-		sql = "SELECT true FROM evidence e WHERE e.id = " + args.add(id)
-		cond = evidenceListVisibleSQL(actor, "e.id", "e.author_id", "e.reviewer_id", args.add)
+		sql = "SELECT true FROM evidence e WHERE e.id = " + args.Add(id)
+		cond = EvidenceListVisibleSQL(actor, "e.id", "e.author_id", "e.reviewer_id", args.Add)
 	case "evidence-set":
-		sql = "SELECT true FROM evidence e WHERE e.id = ANY (" + args.add([]string{id}) + ")"
-		cond = evidenceVisibleSQL(actor, "e.id", "e.author_id", "e.reviewer_id", args.add)
+		sql = "SELECT true FROM evidence e WHERE e.id = ANY (" + args.Add([]string{id}) + ")"
+		cond = EvidenceVisibleSQL(actor, "e.id", "e.author_id", "e.reviewer_id", args.Add)
 	default:
 		return false, errors.New("unknown kind " + kind)
 	}
@@ -84,7 +84,7 @@ func (db *DB) VisibleForTest(ctx context.Context, actor assess.Actor, kind, id s
 			sql += " AND " + cond
 		}
 		var ok bool
-		if err = db.pool.QueryRow(ctx, sql, args...).Scan(&ok); errors.Is(err, pgx.ErrNoRows) {
+		if err = db.Pool.QueryRow(ctx, sql, args...).Scan(&ok); errors.Is(err, pgx.ErrNoRows) {
 			return false, nil
 		}
 	}
@@ -95,11 +95,11 @@ func (db *DB) VisibleForTest(ctx context.Context, actor assess.Actor, kind, id s
 }
 
 // UnreadCountCacheEnabledForTest reports whether the unread-count cache serves.
-func (db *DB) UnreadCountCacheEnabledForTest() bool { return db.unread.counts.isEnabled() }
+func (db *DB) UnreadCountCacheEnabledForTest() bool { return db.Unread.Counts.isEnabled() }
 
 // UnreadCountCachedForTest reports whether the user's unread count is served from the cache.
 func (db *DB) UnreadCountCachedForTest(userID string) bool {
-	_, _, ok := db.unread.counts.get(userID)
+	_, _, ok := db.Unread.Counts.Get(userID)
 	return ok
 }
 
@@ -112,7 +112,7 @@ func (db *DB) ExplainRecipientsForTest(ctx context.Context, actor assess.Actor, 
 		return nil, errors.New("unknown event type")
 	}
 	var plan []byte
-	err := db.change(ctx, actor, func(tx *Tx) error {
+	err := db.Change(ctx, actor, func(tx *Tx) error {
 		se, insert, err := db.newEvent(ctx, tx, actor, ev)
 		if err != nil {
 			return err

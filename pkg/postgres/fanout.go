@@ -38,7 +38,7 @@ import (
 // per user and event, one delivery per event and destination or address (lower-cased).
 // Switched-off channels and inactive destinations get no rows; the event is recorded
 // anyway. channel.test is never fanned out: a test delivers to its destination only.
-func (db *DB) fanOut(ctx context.Context, tx *Tx, se storedEvent, typ assess.EventType, before ...statement) error {
+func (db *DB) fanOut(ctx context.Context, tx *Tx, se StoredEvent, typ assess.EventType, before ...statement) error {
 	keys := filterKeys(se.Type)
 	f, err := db.fanOutReads(ctx, tx, se, typ, keys, before)
 	if err != nil {
@@ -46,14 +46,14 @@ func (db *DB) fanOut(ctx context.Context, tx *Tx, se storedEvent, typ assess.Eve
 	}
 	for _, u := range f.users {
 		if u.InApp {
-			tx.after.unreadChanged = append(tx.after.unreadChanged, u.ID)
+			tx.After.UnreadChanged = append(tx.After.UnreadChanged, u.ID)
 		}
 	}
 	mails, err := db.emailDeliveries(ctx, tx, se, typ, f.users, f.emails)
 	if err != nil {
 		return err
 	}
-	_, err = db.queueDeliveries(ctx, tx, append(f.destinations, mails...))
+	_, err = db.QueueDeliveries(ctx, tx, append(f.destinations, mails...))
 	return err
 }
 
@@ -67,7 +67,7 @@ type statement struct {
 type fanOutResult struct {
 	users        []userRecipient
 	emails       []string // named by matching global rules
-	destinations []newDelivery
+	destinations []NewDelivery
 }
 
 // fanOutReads sends the statements before (the change's audit row, the events row), the
@@ -79,7 +79,7 @@ type fanOutResult struct {
 // its foreign key, and the change (a create, a load of demo data) answer 404. With the lock
 // the deletion waits for the change, then cascades to the new deliveries; a destination
 // deleted before the lock is skipped. Updates (FOR NO KEY UPDATE) do not wait.
-func (db *DB) fanOutReads(ctx context.Context, tx pgx.Tx, se storedEvent, typ assess.EventType, keys []string, before []statement) (fanOutResult, error) {
+func (db *DB) fanOutReads(ctx context.Context, tx pgx.Tx, se StoredEvent, typ assess.EventType, keys []string, before []statement) (fanOutResult, error) {
 	var b pgx.Batch
 	for _, s := range before {
 		b.Queue(s.sql, s.args...)
@@ -88,7 +88,7 @@ func (db *DB) fanOutReads(ctx context.Context, tx pgx.Tx, se storedEvent, typ as
 	b.Queue(recipientsSQL, recipientsArgs(se, typ, keys)...)
 	b.Queue(genericPlanOff)
 	b.Queue(ruleEmailsSQL, keys)
-	webhooks := db.delivery.WebhooksEnabled
+	webhooks := db.Delivery.WebhooksEnabled
 	if webhooks {
 		b.Queue(`SELECT id FROM webhooks WHERE active AND (event_types && $1::text[] OR id = ANY (`+ruleWebhooksSQL+`))
 			ORDER BY id FOR KEY SHARE`, keys)
@@ -108,7 +108,7 @@ func (db *DB) fanOutReads(ctx context.Context, tx pgx.Tx, se storedEvent, typ as
 }
 
 // readFanOut reads the results of fanOutReads' batch, in the order it queued them.
-func readFanOut(br pgx.BatchResults, se storedEvent, before int, webhooks, chats bool) (fanOutResult, error) {
+func readFanOut(br pgx.BatchResults, se StoredEvent, before int, webhooks, chats bool) (fanOutResult, error) {
 	var f fanOutResult
 	for range before + 1 { // the statements before, then genericPlanOn
 		if _, err := br.Exec(); err != nil {
@@ -221,7 +221,7 @@ const recipientsSQL = `WITH wanted AS (
 		SELECT id, email, in_app, mail FROM recipients ORDER BY id`
 
 // recipientsArgs are the arguments of recipientsSQL for event se of type typ.
-func recipientsArgs(se storedEvent, typ assess.EventType, keys []string) []any {
+func recipientsArgs(se StoredEvent, typ assess.EventType, keys []string) []any {
 	params := map[string]string{"actor": se.ActorName, "summary": se.Summary}
 	return []any{typ.Permission, se.ActorID, typ.NotifyHolders, typ.NotifySubject, typ.EmailDefault, se.SubjectUserID, keys,
 		notificationIDPrefix(se.OccurredAt), se.ID, se.Type, typ.Title, notificationMessage(se), se.Link, params, se.OccurredAt,
@@ -254,7 +254,7 @@ const (
 )
 
 // notificationMessage is the English line under a notification's title.
-func notificationMessage(se storedEvent) string {
+func notificationMessage(se StoredEvent) string {
 	if se.Summary == "" {
 		return "By " + se.ActorName + "."
 	}
@@ -263,7 +263,7 @@ func notificationMessage(se storedEvent) string {
 
 // emailDeliveries lists the event e-mails: to users who get the event by e-mail and to
 // the addresses of matching global rules, once per address, while e-mail is on.
-func (db *DB) emailDeliveries(ctx context.Context, tx pgx.Tx, se storedEvent, typ assess.EventType, users []userRecipient, addresses []string) ([]newDelivery, error) {
+func (db *DB) emailDeliveries(ctx context.Context, tx pgx.Tx, se StoredEvent, typ assess.EventType, users []userRecipient, addresses []string) ([]NewDelivery, error) {
 	var to []string
 	for _, u := range users {
 		if u.Mail && u.Email != "" {
@@ -274,16 +274,16 @@ func (db *DB) emailDeliveries(ctx context.Context, tx pgx.Tx, se storedEvent, ty
 	if len(to) == 0 {
 		return nil, nil
 	}
-	if on, err := db.emailOn(ctx, tx); err != nil || !on {
+	if on, err := db.EmailOn(ctx, tx); err != nil || !on {
 		return nil, err
 	}
 	subject := typ.Title
 	if se.Summary != "" {
 		subject += ": " + se.Summary
 	}
-	ds := make([]newDelivery, 0, len(to))
+	ds := make([]NewDelivery, 0, len(to))
 	for _, addr := range to {
-		ds = append(ds, newDelivery{EventID: se.ID, EventType: se.Type, Channel: assess.ChannelEmail, Recipient: addr,
+		ds = append(ds, NewDelivery{EventID: se.ID, EventType: se.Type, Channel: assess.ChannelEmail, Recipient: addr,
 			Subject: subject, Template: assess.EmailTemplateEvent, DedupeKey: emailDedupeKey(addr)})
 	}
 	return ds, nil

@@ -15,7 +15,7 @@ import (
 // IdempotencyStore implements assess.IdempotencyStore on the table idempotency_keys. The
 // primary key (scope, endpoint, key) is the lock: of two concurrent requests with one key,
 // exactly one inserts the in-progress row, the other finds it.
-type IdempotencyStore struct{ *DB }
+type IdempotencyStore struct{ db *DB }
 
 // NewIdempotencyStore returns a store on pool. now is the clock (time.Now when nil).
 func NewIdempotencyStore(pool *pgxpool.Pool, now func() time.Time) *IdempotencyStore {
@@ -34,7 +34,7 @@ func (s *IdempotencyStore) Begin(ctx context.Context, scope, endpoint, key strin
 	for range 3 {
 		var rec assess.IdempotencyRecord
 		var started bool
-		err := s.change(ctx, assess.SystemActor, func(tx *Tx) error {
+		err := s.db.Change(ctx, assess.SystemActor, func(tx *Tx) error {
 			var err error
 			rec, started, err = s.claimKey(ctx, tx, scope, endpoint, key, requestHash)
 			return err
@@ -91,9 +91,9 @@ func (s *IdempotencyStore) Complete(ctx context.Context, scope, endpoint, key st
 	if body == nil {
 		body = []byte{}
 	}
-	tag, err := s.pool.Exec(ctx, `UPDATE idempotency_keys SET status = $4, headers = $5, body = $6, completed_at = $7
+	tag, err := s.db.Pool.Exec(ctx, `UPDATE idempotency_keys SET status = $4, headers = $5, body = $6, completed_at = $7
 		WHERE scope = $1 AND endpoint = $2 AND key = $3 AND completed_at IS NULL`,
-		scope, endpoint, key, status, headers, body, s.now())
+		scope, endpoint, key, status, headers, body, s.db.Now())
 	if err != nil {
 		return fmt.Errorf("idempotency: complete: %w", err)
 	}
@@ -105,7 +105,7 @@ func (s *IdempotencyStore) Complete(ctx context.Context, scope, endpoint, key st
 
 // Abandon implements assess.IdempotencyStore. Completed keys are left alone.
 func (s *IdempotencyStore) Abandon(ctx context.Context, scope, endpoint, key string) error {
-	_, err := s.pool.Exec(ctx, `DELETE FROM idempotency_keys
+	_, err := s.db.Pool.Exec(ctx, `DELETE FROM idempotency_keys
 		WHERE scope = $1 AND endpoint = $2 AND key = $3 AND completed_at IS NULL`, scope, endpoint, key)
 	if err != nil {
 		return fmt.Errorf("idempotency: abandon: %w", err)
@@ -115,7 +115,7 @@ func (s *IdempotencyStore) Abandon(ctx context.Context, scope, endpoint, key str
 
 // PurgeIdempotencyKeys implements assess.LimitsMaintenance.
 func (db *DB) PurgeIdempotencyKeys(ctx context.Context, olderThan time.Time) (int64, error) {
-	tag, err := db.pool.Exec(ctx, "DELETE FROM idempotency_keys WHERE created_at < $1", olderThan)
+	tag, err := db.Pool.Exec(ctx, "DELETE FROM idempotency_keys WHERE created_at < $1", olderThan)
 	if err != nil {
 		return 0, fmt.Errorf("purge idempotency keys: %w", err)
 	}

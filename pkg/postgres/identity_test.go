@@ -11,7 +11,9 @@ import (
 
 	"github.com/assay-dev/assay/pkg/assess"
 	"github.com/assay-dev/assay/pkg/postgres"
+	"github.com/assay-dev/assay/pkg/postgres/identity"
 	"github.com/assay-dev/assay/pkg/postgres/pgtest"
+	"github.com/assay-dev/assay/pkg/postgres/services"
 	"github.com/assay-dev/assay/pkg/secret"
 )
 
@@ -24,12 +26,12 @@ type fakeClock struct {
 func (c *fakeClock) Now() time.Time      { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
 func (c *fakeClock) Add(d time.Duration) { c.mu.Lock(); defer c.mu.Unlock(); c.now = c.now.Add(d) }
 func isBadCredentials(err error) bool    { return errors.Is(err, assess.ErrBadCredentials) }
-func newIdentityDB(t *testing.T, clock *fakeClock) (*postgres.DB, *postgres.IdentityService) {
+func newIdentityDB(t *testing.T, clock *fakeClock) (*postgres.DB, *identity.IdentityService) {
 	pool := pgtest.NewPool(t)
 	db := postgres.New(pool, clock.Now).ConfigureIdentity(postgres.IdentityConfig{
 		PasswordMinLength: 12, MaxFailedLogins: 3, LockoutDuration: 15 * time.Minute,
 	}, secret.NewHasher(secret.Argon2Params{MemoryKiB: 64, Time: 1, Threads: 1}, 2))
-	svc := postgres.NewServices(db)
+	svc := services.New(db)
 	require.NoError(t, svc.Roles.SyncBuiltinRoles(context.Background()))
 	return db, svc.Identity
 }

@@ -15,68 +15,68 @@ import (
 	"github.com/assay-dev/assay/pkg/assess"
 )
 
-// list composes one list query: the rows, the filters and search, the sort, and the
+// List composes one list query: the rows, the filters and search, the sort, and the
 // keyset cursor. Every list of the store is built with it, so each pages in the database
 // on an index at the same cost for every page, and every cursor is opaque and bound to
 // its list, filters and sort.
-type list struct {
+type List struct {
 	name   string // binds cursors to this list
-	sel    string // "SELECT … FROM … [JOIN …]"
+	Sel    string // "SELECT … FROM … [JOIN …]"
 	where  []string
 	args   []any
-	order  sortOrder
+	order  SortOrder
 	filter strings.Builder // canonical text of the filters, hashed into cursors
 }
 
-// sortOrder is one way a list can be sorted: the name clients use (bound into cursors) and
+// SortOrder is one way a list can be sorted: the name clients use (bound into cursors) and
 // the keys, the last of which must be unique (usually the id).
-type sortOrder struct {
-	name string
-	keys []sortKey
+type SortOrder struct {
+	Name string
+	Keys []SortKey
 }
 
-// sortKey is one ORDER BY term: its SQL expression, the SQL type of its value as carried
+// SortKey is one ORDER BY term: its SQL expression, the SQL type of its value as carried
 // in a cursor, and its direction.
-type sortKey struct {
-	expr string
-	typ  string // "text", "bigint", "timestamptz", "boolean", "date"
-	desc bool
+type SortKey struct {
+	Expr string
+	Typ  string // "text", "bigint", "timestamptz", "boolean", "date"
+	Desc bool
 }
 
-// newList starts a list named name (one per list operation) on the rows of sel.
-func newList(name, sel string, order sortOrder) *list {
-	return &list{name: name, sel: sel, order: order}
+// NewList starts a list named name (one per list operation) on the rows of sel.
+func NewList(name, sel string, order SortOrder) *List {
+	return &List{name: name, Sel: sel, order: order}
 }
 
-// arg adds a parameter and returns its placeholder.
-func (l *list) arg(v any) string {
+// Arg adds a parameter and returns its placeholder.
+func (l *List) Arg(v any) string {
 	l.args = append(l.args, v)
 	return "$" + strconv.Itoa(len(l.args))
 }
 
 // Where adds a filter condition; its placeholders come from arg. The condition and its
 // values are bound into the cursors of the list.
-func (l *list) Where(cond string) {
+func (l *List) Where(cond string) {
 	l.where = append(l.where, cond)
 	fmt.Fprintf(&l.filter, "%s\x00", cond)
 }
 
 // Equal filters expr = value when value is not the zero value of its type.
-func Equal[V comparable](l *list, expr string, value V) {
+func Equal[V comparable](l *List, expr string, value V) {
 	var zero V
 	if value != zero {
-		l.Where(expr + " = " + l.arg(value))
+		l.Where(expr + " = " + l.Arg(value))
 	}
 }
 
 // Search filters rows where any of cols contains q, case-insensitively; a blank q does not
 // filter. LIKE wildcards in q match themselves.
-func (l *list) Search(q string, cols ...string) {
-	pattern := likePattern(q)
+func (l *List) Search(q string, cols ...string) {
+	pattern := LikePattern(q)
 	if pattern == "" {
 		return
 	}
-	p := l.arg(pattern)
+	p := l.Arg(pattern)
 	terms := make([]string, len(cols))
 	for i, c := range cols {
 		terms[i] = c + " ILIKE " + p
@@ -84,9 +84,9 @@ func (l *list) Search(q string, cols ...string) {
 	l.Where("(" + strings.Join(terms, " OR ") + ")")
 }
 
-// likePattern is the ILIKE pattern "contains q" (LIKE wildcards in q match themselves), or
+// LikePattern is the ILIKE pattern "contains q" (LIKE wildcards in q match themselves), or
 // "" for a blank q (list.Search and the workspace search).
-func likePattern(q string) string {
+func LikePattern(q string) string {
 	q = strings.TrimSpace(q)
 	if q == "" {
 		return ""
@@ -108,7 +108,7 @@ var errBadCursor = &assess.Error{Code: assess.ECodeValidation, Message: "The cur
 	Details: []assess.Detail{{Field: "cursor", Code: "invalid", Message: "Use nextCursor from the previous page, with the same filters and sort."}}}
 
 // filterHash is the binding of the list's filters and their values.
-func (l *list) filterHash() string {
+func (l *List) filterHash() string {
 	h := fnv.New64a()
 	h.Write([]byte(l.filter.String()))
 	for _, a := range l.args {
@@ -118,15 +118,15 @@ func (l *list) filterHash() string {
 }
 
 // after restricts the list to rows after the cursor's position.
-func (l *list) after(raw string) error {
+func (l *List) after(raw string) error {
 	b, err := base64.RawURLEncoding.DecodeString(raw)
 	var c cursor
-	if err != nil || json.Unmarshal(b, &c) != nil || c.List != l.name || c.Sort != l.order.name ||
-		c.Filter != l.filterHash() || len(c.Keys) != len(l.order.keys) {
+	if err != nil || json.Unmarshal(b, &c) != nil || c.List != l.name || c.Sort != l.order.Name ||
+		c.Filter != l.filterHash() || len(c.Keys) != len(l.order.Keys) {
 		return errBadCursor
 	}
-	for i, k := range l.order.keys {
-		if !validKey(k.typ, c.Keys[i]) {
+	for i, k := range l.order.Keys {
+		if !validKey(k.Typ, c.Keys[i]) {
 			return errBadCursor
 		}
 	}
@@ -136,23 +136,23 @@ func (l *list) after(raw string) error {
 
 // keysetCondition is "the row sorts after these key values": one row comparison when all
 // keys share a direction (which an index on the keys serves), else the expanded form.
-func (l *list) keysetCondition(vals []string) string {
-	keys := l.order.keys
+func (l *List) keysetCondition(vals []string) string {
+	keys := l.order.Keys
 	ph := make([]string, len(keys))
 	for i, k := range keys {
-		ph[i] = l.arg(vals[i]) + "::" + k.typ
+		ph[i] = l.Arg(vals[i]) + "::" + k.Typ
 	}
 	sameDirection := true
 	for _, k := range keys {
-		sameDirection = sameDirection && k.desc == keys[0].desc
+		sameDirection = sameDirection && k.Desc == keys[0].Desc
 	}
 	if sameDirection {
 		exprs := make([]string, len(keys))
 		for i, k := range keys {
-			exprs[i] = k.expr
+			exprs[i] = k.Expr
 		}
 		op := ">"
-		if keys[0].desc {
+		if keys[0].Desc {
 			op = "<"
 		}
 		return "(" + strings.Join(exprs, ", ") + ") " + op + " (" + strings.Join(ph, ", ") + ")"
@@ -161,13 +161,13 @@ func (l *list) keysetCondition(vals []string) string {
 	for i := range keys {
 		var ands []string
 		for j := 0; j < i; j++ {
-			ands = append(ands, keys[j].expr+" = "+ph[j])
+			ands = append(ands, keys[j].Expr+" = "+ph[j])
 		}
 		op := ">"
-		if keys[i].desc {
+		if keys[i].Desc {
 			op = "<"
 		}
-		ands = append(ands, keys[i].expr+" "+op+" "+ph[i])
+		ands = append(ands, keys[i].Expr+" "+op+" "+ph[i])
 		ors = append(ors, "("+strings.Join(ands, " AND ")+")")
 	}
 	return "(" + strings.Join(ors, " OR ") + ")"
@@ -208,20 +208,20 @@ func keyText(v any) string {
 
 // sql returns the query for a page of size rows (one more is fetched to know whether a
 // next page exists).
-func (l *list) sql(size int) string {
+func (l *List) sql(size int) string {
 	var b strings.Builder
-	b.WriteString(l.sel)
+	b.WriteString(l.Sel)
 	if len(l.where) > 0 {
 		b.WriteString(" WHERE ")
 		b.WriteString(strings.Join(l.where, " AND "))
 	}
 	b.WriteString(" ORDER BY ")
-	for i, k := range l.order.keys {
+	for i, k := range l.order.Keys {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(k.expr)
-		if k.desc {
+		b.WriteString(k.Expr)
+		if k.Desc {
 			b.WriteString(" DESC")
 		}
 	}
@@ -230,9 +230,9 @@ func (l *list) sql(size int) string {
 	return b.String()
 }
 
-// collectPage runs the list from the page's cursor and returns one page. scan reads a row;
+// CollectPage runs the list from the page's cursor and returns one page. scan reads a row;
 // key returns the sort key values of an item, in the order of the sort's keys.
-func collectPage[T any](ctx context.Context, q querier, l *list, page assess.PageRequest,
+func CollectPage[T any](ctx context.Context, q Querier, l *List, page assess.PageRequest,
 	scan func(pgx.Row) (T, error), key func(T) []any) (assess.Page[T], error) {
 	hash := l.filterHash() // before the cursor's own condition is added
 	if page.Cursor != "" {
@@ -243,18 +243,18 @@ func collectPage[T any](ctx context.Context, q querier, l *list, page assess.Pag
 	size := page.Size()
 	rows, err := q.Query(ctx, l.sql(size), l.args...)
 	if err != nil {
-		return assess.Page[T]{}, dbError(err)
+		return assess.Page[T]{}, DBError(err)
 	}
 	items, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (T, error) { return scan(r) })
 	if err != nil {
-		return assess.Page[T]{}, dbError(err)
+		return assess.Page[T]{}, DBError(err)
 	}
 	if len(items) <= size {
 		return assess.NewPage(items, ""), nil
 	}
 	items = items[:size]
 	vals := key(items[size-1])
-	c := cursor{List: l.name, Sort: l.order.name, Filter: hash, Keys: make([]string, len(vals))}
+	c := cursor{List: l.name, Sort: l.order.Name, Filter: hash, Keys: make([]string, len(vals))}
 	for i, v := range vals {
 		c.Keys[i] = keyText(v)
 	}
@@ -265,7 +265,7 @@ func collectPage[T any](ctx context.Context, q querier, l *list, page assess.Pag
 	return assess.NewPage(items, base64.RawURLEncoding.EncodeToString(b)), nil
 }
 
-// newestFirst is the sort of lists keyed on time-ordered ids (assess.NewID): newest first.
-func newestFirst(idExpr string) sortOrder {
-	return sortOrder{name: "newest", keys: []sortKey{{expr: idExpr, typ: "text", desc: true}}}
+// NewestFirst is the sort of lists keyed on time-ordered ids (assess.NewID): newest first.
+func NewestFirst(idExpr string) SortOrder {
+	return SortOrder{Name: "newest", Keys: []SortKey{{Expr: idExpr, Typ: "text", Desc: true}}}
 }

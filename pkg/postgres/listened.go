@@ -31,8 +31,8 @@ func newListened[V any](ttl time.Duration, now func() time.Time) *listened[V] {
 	return &listened[V]{ttl: ttl, now: now, entries: map[string]listenedEntry[V]{}}
 }
 
-// get returns the value cached under key, and the generation to pass to put after a miss.
-func (c *listened[V]) get(key string) (V, uint64, bool) {
+// Get returns the value cached under key, and the generation to pass to put after a miss.
+func (c *listened[V]) Get(key string) (V, uint64, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e, ok := c.entries[key]
@@ -43,9 +43,9 @@ func (c *listened[V]) get(key string) (V, uint64, bool) {
 	return e.v, c.gen, true
 }
 
-// put caches v under key until validUntil (zero: none) or the lifetime, whichever is
+// Put caches v under key until validUntil (zero: none) or the lifetime, whichever is
 // sooner, unless an invalidation happened since gen was read.
-func (c *listened[V]) put(key string, gen uint64, v V, validUntil time.Time) {
+func (c *listened[V]) Put(key string, gen uint64, v V, validUntil time.Time) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if !c.enabled || c.ttl <= 0 || gen != c.gen {

@@ -7,17 +7,17 @@ import "strings"
 // the Go values, never spelled again by hand: a literal lets PostgreSQL keep a query on its
 // generic plan, where a parameter may not (TestHotListsUseGenericPlans). Never for input.
 
-// sqlLiteral renders v as an SQL string literal.
-func sqlLiteral[S ~string](v S) string {
+// SQLLiteral renders v as an SQL string literal.
+func SQLLiteral[S ~string](v S) string {
 	return "'" + strings.ReplaceAll(string(v), "'", "''") + "'"
 }
 
-// sqlList renders values as a parenthesised list of literals for IN and NOT IN:
+// SQLList renders values as a parenthesised list of literals for IN and NOT IN:
 // ('complete', 'archived', 'cancelled').
-func sqlList[S ~string](values []S) string {
+func SQLList[S ~string](values []S) string {
 	out := make([]string, len(values))
 	for i, v := range values {
-		out[i] = sqlLiteral(v)
+		out[i] = SQLLiteral(v)
 	}
 	return "(" + strings.Join(out, ", ") + ")"
 }

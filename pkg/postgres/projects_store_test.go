@@ -303,7 +303,7 @@ func TestProjectFiguresCountOnlyVisibleAssessments(t *testing.T) {
 			k.exec(`UPDATE assessment_requirements SET result = nullif($2, '') WHERE id = $1`, ar, result)
 			if linked {
 				ev := k.newID(assess.PrefixEvidence)
-				k.exec(`INSERT INTO evidence (id, name, author_id) VALUES ($1, 'E', $2)`, ev, k.eventsFixture.admin.ID)
+				k.exec(`INSERT INTO evidence (id, name, author_id) VALUES ($1, 'E', $2)`, ev, k.admin.ID)
 				k.exec(`INSERT INTO assessment_requirement_evidence (assessment_requirement_id, evidence_id, assessment_id) VALUES ($1, $2, $3)`, ar, ev, as)
 			}
 		}

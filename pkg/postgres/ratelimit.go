@@ -49,7 +49,7 @@ func (l *RateLimiter) Hit(ctx context.Context, key string, limit int, window tim
 
 // PurgeRateLimitWindows implements assess.LimitsMaintenance.
 func (db *DB) PurgeRateLimitWindows(ctx context.Context, olderThan time.Time) (int64, error) {
-	tag, err := db.pool.Exec(ctx, "DELETE FROM rate_limit_counters WHERE window_start < $1", olderThan)
+	tag, err := db.Pool.Exec(ctx, "DELETE FROM rate_limit_counters WHERE window_start < $1", olderThan)
 	if err != nil {
 		return 0, fmt.Errorf("purge rate-limit windows: %w", err)
 	}

@@ -21,9 +21,9 @@ type roleNames struct {
 	names map[string]string
 }
 
-// fill replaces the role ids in each user's Roles (as scanUser reads them) with the
+// Fill replaces the role ids in each user's Roles (as scanUser reads them) with the
 // roles' names, sorted (byte order, as names are lower-case letters, digits and _).
-func (r *roleNames) fill(ctx context.Context, q querier, roles ...*[]string) error {
+func (r *roleNames) Fill(ctx context.Context, q Querier, roles ...*[]string) error {
 	if !r.resolve(roles, false) {
 		if err := r.reload(ctx, q); err != nil {
 			return err
@@ -62,7 +62,7 @@ func (r *roleNames) resolve(roles []*[]string, dropUnknown bool) bool {
 
 // reload reads every role's name. An id still unknown afterwards belongs to a role
 // deleted since the user's row was read, and is left out.
-func (r *roleNames) reload(ctx context.Context, q querier) error {
+func (r *roleNames) reload(ctx context.Context, q Querier) error {
 	rows, err := q.Query(ctx, "SELECT id, name FROM roles")
 	if err != nil {
 		return err

@@ -40,7 +40,7 @@ func (k *storeKit) newID(prefix string) string { return assess.NewID(prefix, k.c
 // adminSignedIn is the administrator signed in, with every permission (k.actor() is the
 // administrator without a principal, who sees no assessment or evidence of others).
 func (k *storeKit) adminSignedIn() assess.Actor {
-	return signedIn(k.eventsFixture, k.eventsFixture.admin)
+	return signedIn(k.eventsFixture, k.admin)
 }
 
 // tag creates a tag and returns its id.

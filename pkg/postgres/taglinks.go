@@ -9,29 +9,29 @@ import (
 	"github.com/assay-dev/assay/pkg/assess"
 )
 
-// tagLink names the join table that attaches tags to one kind of record.
-type tagLink struct {
+// TagLink names the join table that attaches tags to one kind of record.
+type TagLink struct {
 	table  string // standard_tags, entity_tags, project_tags, assessment_tags
 	column string // the record's id column in it
 }
 
 // The records that carry tags.
 var (
-	standardTags = tagLink{"standard_tags", "standard_id"}
-	entityTags   = tagLink{"entity_tags", "entity_id"}
-	projectTags  = tagLink{"project_tags", "project_id"}
-	evidenceTags = tagLink{"evidence_tags", "evidence_id"}
+	StandardTags = TagLink{"standard_tags", "standard_id"}
+	EntityTags   = TagLink{"entity_tags", "entity_id"}
+	ProjectTags  = TagLink{"project_tags", "project_id"}
+	EvidenceTags = TagLink{"evidence_tags", "evidence_id"}
 
-	assessmentTags = tagLink{"assessment_tags", "assessment_id"}
+	AssessmentTags = TagLink{"assessment_tags", "assessment_id"}
 )
 
 // errUnknownTag refuses a tag id that does not exist.
 var errUnknownTag = &assess.Error{Code: assess.ECodeValidation, Message: "A tag does not exist.",
 	Details: []assess.Detail{{Field: "tagIds", Code: "unknown", Message: "Use ids from GET /api/v1/tags."}}}
 
-// replaceTags makes tagIDs the tag set of record id (duplicates ignored); an unknown tag
+// ReplaceTags makes tagIDs the tag set of record id (duplicates ignored); an unknown tag
 // id is a 400 naming tagIds. A nil slice leaves the set as it is.
-func replaceTags(ctx context.Context, tx *Tx, link tagLink, id string, tagIDs []string) error {
+func ReplaceTags(ctx context.Context, tx *Tx, link TagLink, id string, tagIDs []string) error {
 	if tagIDs == nil {
 		return nil
 	}
@@ -53,9 +53,9 @@ func replaceTags(ctx context.Context, tx *Tx, link tagLink, id string, tagIDs []
 	return err
 }
 
-// loadTags returns the tags of each record in ids (by name), in one query for a whole page;
+// LoadTags returns the tags of each record in ids (by name), in one query for a whole page;
 // a record without tags maps to an empty slice.
-func loadTags(ctx context.Context, q querier, link tagLink, ids []string) (map[string][]assess.TagRef, error) {
+func LoadTags(ctx context.Context, q Querier, link TagLink, ids []string) (map[string][]assess.TagRef, error) {
 	out := make(map[string][]assess.TagRef, len(ids))
 	for _, id := range ids {
 		out[id] = []assess.TagRef{}
@@ -79,9 +79,9 @@ func loadTags(ctx context.Context, q querier, link tagLink, ids []string) (map[s
 
 // Tagged filters a list to records carrying tag tagID (a blank tagID does not filter);
 // idColumn is the record's id in the list's query, e.g. "s.id".
-func (l *list) Tagged(link tagLink, idColumn, tagID string) {
+func (l *List) Tagged(link TagLink, idColumn, tagID string) {
 	if tagID == "" {
 		return
 	}
-	l.Where(`EXISTS (SELECT 1 FROM ` + link.table + ` tl WHERE tl.` + link.column + ` = ` + idColumn + ` AND tl.tag_id = ` + l.arg(tagID) + `)`)
+	l.Where(`EXISTS (SELECT 1 FROM ` + link.table + ` tl WHERE tl.` + link.column + ` = ` + idColumn + ` AND tl.tag_id = ` + l.Arg(tagID) + `)`)
 }

@@ -13,8 +13,8 @@ import (
 	"github.com/assay-dev/assay/pkg/assess"
 )
 
-// querier is what pool, connection and transaction have in common.
-type querier interface {
+// Querier is what pool, connection and transaction have in common.
+type Querier interface {
 	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
 	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
 	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
@@ -25,34 +25,34 @@ type querier interface {
 // DB.change and compose unexported (ctx, tx, …) helpers on it.
 type Tx struct {
 	pgx.Tx
-	db *DB
+	DB *DB
 	// Now is the time of the change, read once from the store's clock.
 	Now time.Time
 	// Actor is the caller: recorded in the audit log and events, and asked for permissions.
 	Actor assess.Actor
 
-	after *afterCommit // shared with the copies As makes
+	After *afterCommit // shared with the copies As makes
 }
 
 // afterCommit is what a change leaves for this replica to do once it has committed.
 type afterCommit struct {
 	invalidations []string // credential cache keys to drop here
-	unreadChanged []string // users whose unread-notification count the change altered
+	UnreadChanged []string // users whose unread-notification count the change altered
 }
 
 // changeAttempts bounds how often a change that lost a serialization conflict or a
 // deadlock is run again before the caller gets 503.
 const changeAttempts = 4
 
-// change runs fn in a transaction and commits when it returns nil; it is the only way
+// Change runs fn in a transaction and commits when it returns nil; it is the only way
 // store code opens a transaction. A serialization failure or deadlock runs fn again (it
 // must not keep state across attempts other than what it returns), a bounded number of
 // times; driver errors leave as domain errors (see dbError).
-func (db *DB) change(ctx context.Context, actor assess.Actor, fn func(tx *Tx) error) error {
+func (db *DB) Change(ctx context.Context, actor assess.Actor, fn func(tx *Tx) error) error {
 	for attempt := 1; ; attempt++ {
 		err := db.changeOnce(ctx, actor, fn)
 		if err == nil || !retryable(err) {
-			return dbError(err)
+			return DBError(err)
 		}
 		if attempt == changeAttempts {
 			return errBusy
@@ -67,22 +67,22 @@ func (db *DB) change(ctx context.Context, actor assess.Actor, fn func(tx *Tx) er
 }
 
 func (db *DB) changeOnce(ctx context.Context, actor assess.Actor, fn func(tx *Tx) error) error {
-	ptx, err := db.pool.Begin(ctx)
+	ptx, err := db.Pool.Begin(ctx)
 	if err != nil {
 		return err
 	}
 	defer func() { _ = ptx.Rollback(context.WithoutCancel(ctx)) }()
-	tx := &Tx{Tx: ptx, db: db, Now: db.now(), Actor: actor, after: &afterCommit{}}
+	tx := &Tx{Tx: ptx, DB: db, Now: db.Now(), Actor: actor, After: &afterCommit{}}
 	if err := fn(tx); err != nil {
 		return err
 	}
 	if err := ptx.Commit(ctx); err != nil {
 		return err
 	}
-	if len(tx.after.invalidations) > 0 {
-		db.creds.invalidate(tx.after.invalidations...)
+	if len(tx.After.invalidations) > 0 {
+		db.Creds.invalidate(tx.After.invalidations...)
 	}
-	db.unreadChanged(ctx, tx.after.unreadChanged)
+	db.unreadChanged(ctx, tx.After.UnreadChanged)
 	return nil
 }
 
@@ -116,7 +116,7 @@ func (tx *Tx) Record(ctx context.Context, c assess.Change, target Target, detail
 		return nil
 	}
 	ev.Type = c.Event
-	_, err = tx.db.emit(ctx, tx, tx.Actor, ev, audit)
+	_, err = tx.DB.emit(ctx, tx, tx.Actor, ev, audit)
 	return err
 }
 
@@ -124,7 +124,7 @@ func (tx *Tx) Record(ctx context.Context, c assess.Change, target Target, detail
 // whose one audit row stands for several announcements (an update that also deactivates).
 func (tx *Tx) Announce(ctx context.Context, name assess.EventName, ev assess.NewEvent) error {
 	ev.Type = name
-	_, err := tx.db.emit(ctx, tx, tx.Actor, ev)
+	_, err := tx.DB.emit(ctx, tx, tx.Actor, ev)
 	return err
 }
 
@@ -151,7 +151,7 @@ func (tx *Tx) LockVersion(ctx context.Context, table, id string, version int64, 
 		return err
 	}
 	if current != version {
-		return versionConflict(current)
+		return VersionConflict(current)
 	}
 	return nil
 }
@@ -163,8 +163,8 @@ func (tx *Tx) BumpVersion(ctx context.Context, table, id string) error {
 	return err
 }
 
-// versionConflict answers a stale version with the current one in the details.
-func versionConflict(current int64) error {
+// VersionConflict answers a stale version with the current one in the details.
+func VersionConflict(current int64) error {
 	return &assess.Error{Code: assess.ECodeVersionConflict, Message: "The record was changed by someone else; reload it and try again.",
 		Details: []assess.Detail{{Field: "version", Code: "stale", Message: fmt.Sprintf("The current version is %d.", current)}}}
 }
@@ -183,11 +183,11 @@ const (
 	genericPlanOff = "SET LOCAL plan_cache_mode TO DEFAULT"
 )
 
-// genericPlans has PostgreSQL use generic plans for the rest of tx (until the fan-out's
+// GenericPlans has PostgreSQL use generic plans for the rest of tx (until the fan-out's
 // genericPlanOff, or the commit): for a change whose statements PostgreSQL would
 // otherwise plan anew on every execution, when their generic plans serve every
 // parameter as well (measured with the bench's -statements flag before use).
-func (tx *Tx) genericPlans(ctx context.Context) error {
+func (tx *Tx) GenericPlans(ctx context.Context) error {
 	_, err := tx.Exec(ctx, genericPlanOn)
 	return err
 }

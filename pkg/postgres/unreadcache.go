@@ -43,7 +43,7 @@ const unreadAnnounceEvery = 20 * time.Millisecond
 // unreadCache is a replica's cache of unread counts (listened.go), and its queue of users
 // to announce.
 type unreadCache struct {
-	counts *listened[int]
+	Counts *listened[int]
 	origin string // this replica's tag in its announcements
 
 	mu      sync.Mutex          // guards the queue
@@ -53,7 +53,7 @@ type unreadCache struct {
 }
 
 func newUnreadCache(ttl time.Duration, now func() time.Time) *unreadCache {
-	return &unreadCache{counts: newListened[int](ttl, now), origin: fmt.Sprintf("%016x", rand.Uint64()),
+	return &unreadCache{Counts: newListened[int](ttl, now), origin: fmt.Sprintf("%016x", rand.Uint64()),
 		pending: map[string]struct{}{}, wake: make(chan struct{}, 1)}
 }
 
@@ -61,7 +61,7 @@ func newUnreadCache(ttl time.Duration, now func() time.Time) *unreadCache {
 // them here and queues them for the other replicas. It reports false when no loop will
 // announce them: the caller announces them itself.
 func (c *unreadCache) changed(userIDs []string) bool {
-	c.counts.drop(userIDs, nil)
+	c.Counts.drop(userIDs, nil)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if !c.looping {
@@ -107,7 +107,7 @@ func (c *unreadCache) setLooping(on bool) {
 // WithUnreadCountCache keeps unread-notification counts in memory for at most ttl
 // (0: not at all); the cache serves only while ListenChanges is connected.
 func (db *DB) WithUnreadCountCache(ttl time.Duration) *DB {
-	db.unread.counts.ttl = ttl
+	db.Unread.Counts.ttl = ttl
 	return db
 }
 
@@ -115,7 +115,7 @@ func (db *DB) WithUnreadCountCache(ttl time.Duration) *DB {
 // other replicas: through the batching loop when it runs, else at once (best effort: a
 // failed announcement costs the other replicas at most the cache's lifetime).
 func (db *DB) unreadChanged(ctx context.Context, userIDs []string) {
-	if len(userIDs) == 0 || db.unread.changed(userIDs) {
+	if len(userIDs) == 0 || db.Unread.changed(userIDs) {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
@@ -126,12 +126,12 @@ func (db *DB) unreadChanged(ctx context.Context, userIDs []string) {
 // announceUnread sends the users to every replica's listener, in payloads under the limit.
 func (db *DB) announceUnread(ctx context.Context, userIDs []string) error {
 	for len(userIDs) > 0 {
-		n, size := 1, len(db.unread.origin)+1+len(userIDs[0])
+		n, size := 1, len(db.Unread.origin)+1+len(userIDs[0])
 		for ; n < len(userIDs) && size+1+len(userIDs[n]) <= unreadPayloadMax; n++ {
 			size += 1 + len(userIDs[n])
 		}
-		payload := db.unread.origin + ":" + strings.Join(userIDs[:n], ",")
-		if _, err := db.pool.Exec(ctx, "SELECT pg_notify($1, $2)", unreadChannel, payload); err != nil {
+		payload := db.Unread.origin + ":" + strings.Join(userIDs[:n], ",")
+		if _, err := db.Pool.Exec(ctx, "SELECT pg_notify($1, $2)", unreadChannel, payload); err != nil {
 			return err
 		}
 		userIDs = userIDs[n:]
@@ -143,7 +143,7 @@ func (db *DB) announceUnread(ctx context.Context, userIDs []string) error {
 // unreadAnnounceEvery, until ctx ends; then it sends what is left and hands announcing
 // back to the committing callers.
 func (db *DB) announceLoop(ctx context.Context) {
-	c := db.unread
+	c := db.Unread
 	c.setLooping(true)
 	defer func() {
 		c.setLooping(false)
@@ -182,6 +182,6 @@ func (db *DB) announceLoop(ctx context.Context) {
 func (c *unreadCache) receive(payload string) {
 	origin, ids, _ := strings.Cut(payload, ":")
 	if origin != c.origin {
-		c.counts.drop(strings.Split(ids, ","), nil)
+		c.Counts.drop(strings.Split(ids, ","), nil)
 	}
 }

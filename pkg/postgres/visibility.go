@@ -48,14 +48,14 @@ const (
 	OR ` + evidencePersonSQL + `)`
 )
 
-// assessmentVisibleSQL returns the condition "the assessment whose id is idExpr is visible
+// AssessmentVisibleSQL returns the condition "the assessment whose id is idExpr is visible
 // to actor", or "" when the actor sees every assessment. arg adds the actor's id as a
 // parameter and returns its placeholder (list.arg, or an args slice's).
-func assessmentVisibleSQL(actor assess.Actor, idExpr string, arg func(any) string) string {
+func AssessmentVisibleSQL(actor assess.Actor, idExpr string, arg func(any) string) string {
 	if assess.SeesEveryAssessment(actor) {
 		return ""
 	}
-	return participant(idExpr, arg(actorID(actor)))
+	return participant(idExpr, arg(ActorID(actor)))
 }
 
 // evidenceTieConditions are the ties of assess.EvidenceTies, in its order, as conditions
@@ -69,28 +69,28 @@ func evidenceTieConditions(idExpr, authorExpr, reviewerExpr, u string) []string 
 			" AND " + participantCorrelated("vc.assessment_id", u) + ")"}
 }
 
-// evidenceVisibleSQL returns the condition "the evidence whose id is idExpr (with author
+// EvidenceVisibleSQL returns the condition "the evidence whose id is idExpr (with author
 // and reviewer columns authorExpr and reviewerExpr) is visible to actor", or "" when the
 // actor sees all evidence: for a set of given ids (cited evidence), each tested by index
 // lookups.
-func evidenceVisibleSQL(actor assess.Actor, idExpr, authorExpr, reviewerExpr string, arg func(any) string) string {
+func EvidenceVisibleSQL(actor assess.Actor, idExpr, authorExpr, reviewerExpr string, arg func(any) string) string {
 	if assess.SeesAllEvidence(actor) {
 		return ""
 	}
-	return "(" + strings.Join(evidenceTieConditions(idExpr, authorExpr, reviewerExpr, arg(actorID(actor))), " OR ") + ")"
+	return "(" + strings.Join(evidenceTieConditions(idExpr, authorExpr, reviewerExpr, arg(ActorID(actor))), " OR ") + ")"
 }
 
-// evidenceListVisibleSQL is evidenceVisibleSQL in the form for lists: the evidence linked
+// EvidenceListVisibleSQL is evidenceVisibleSQL in the form for lists: the evidence linked
 // to or cited in the actor's assessments as one set, computed once per query, that each
 // candidate row is tested against (make bench: a participant's page of an assessment's
 // evidence about 530 → 830–940 req/s). For one record the correlated lookups are faster
 // (two index lookups instead of the whole set), so single reads load the ties
 // (evidenceTiesSQL) and decide with assess.CanSeeEvidence.
-func evidenceListVisibleSQL(actor assess.Actor, idExpr, authorExpr, reviewerExpr string, arg func(any) string) string {
+func EvidenceListVisibleSQL(actor assess.Actor, idExpr, authorExpr, reviewerExpr string, arg func(any) string) string {
 	if assess.SeesAllEvidence(actor) {
 		return ""
 	}
-	u := arg(actorID(actor))
+	u := arg(ActorID(actor))
 	return "(" + authorExpr + " = " + u + " OR " + reviewerExpr + " = " + u +
 		" OR " + idExpr + " IN (SELECT vl.evidence_id FROM assessment_requirement_evidence vl WHERE " + participant("vl.assessment_id", u) +
 		" UNION ALL SELECT vce.evidence_id FROM claim_evidence vce JOIN claims vc ON vc.id = vce.claim_id WHERE " +
@@ -116,49 +116,49 @@ func assessmentTiesSQL(actor assess.Actor, idExpr string, arg func(any) string) 
 	if assess.SeesEveryAssessment(actor) {
 		return "false, false"
 	}
-	u := arg(actorID(actor))
+	u := arg(ActorID(actor))
 	return substitute(memberSQL, idExpr, u) + ", " + substitute(evidencePersonSQL, idExpr, u)
 }
 
-// evidenceTiesSQL selects the ties of actor to the evidence row e, the four columns of
+// EvidenceTiesSQL selects the ties of actor to the evidence row e, the four columns of
 // assess.EvidenceTies; for an actor who sees all evidence they are not looked up (false).
-func evidenceTiesSQL(actor assess.Actor, arg func(any) string) string {
+func EvidenceTiesSQL(actor assess.Actor, arg func(any) string) string {
 	if assess.SeesAllEvidence(actor) {
 		return "false, false, false, false"
 	}
-	ties := evidenceTieConditions("e.id", "e.author_id", "e.reviewer_id", arg(actorID(actor)))
+	ties := evidenceTieConditions("e.id", "e.author_id", "e.reviewer_id", arg(ActorID(actor)))
 	for i, t := range ties {
 		ties[i] = "coalesce(" + t + ", false)" // no reviewer: false, not null
 	}
 	return strings.Join(ties, ", ")
 }
 
-// sqlArgs collects positional parameters for a hand-written query: add appends a value
+// SqlArgs collects positional parameters for a hand-written query: add appends a value
 // and returns its placeholder.
-type sqlArgs []any
+type SqlArgs []any
 
-func (a *sqlArgs) add(v any) string {
+func (a *SqlArgs) Add(v any) string {
 	*a = append(*a, v)
 	return "$" + strconv.Itoa(len(*a))
 }
 
-// errAssessmentNotFound is the answer for an assessment that does not exist or that the
+// ErrAssessmentNotFound is the answer for an assessment that does not exist or that the
 // caller may not see: the same 404 either way.
-var errAssessmentNotFound = &assess.Error{Code: assess.ECodeNotFound, Message: "Assessment not found."}
+var ErrAssessmentNotFound = &assess.Error{Code: assess.ECodeNotFound, Message: "Assessment not found."}
 
-// errEvidenceNotFound is the same for evidence.
-var errEvidenceNotFound = &assess.Error{Code: assess.ECodeNotFound, Message: "Evidence not found."}
+// ErrEvidenceNotFound is the same for evidence.
+var ErrEvidenceNotFound = &assess.Error{Code: assess.ECodeNotFound, Message: "Evidence not found."}
 
-// visibleAssessmentState returns the state of assessment id if actor may see it
+// VisibleAssessmentState returns the state of assessment id if actor may see it
 // (assess.CanSeeAssessment, from the ties read with it), and 404 otherwise. With lock, the
 // row is locked (FOR SHARE) for the rest of the transaction, so a change under the
 // assessment cannot race a state change (which locks it FOR UPDATE).
-func visibleAssessmentState(ctx context.Context, q querier, actor assess.Actor, id string, lock bool) (assess.AssessmentState, error) {
+func VisibleAssessmentState(ctx context.Context, q Querier, actor assess.Actor, id string, lock bool) (assess.AssessmentState, error) {
 	if !assess.ValidID(assess.PrefixAssessment, id) {
-		return "", errAssessmentNotFound
+		return "", ErrAssessmentNotFound
 	}
-	var args sqlArgs
-	sql := "SELECT a.state, " + assessmentTiesSQL(actor, "a.id", args.add) + " FROM assessments a WHERE a.id = " + args.add(id)
+	var args SqlArgs
+	sql := "SELECT a.state, " + assessmentTiesSQL(actor, "a.id", args.Add) + " FROM assessments a WHERE a.id = " + args.Add(id)
 	if lock {
 		sql += " FOR SHARE OF a"
 	}
@@ -166,15 +166,15 @@ func visibleAssessmentState(ctx context.Context, q querier, actor assess.Actor, 
 	var ties assess.AssessmentTies
 	err := q.QueryRow(ctx, sql, args...).Scan(&state, &ties.Member, &ties.EvidencePerson)
 	if errors.Is(err, pgx.ErrNoRows) || (err == nil && !assess.CanSeeAssessment(actor, ties)) {
-		return "", errAssessmentNotFound
+		return "", ErrAssessmentNotFound
 	}
 	return state, err
 }
 
-// writableAssessment is visibleAssessmentState with lock for a change of the assessment's
+// WritableAssessment is visibleAssessmentState with lock for a change of the assessment's
 // content: 404 when invisible, 409 read_only when complete, archived or cancelled.
-func writableAssessment(ctx context.Context, q querier, actor assess.Actor, id string) error {
-	state, err := visibleAssessmentState(ctx, q, actor, id, true)
+func WritableAssessment(ctx context.Context, q Querier, actor assess.Actor, id string) error {
+	state, err := VisibleAssessmentState(ctx, q, actor, id, true)
 	if err != nil {
 		return err
 	}
@@ -184,25 +184,25 @@ func writableAssessment(ctx context.Context, q querier, actor assess.Actor, id s
 	return nil
 }
 
-// evidenceVisible returns nil if actor may see evidence id (assess.CanSeeEvidence, from
+// EvidenceVisible returns nil if actor may see evidence id (assess.CanSeeEvidence, from
 // the ties read with it), and 404 otherwise.
-func evidenceVisible(ctx context.Context, q querier, actor assess.Actor, id string) error {
+func EvidenceVisible(ctx context.Context, q Querier, actor assess.Actor, id string) error {
 	if !assess.ValidID(assess.PrefixEvidence, id) {
-		return errEvidenceNotFound
+		return ErrEvidenceNotFound
 	}
-	var args sqlArgs
-	sql := "SELECT " + evidenceTiesSQL(actor, args.add) + " FROM evidence e WHERE e.id = " + args.add(id)
+	var args SqlArgs
+	sql := "SELECT " + EvidenceTiesSQL(actor, args.Add) + " FROM evidence e WHERE e.id = " + args.Add(id)
 	var ties assess.EvidenceTies
 	err := q.QueryRow(ctx, sql, args...).Scan(&ties.Author, &ties.Reviewer, &ties.InLinkedAssessment, &ties.InCitingAssessment)
 	if errors.Is(err, pgx.ErrNoRows) || (err == nil && !assess.CanSeeEvidence(actor, ties)) {
-		return errEvidenceNotFound
+		return ErrEvidenceNotFound
 	}
 	return err
 }
 
-// assessmentTeam is the ids of an assessment's team (assessors and assessees), each once:
+// AssessmentTeam is the ids of an assessment's team (assessors and assessees), each once:
 // the audience of events about the assessment and what is under it.
-func assessmentTeam(ctx context.Context, q querier, assessmentID string) ([]string, error) {
+func AssessmentTeam(ctx context.Context, q Querier, assessmentID string) ([]string, error) {
 	rows, err := q.Query(ctx, "SELECT DISTINCT user_id FROM assessment_members WHERE assessment_id = $1 ORDER BY user_id", assessmentID)
 	if err != nil {
 		return nil, err

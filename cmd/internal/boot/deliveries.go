@@ -7,6 +7,7 @@ import (
 	"github.com/assay-dev/assay/pkg/assess"
 	"github.com/assay-dev/assay/pkg/config"
 	"github.com/assay-dev/assay/pkg/postgres"
+	"github.com/assay-dev/assay/pkg/postgres/services"
 )
 
 // DeliveryConfig is the store's side of events and deliveries: the channel switches,
@@ -61,7 +62,7 @@ func SMTPOverrides(cfg *config.Config) assess.SMTPOverrides {
 // The caller sets RunWorkers and, when it exports metrics, Metrics.
 func WorkersConfig(cfg *config.Config, store *postgres.DB, files assess.BlobCollector, log *slog.Logger) workers.Config {
 	return workers.Config{
-		Maintenance: store, Deliveries: postgres.NewServices(store).DeliveryStore, Logger: log,
+		Maintenance: store, Deliveries: services.New(store).DeliveryStore, Logger: log,
 		SessionCleanupInterval: cfg.SessionCleanupInterval, SessionRetainExpired: cfg.SessionRetainExpired,
 		InviteRetainAfterTerminal: cfg.InviteRetainAfterTerminal,
 		AppURL:                    cfg.AppURL, Version: Version,
@@ -71,7 +72,7 @@ func WorkersConfig(cfg *config.Config, store *postgres.DB, files assess.BlobColl
 		OutboundAllowNetworks: cfg.OutboundAllowNetworks,
 		WebhookRetention:      cfg.WebhookDeliveryRetention, ChatRetention: cfg.ChatDeliveryRetention, EmailRetention: cfg.EmailDeliveryRetention,
 		NotificationRetention: cfg.NotificationRetention,
-		Evidence:              postgres.NewServices(store).Evidence, EvidenceReminderDays: cfg.EvidenceExpiryReminderDays,
+		Evidence:              services.New(store).Evidence, EvidenceReminderDays: cfg.EvidenceExpiryReminderDays,
 		BlobCollector: files,
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"github.com/assay-dev/assay/pkg/blob"
 	"github.com/assay-dev/assay/pkg/config"
 	"github.com/assay-dev/assay/pkg/postgres"
+	"github.com/assay-dev/assay/pkg/postgres/services"
+	"github.com/assay-dev/assay/pkg/postgres/work"
 )
 
 // Attachments returns the evidence file flows (pkg/app) on store with their storage
@@ -17,7 +19,7 @@ import (
 // readable. It also returns the health check of storage: the bucket HEAD when S3 is
 // configured, nil otherwise (the database check covers the database provider).
 func Attachments(ctx context.Context, store *postgres.DB, cfg *config.Config, log *slog.Logger) (*app.Attachments, assess.HealthChecker, error) {
-	sc := app.StorageConfig{Provider: string(cfg.StorageProvider), Database: postgres.NewChunkStore(store), Logger: log}
+	sc := app.StorageConfig{Provider: string(cfg.StorageProvider), Database: work.NewChunkStore(store), Logger: log}
 	var health assess.HealthChecker
 	if cfg.S3Bucket != "" {
 		s3, err := blob.NewS3(ctx, blob.S3Config{Bucket: cfg.S3Bucket, Region: cfg.S3Region, Endpoint: cfg.S3Endpoint,
@@ -27,7 +29,7 @@ func Attachments(ctx context.Context, store *postgres.DB, cfg *config.Config, lo
 		}
 		sc.S3, health = s3, s3
 	}
-	files, err := app.NewAttachments(postgres.NewServices(store).Attachments, sc)
+	files, err := app.NewAttachments(services.New(store).Attachments, sc)
 	if err != nil {
 		return nil, nil, err
 	}

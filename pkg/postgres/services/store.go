@@ -1,0 +1,61 @@
+// Package services composes the store: every area's services on one DB (New), and the
+// demo data, which writes to several areas in one transaction. It is the one package that
+// imports the areas; cmd/* and tests build the store through it.
+package services
+
+import (
+	"github.com/assay-dev/assay/pkg/postgres"
+	"github.com/assay-dev/assay/pkg/postgres/catalogue"
+	"github.com/assay-dev/assay/pkg/postgres/delivery"
+	"github.com/assay-dev/assay/pkg/postgres/identity"
+	"github.com/assay-dev/assay/pkg/postgres/work"
+)
+
+// Services are the store's services, one per aggregate, on one DB.
+type Services struct {
+	Users         *identity.UserService
+	Roles         *identity.RoleService
+	Identity      *identity.IdentityService
+	APIKeys       *identity.APIKeyService
+	Invites       *identity.InviteService
+	PasswordReset *identity.PasswordResetService
+	Audit         *postgres.AuditService
+	Notifications *delivery.NotificationService
+	Rules         *delivery.RuleService
+	Webhooks      *delivery.WebhookService
+	Chat          *delivery.ChatService
+	Deliveries    *delivery.DeliveryLogService
+	Email         *delivery.EmailService
+	DeliveryStore *delivery.DeliveryStore
+	Encryption    *postgres.EncryptionService
+	Standards     *catalogue.StandardService
+	Transfer      *catalogue.StandardTransferService
+	Entities      *work.EntityService
+	Projects      *work.ProjectService
+	Tags          *catalogue.TagService
+	Assessments   *work.AssessmentService
+	Results       *work.ResultService
+	Evidence      *work.EvidenceService
+	Attachments   *work.AttachmentService
+	Claims        *work.ClaimService
+	WorkNotes     *work.WorkNoteService
+	Attestations  *work.AttestationService
+	PlatformKeys  *work.PlatformKeyService
+	Demo          *DemoService
+}
+
+// New returns every service of the store on db.
+func New(db *postgres.DB) *Services {
+	return &Services{
+		Users: identity.NewUserService(db), Roles: identity.NewRoleService(db), Identity: identity.NewIdentityService(db), APIKeys: identity.NewAPIKeyService(db),
+		Invites: identity.NewInviteService(db), PasswordReset: identity.NewPasswordResetService(db), Audit: postgres.NewAuditService(db),
+		Notifications: delivery.NewNotificationService(db), Rules: delivery.NewRuleService(db), Webhooks: delivery.NewWebhookService(db),
+		Chat: delivery.NewChatService(db), Deliveries: delivery.NewDeliveryLogService(db), Email: delivery.NewEmailService(db),
+		DeliveryStore: delivery.NewDeliveryStore(db), Encryption: postgres.NewEncryptionService(db),
+		Standards: catalogue.NewStandardService(db), Transfer: catalogue.NewStandardTransferService(db), Entities: work.NewEntityService(db),
+		Projects: work.NewProjectService(db), Tags: catalogue.NewTagService(db),
+		Assessments: work.NewAssessmentService(db), Results: work.NewResultService(db), Evidence: work.NewEvidenceService(db), Attachments: work.NewAttachmentService(db),
+		Claims: work.NewClaimService(db), WorkNotes: work.NewWorkNoteService(db), Attestations: work.NewAttestationService(db),
+		PlatformKeys: work.NewPlatformKeyService(db), Demo: &DemoService{db},
+	}
+}

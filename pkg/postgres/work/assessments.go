@@ -1,0 +1,269 @@
+package work
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/assay-dev/assay/pkg/assess"
+	"github.com/assay-dev/assay/pkg/postgres"
+)
+
+// Assessments: the record, its standards, team and tags, and the progress counted from
+// its requirements (docs/assessments.md). Every read and write goes through the
+// object-level rule of visibility.go: what the caller may not see is 404.
+
+// assessmentColumns read an assessment without its links; the last column is the sort
+// key of the title order.
+const assessmentColumns = `a.id, a.title, a.description, a.state, a.entity_id, e.name, coalesce(a.project_id, ''),
+	coalesce(p.name, ''), coalesce(to_char(a.due_date, 'YYYY-MM-DD'), ''), a.started_at, a.ended_at,
+	a.conformance_score::float8, coalesce(a.created_by, ''), a.version, a.created_at, a.updated_at, lower(a.title)`
+
+const assessmentFrom = ` FROM assessments a JOIN entities e ON e.id = a.entity_id LEFT JOIN projects p ON p.id = a.project_id`
+
+// assessmentRow is an assessment as read, with the sort key of the title order.
+type assessmentRow struct {
+	assess.Assessment
+	sortTitle string
+}
+
+func scanAssessment(r pgx.Row) (assessmentRow, error) {
+	var a assessmentRow
+	err := r.Scan(&a.ID, &a.Title, &a.Description, &a.State, &a.EntityID, &a.EntityName, &a.ProjectID, &a.ProjectName,
+		&a.DueDate, &a.StartedAt, &a.EndedAt, &a.ConformanceScore, &a.CreatedBy, &a.Version, &a.CreatedAt, &a.UpdatedAt, &a.sortTitle)
+	a.CreatedAt, a.UpdatedAt, a.StartedAt, a.EndedAt = a.CreatedAt.UTC(), a.UpdatedAt.UTC(), postgres.UTCPtr(a.StartedAt), postgres.UTCPtr(a.EndedAt)
+	return a, err
+}
+
+// assessmentSorts are the orders of the assessment list, each served by an index.
+var assessmentSorts = map[string]postgres.SortOrder{
+	"-createdAt": postgres.NewestFirst("a.id"),
+	"title":      {Name: "title", Keys: []postgres.SortKey{{Expr: "lower(a.title)", Typ: "text"}, {Expr: "a.id", Typ: "text"}}},
+	"dueDate": {Name: "dueDate", Keys: []postgres.SortKey{{Expr: "coalesce(a.due_date, '" + undatedLast + "'::date)", Typ: "date"},
+		{Expr: "a.id", Typ: "text"}}},
+	"-updatedAt": {Name: "-updatedAt", Keys: []postgres.SortKey{{Expr: "a.updated_at", Typ: "timestamptz", Desc: true},
+		{Expr: "a.id", Typ: "text", Desc: true}}},
+}
+
+// assessmentSortKey returns the sort key values of an assessment in order.
+func assessmentSortKey(order string) func(assessmentRow) []any {
+	return func(a assessmentRow) []any {
+		switch order {
+		case "title":
+			return []any{a.sortTitle, a.ID}
+		case "dueDate":
+			if a.DueDate == "" {
+				return []any{undatedLast, a.ID}
+			}
+			return []any{a.DueDate, a.ID}
+		case "-updatedAt":
+			return []any{a.UpdatedAt, a.ID}
+		}
+		return []any{a.ID}
+	}
+}
+
+// FindAssessments implements assess.AssessmentService: the assessments actor may see,
+// filtered in SQL and keyset paginated; the links and progress of the page are read in
+// one query each.
+func (s *AssessmentService) FindAssessments(ctx context.Context, f assess.AssessmentFilter, actor assess.Actor) (assess.Page[assess.Assessment], error) {
+	if err := f.Validate(); err != nil {
+		return assess.Page[assess.Assessment]{}, err
+	}
+	sortName := f.Sort
+	order, ok := assessmentSorts[sortName]
+	if !ok {
+		sortName, order = "-createdAt", assessmentSorts["-createdAt"]
+	}
+	today := projectToday(s.db.Now())
+	l := postgres.NewList("assessments", "SELECT "+assessmentColumns+assessmentFrom, order)
+	if cond := postgres.AssessmentVisibleSQL(actor, "a.id", l.Arg); cond != "" {
+		l.Where(cond)
+	}
+	filterAssessments(l, f, actor, today)
+	page, err := postgres.CollectPage(ctx, s.db.Pool, l, f.PageRequest, scanAssessment, assessmentSortKey(sortName))
+	if err != nil {
+		return assess.Page[assess.Assessment]{}, err
+	}
+	out := make([]assess.Assessment, len(page.Items))
+	for i, a := range page.Items {
+		out[i] = a.Assessment
+	}
+	if err := loadAssessmentLinks(ctx, s.db.Pool, out, today); err != nil {
+		return assess.Page[assess.Assessment]{}, postgres.DBError(err)
+	}
+	return assess.NewPage(out, page.NextCursor), nil
+}
+
+// filterAssessments adds the list's filters.
+func filterAssessments(l *postgres.List, f assess.AssessmentFilter, actor assess.Actor, today string) {
+	postgres.Equal(l, "a.state", f.State)
+	postgres.Equal(l, "a.project_id", f.Project)
+	postgres.Equal(l, "a.entity_id", f.Entity)
+	if f.Standard != "" {
+		l.Where("EXISTS (SELECT 1 FROM assessment_standards fs WHERE fs.assessment_id = a.id AND fs.standard_id = " + l.Arg(f.Standard) + ")")
+	}
+	l.Tagged(postgres.AssessmentTags, "a.id", f.Tag)
+	if f.Mine {
+		l.Where("EXISTS (SELECT 1 FROM assessment_members fm WHERE fm.assessment_id = a.id AND fm.user_id = " + l.Arg(postgres.ActorID(actor)) + ")")
+	}
+	if f.Overdue {
+		l.Where(assessmentOverdueSQL("a", l.Arg(today)))
+	}
+	if f.DueBefore != "" {
+		l.Where("a.due_date < " + l.Arg(f.DueBefore) + "::date")
+	}
+	l.Search(f.Q, "a.title", "a.description")
+}
+
+// assessmentOverdueSQL is assess.AssessmentOverdue in SQL, for list filters and counts:
+// the assessment alias is due before the day whose placeholder (YYYY-MM-DD text) is today
+// and is not read-only (the states rendered from assess.ReadOnlyAssessmentStates).
+func assessmentOverdueSQL(alias, today string) string {
+	return "(" + alias + ".due_date < " + today + "::date AND " + alias + ".state NOT IN " +
+		postgres.SQLList(assess.ReadOnlyAssessmentStates) + ")"
+}
+
+// FindAssessment implements assess.AssessmentService.
+func (s *AssessmentService) FindAssessment(ctx context.Context, id string, actor assess.Actor) (assess.Assessment, error) {
+	if _, err := postgres.VisibleAssessmentState(ctx, s.db.Pool, actor, id, false); err != nil {
+		return assess.Assessment{}, postgres.DBError(err)
+	}
+	return findAssessment(ctx, s.db.Pool, id, projectToday(s.db.Now()))
+}
+
+// findAssessment reads an assessment as the API shows it, whoever asks: callers check
+// visibility first (visibleAssessmentState).
+func findAssessment(ctx context.Context, q postgres.Querier, id, today string) (assess.Assessment, error) {
+	a, err := scanAssessment(q.QueryRow(ctx, "SELECT "+assessmentColumns+assessmentFrom+" WHERE a.id = $1", id))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return assess.Assessment{}, postgres.ErrAssessmentNotFound
+	}
+	if err != nil {
+		return assess.Assessment{}, postgres.DBError(err)
+	}
+	out := []assess.Assessment{a.Assessment}
+	if err := loadAssessmentLinks(ctx, q, out, today); err != nil {
+		return assess.Assessment{}, postgres.DBError(err)
+	}
+	return out[0], nil
+}
+
+// loadAssessmentLinks fills in the standards, team, tags and progress of assessments
+// (one query each for all of them), their allowed states and whether each is overdue on
+// day today.
+func loadAssessmentLinks(ctx context.Context, q postgres.Querier, list []assess.Assessment, today string) error {
+	ids := make([]string, len(list))
+	for i, a := range list {
+		ids[i] = a.ID
+	}
+	tags, err := postgres.LoadTags(ctx, q, postgres.AssessmentTags, ids)
+	if err != nil {
+		return err
+	}
+	standards := map[string][]assess.AssessmentStandard{}
+	var st assess.AssessmentStandard
+	if err := forEachLink(ctx, q, `SELECT s.assessment_id, st.id, st.name, st.standard_version, coalesce(s.level_id, ''),
+		coalesce(nullif(l.title, ''), l.identifier, ''), s.conformance_score::float8
+		FROM assessment_standards s JOIN standards st ON st.id = s.standard_id LEFT JOIN levels l ON l.id = s.level_id
+		WHERE s.assessment_id = ANY($1) ORDER BY s.position, st.id`,
+		ids, []any{&st.ID, &st.Name, &st.StandardVersion, &st.LevelID, &st.LevelName, &st.ConformanceScore},
+		func(owner string) { standards[owner] = append(standards[owner], st) }); err != nil {
+		return err
+	}
+	assessors, assessees := map[string][]assess.UserRef{}, map[string][]assess.UserRef{}
+	var role assess.MemberRole
+	var u assess.UserRef
+	if err := forEachLink(ctx, q, `SELECT m.assessment_id, m.role, u.id, u.username, u.display_name
+		FROM assessment_members m JOIN users u ON u.id = m.user_id WHERE m.assessment_id = ANY($1) ORDER BY lower(u.username), u.id`,
+		ids, []any{&role, &u.ID, &u.Username, &u.DisplayName}, func(owner string) {
+			if role == assess.RoleInAssessmentAssessor {
+				assessors[owner] = append(assessors[owner], u)
+			} else {
+				assessees[owner] = append(assessees[owner], u)
+			}
+		}); err != nil {
+		return err
+	}
+	progress := map[string]assess.AssessmentProgress{}
+	var pr assess.AssessmentProgress
+	if err := forEachLink(ctx, q, `SELECT r.assessment_id, count(*),
+		count(*) FILTER (WHERE r.result IS NOT NULL AND btrim(r.rationale) <> ''),
+		count(*) FILTER (WHERE r.result = 'yes'), count(*) FILTER (WHERE r.result = 'partial'),
+		count(*) FILTER (WHERE r.result = 'no'), count(*) FILTER (WHERE r.result = 'not_applicable'),
+		count(*) FILTER (WHERE EXISTS (SELECT 1 FROM assessment_requirement_evidence l WHERE l.assessment_requirement_id = r.id))
+		FROM assessment_requirements r WHERE r.assessment_id = ANY($1) GROUP BY r.assessment_id`,
+		ids, []any{&pr.Total, &pr.Answered, &pr.Yes, &pr.Partial, &pr.No, &pr.NotApplicable, &pr.WithEvidence},
+		func(owner string) { progress[owner] = pr }); err != nil {
+		return err
+	}
+	for i := range list {
+		a := &list[i]
+		a.Tags, a.Standards = tags[a.ID], postgres.OrEmpty(standards[a.ID])
+		a.Assessors, a.Assessees = postgres.OrEmpty(assessors[a.ID]), postgres.OrEmpty(assessees[a.ID])
+		a.Progress = progress[a.ID]
+		a.AllowedStates = postgres.OrEmpty(assess.AssessmentLifecycle.Allowed(a.State))
+		a.Overdue = assess.AssessmentOverdue(a.State, a.DueDate, today)
+	}
+	return nil
+}
+
+// teamIDs returns the ids of an assessment's team members, each once.
+func teamIDs(a assess.Assessment) []string {
+	seen := map[string]bool{}
+	out := []string{}
+	for _, u := range append(append([]assess.UserRef{}, a.Assessors...), a.Assessees...) {
+		if !seen[u.ID] {
+			seen[u.ID] = true
+			out = append(out, u.ID)
+		}
+	}
+	return out
+}
+
+// assessmentTarget names an assessment in the audit log; its own id is its scope, so its
+// changes appear on its timeline.
+func assessmentTarget(id string) postgres.Target {
+	return postgres.Target{Type: "assessment", ID: id, Scope: id}
+}
+
+// assessmentEvent is the event content of a change to assessment a: its team is the
+// audience, and only users who may see it receive it.
+func assessmentEvent(a assess.Assessment, previous assess.AssessmentState) assess.NewEvent {
+	return assess.NewEvent{Data: assess.AssessmentEvent{Assessment: a, PreviousState: previous}, Summary: a.Title,
+		Link: "/assessments/" + a.ID, Audience: teamIDs(a), AssessmentID: a.ID}
+}
+
+// recordAssessment reads the assessment inside tx and records change c about it; the
+// event goes to its team.
+func recordAssessment(ctx context.Context, tx *postgres.Tx, c assess.Change, id string, details map[string]any) (assess.Assessment, error) {
+	a, err := findAssessment(ctx, tx, id, projectToday(tx.Now))
+	if err != nil {
+		return a, err
+	}
+	return a, tx.Record(ctx, c, assessmentTarget(id), details, assessmentEvent(a, ""))
+}
+
+// lockedAssessment is what a change reads about an assessment after locking it.
+type lockedAssessment struct {
+	state     assess.AssessmentState
+	startedAt *time.Time
+}
+
+// lockAssessment checks that actor may see assessment id (404 otherwise), locks it at
+// version (409 version_conflict) and reads its state.
+func lockAssessment(ctx context.Context, tx *postgres.Tx, id string, version int64) (lockedAssessment, error) {
+	var la lockedAssessment
+	if _, err := postgres.VisibleAssessmentState(ctx, tx, tx.Actor, id, false); err != nil {
+		return la, err
+	}
+	if err := tx.LockVersion(ctx, "assessments", id, version, postgres.ErrAssessmentNotFound); err != nil {
+		return la, err
+	}
+	err := tx.QueryRow(ctx, "SELECT state, started_at FROM assessments WHERE id = $1", id).Scan(&la.state, &la.startedAt)
+	return la, err
+}
+
+var _ assess.AssessmentService = (*AssessmentService)(nil)

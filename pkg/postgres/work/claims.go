@@ -1,0 +1,297 @@
+package work
+
+import (
+	"context"
+	"errors"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/assay-dev/assay/pkg/assess"
+	"github.com/assay-dev/assay/pkg/postgres"
+)
+
+// Claims belong to one assessment and are visible exactly when it is (visibility.go);
+// they change only while it takes changes. The evidence a claim cites must be visible to
+// whoever cites it, and is locked against change from then on (the evidence retention
+// lock reads claim_evidence).
+
+var errClaimNotFound = &assess.Error{Code: assess.ECodeNotFound, Message: "Claim not found."}
+
+// claimSelect reads claims as the API shows them: the target entity's name, the cited
+// evidence (one JSON array with the kind of citation) and the requirements, in one row.
+const claimSelect = `SELECT c.id, c.assessment_id, c.name, c.bom_ref, c.target, coalesce(c.target_entity_id, ''),
+	coalesce(en.name, ''), c.predicate, c.reasoning, c.is_counter_claim, coalesce(c.counters_claim_id, ''),
+	c.external_references, coalesce(c.created_by, ''), c.version, c.created_at, c.updated_at,
+	coalesce((SELECT jsonb_agg(jsonb_build_object('id', e.id, 'name', e.name, 'state', e.state, 'kind', ce.kind)
+		ORDER BY lower(e.name), e.id) FROM claim_evidence ce JOIN evidence e ON e.id = ce.evidence_id
+		WHERE ce.claim_id = c.id), '[]'::jsonb),
+	ARRAY(SELECT cr.assessment_requirement_id FROM claim_requirements cr WHERE cr.claim_id = c.id
+		ORDER BY cr.assessment_requirement_id)
+FROM claims c LEFT JOIN entities en ON en.id = c.target_entity_id`
+
+// citedEvidence is one row of a claim's evidence array.
+type citedEvidence struct {
+	assess.ClaimEvidence
+	Kind assess.ClaimRelation `json:"kind"`
+}
+
+// scanClaim reads a claim as stored: Target is the stored text, blank when only an
+// entity is named (showClaim fills it for the API).
+func scanClaim(row pgx.Row) (assess.Claim, error) {
+	var c assess.Claim
+	var cited []citedEvidence
+	err := row.Scan(&c.ID, &c.AssessmentID, &c.Name, &c.BOMRef, &c.Target, &c.TargetEntityID, &c.TargetEntityName,
+		&c.Predicate, &c.Reasoning, &c.IsCounterClaim, &c.CountersClaimID, &c.ExternalReferences, &c.CreatedBy,
+		&c.Version, &c.CreatedAt, &c.UpdatedAt, &cited, &c.RequirementIDs)
+	c.CreatedAt, c.UpdatedAt = c.CreatedAt.UTC(), c.UpdatedAt.UTC()
+	c.Evidence, c.CounterEvidence, c.MitigationStrategies = []assess.ClaimEvidence{}, []assess.ClaimEvidence{}, []assess.ClaimEvidence{}
+	for _, e := range cited {
+		switch e.Kind {
+		case assess.ClaimRelationEvidence:
+			c.Evidence = append(c.Evidence, e.ClaimEvidence)
+		case assess.ClaimRelationCounterEvidence:
+			c.CounterEvidence = append(c.CounterEvidence, e.ClaimEvidence)
+		case assess.ClaimRelationMitigation:
+			c.MitigationStrategies = append(c.MitigationStrategies, e.ClaimEvidence)
+		}
+	}
+	if c.ExternalReferences == nil {
+		c.ExternalReferences = []assess.ClaimReference{}
+	}
+	if c.RequirementIDs == nil {
+		c.RequirementIDs = []string{}
+	}
+	return c, err
+}
+
+// showClaim fills what the API derives: a claim about an entity without a text target
+// shows the entity's name as its target.
+func showClaim(c assess.Claim) assess.Claim {
+	if c.Target == "" {
+		c.Target = c.TargetEntityName
+	}
+	return c
+}
+
+// storedClaim reads a claim inside tx, as stored (no visibility check: the caller did it).
+func storedClaim(ctx context.Context, q postgres.Querier, id string) (assess.Claim, error) {
+	c, err := scanClaim(q.QueryRow(ctx, claimSelect+" WHERE c.id = $1", id))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return c, errClaimNotFound
+	}
+	return c, err
+}
+
+// claimTarget names a claim in the audit log, under its assessment's timeline.
+func claimTarget(c assess.Claim) postgres.Target {
+	return postgres.Target{Type: "claim", ID: c.ID, Scope: c.AssessmentID}
+}
+
+// claimEvent is the event of a change to claim c: its team is the audience, and only
+// users who may see the assessment hear of it.
+func claimEvent(ctx context.Context, q postgres.Querier, c assess.Claim) (assess.NewEvent, error) {
+	team, err := postgres.AssessmentTeam(ctx, q, c.AssessmentID)
+	return assess.NewEvent{Data: showClaim(c), Summary: c.Name, Link: "/assessments/" + c.AssessmentID + "?tab=claims",
+		Audience: team, AssessmentID: c.AssessmentID}, err
+}
+
+// FindClaims implements assess.ClaimService: the whole list, oldest first.
+func (s *ClaimService) FindClaims(ctx context.Context, assessmentID string, f assess.ClaimFilter, actor assess.Actor) ([]assess.Claim, error) {
+	if _, err := postgres.VisibleAssessmentState(ctx, s.db.Pool, actor, assessmentID, false); err != nil {
+		return nil, postgres.DBError(err)
+	}
+	var args postgres.SqlArgs
+	sql := claimSelect + " WHERE c.assessment_id = " + args.Add(assessmentID)
+	if f.Requirement != "" {
+		sql += " AND EXISTS (SELECT 1 FROM claim_requirements fr WHERE fr.claim_id = c.id AND fr.assessment_requirement_id = " +
+			args.Add(f.Requirement) + ")"
+	}
+	rows, err := s.db.Pool.Query(ctx, sql+" ORDER BY c.id", args...)
+	if err != nil {
+		return nil, postgres.DBError(err)
+	}
+	claims, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (assess.Claim, error) {
+		c, err := scanClaim(r)
+		return showClaim(c), err
+	})
+	if claims == nil {
+		claims = []assess.Claim{}
+	}
+	return claims, postgres.DBError(err)
+}
+
+// FindClaim implements assess.ClaimService: 404 for a claim whose assessment the actor
+// may not see.
+func (s *ClaimService) FindClaim(ctx context.Context, id string, actor assess.Actor) (assess.Claim, error) {
+	if !assess.ValidID(assess.PrefixClaim, id) {
+		return assess.Claim{}, errClaimNotFound
+	}
+	var args postgres.SqlArgs
+	sql := claimSelect + " WHERE c.id = " + args.Add(id)
+	if cond := postgres.AssessmentVisibleSQL(actor, "c.assessment_id", args.Add); cond != "" {
+		sql += " AND " + cond
+	}
+	c, err := scanClaim(s.db.Pool.QueryRow(ctx, sql, args...))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return c, errClaimNotFound
+	}
+	return showClaim(c), postgres.DBError(err)
+}
+
+// CreateClaim implements assess.ClaimService.
+func (s *ClaimService) CreateClaim(ctx context.Context, assessmentID string, in assess.NewClaim, actor assess.Actor) (assess.Claim, error) {
+	var c assess.Claim
+	err := s.db.Change(ctx, actor, func(tx *postgres.Tx) error {
+		if err := postgres.WritableAssessment(ctx, tx, tx.Actor, assessmentID); err != nil {
+			return err
+		}
+		if err := in.Validate(); err != nil {
+			return err
+		}
+		c = assess.Claim{ID: assess.NewID(assess.PrefixClaim, tx.Now), AssessmentID: assessmentID, Name: in.Name,
+			Target: in.Target, TargetEntityID: in.TargetEntityID, Predicate: in.Predicate, Reasoning: in.Reasoning,
+			IsCounterClaim: in.IsCounterClaim, CountersClaimID: in.CountersClaimID, ExternalReferences: in.ExternalReferences}
+		rel := claimRelations{Evidence: &in.EvidenceIDs, CounterEvidence: &in.CounterEvidenceIDs,
+			Mitigation: &in.MitigationEvidenceIDs, Requirements: &in.RequirementIDs}
+		if err := checkClaim(ctx, tx, c, assess.Claim{}, rel); err != nil {
+			return err
+		}
+		if c.ExternalReferences == nil {
+			c.ExternalReferences = []assess.ClaimReference{}
+		}
+		if _, err := tx.Exec(ctx, `INSERT INTO claims (id, assessment_id, name, target, target_entity_id, predicate, reasoning,
+			is_counter_claim, counters_claim_id, external_references, created_by, created_at, updated_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12)`,
+			c.ID, c.AssessmentID, c.Name, c.Target, postgres.Nullable(c.TargetEntityID), c.Predicate, c.Reasoning, c.IsCounterClaim,
+			postgres.Nullable(c.CountersClaimID), c.ExternalReferences, postgres.Nullable(userIDOf(tx.Actor)), tx.Now); err != nil {
+			return err
+		}
+		if err := writeClaimRelations(ctx, tx, c.ID, rel); err != nil {
+			return err
+		}
+		return recordClaim(ctx, tx, assess.ChangeClaimCreated, c.ID, nil, &c)
+	})
+	return c, err
+}
+
+// UpdateClaim implements assess.ClaimService: absent fields stay, arrays replace.
+func (s *ClaimService) UpdateClaim(ctx context.Context, id string, upd assess.ClaimUpdate, actor assess.Actor) (assess.Claim, error) {
+	var after assess.Claim
+	err := s.db.Change(ctx, actor, func(tx *postgres.Tx) error {
+		if err := writableClaim(ctx, tx, id); err != nil {
+			return err
+		}
+		if err := upd.Validate(); err != nil {
+			return err
+		}
+		if err := tx.LockVersion(ctx, "claims", id, upd.Version, errClaimNotFound); err != nil {
+			return err
+		}
+		before, err := storedClaim(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		next := before
+		if err := upd.Apply(&next); err != nil {
+			return err
+		}
+		if upd.ExternalReferences != nil {
+			next.ExternalReferences = *upd.ExternalReferences
+		}
+		rel := claimRelations{Evidence: upd.EvidenceIDs, CounterEvidence: upd.CounterEvidenceIDs,
+			Mitigation: upd.MitigationEvidenceIDs, Requirements: upd.RequirementIDs}
+		if err := checkClaim(ctx, tx, next, before, rel); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `UPDATE claims SET name = $2, target = $3, target_entity_id = $4, predicate = $5, reasoning = $6,
+			is_counter_claim = $7, counters_claim_id = $8, external_references = $9 WHERE id = $1`,
+			id, next.Name, next.Target, postgres.Nullable(next.TargetEntityID), next.Predicate, next.Reasoning, next.IsCounterClaim,
+			postgres.Nullable(next.CountersClaimID), next.ExternalReferences); err != nil {
+			return err
+		}
+		if err := writeClaimRelations(ctx, tx, id, rel); err != nil {
+			return err
+		}
+		if err := tx.BumpVersion(ctx, "claims", id); err != nil {
+			return err
+		}
+		return recordClaim(ctx, tx, assess.ChangeClaimUpdated, id, map[string]any{"changes": upd}, &after)
+	})
+	return after, err
+}
+
+// DeleteClaim implements assess.ClaimService. Counter-claims of the claim stay
+// counter-claims, countering nothing; the evidence it cited is no longer locked by it.
+func (s *ClaimService) DeleteClaim(ctx context.Context, id string, version int64, actor assess.Actor) error {
+	return s.db.Change(ctx, actor, func(tx *postgres.Tx) error {
+		if err := writableClaim(ctx, tx, id); err != nil {
+			return err
+		}
+		if err := tx.LockVersion(ctx, "claims", id, version, errClaimNotFound); err != nil {
+			return err
+		}
+		before, err := storedClaim(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		ev, err := claimEvent(ctx, tx, before)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, "DELETE FROM claims WHERE id = $1", id); err != nil {
+			return err
+		}
+		return tx.Record(ctx, assess.ChangeClaimDeleted, claimTarget(before), map[string]any{"name": before.Name}, ev)
+	})
+}
+
+// writableClaim checks that claim id exists under an assessment the actor may see (404
+// otherwise, the claim's own) that takes changes (409 read_only).
+func writableClaim(ctx context.Context, tx *postgres.Tx, id string) error {
+	if !assess.ValidID(assess.PrefixClaim, id) {
+		return errClaimNotFound
+	}
+	var assessmentID string
+	err := tx.QueryRow(ctx, "SELECT assessment_id FROM claims WHERE id = $1", id).Scan(&assessmentID)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return errClaimNotFound
+	}
+	if err != nil {
+		return err
+	}
+	if err := postgres.WritableAssessment(ctx, tx, tx.Actor, assessmentID); err != nil {
+		if errors.Is(err, postgres.ErrAssessmentNotFound) {
+			return errClaimNotFound
+		}
+		return err
+	}
+	return nil
+}
+
+// recordClaim reads claim id as the change leaves it into *out and records change c.
+func recordClaim(ctx context.Context, tx *postgres.Tx, c assess.Change, id string, details map[string]any, out *assess.Claim) error {
+	stored, err := storedClaim(ctx, tx, id)
+	if err != nil {
+		return err
+	}
+	*out = showClaim(stored)
+	ev, err := claimEvent(ctx, tx, stored)
+	if err != nil {
+		return err
+	}
+	if details == nil {
+		details = map[string]any{}
+	}
+	details["name"] = stored.Name
+	return tx.Record(ctx, c, claimTarget(stored), details, ev)
+}
+
+// userIDOf is the actor's user id, or "" for the service and the command line.
+func userIDOf(a assess.Actor) string {
+	if assess.ValidID(assess.PrefixUser, a.ID) {
+		return a.ID
+	}
+	return ""
+}
+
+var _ assess.ClaimService = (*ClaimService)(nil)

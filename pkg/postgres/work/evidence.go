@@ -1,0 +1,232 @@
+package work
+
+import (
+	"context"
+	"errors"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/assay-dev/assay/pkg/assess"
+	"github.com/assay-dev/assay/pkg/postgres"
+)
+
+// evidenceLockFactsSQL selects what the retention lock of the evidence row e is decided
+// from (assess.EvidenceLockFacts, after its state): whether a claim cites it, the states
+// of the attestations whose claims cite it and the states of the assessments it is linked
+// to (one per attestation or assessment). assess.EvidenceLock decides.
+const evidenceLockFactsSQL = `EXISTS (SELECT 1 FROM claim_evidence ce WHERE ce.evidence_id = e.id),
+	ARRAY(SELECT t.state FROM attestations t WHERE t.id IN (SELECT ac.attestation_id FROM claim_evidence ce
+		JOIN attestation_claims ac ON ac.claim_id = ce.claim_id WHERE ce.evidence_id = e.id)),
+	ARRAY(SELECT a.state FROM assessments a WHERE a.id IN (SELECT l.assessment_id FROM assessment_requirement_evidence l
+		WHERE l.evidence_id = e.id))`
+
+// evidenceColumns reads evidence as actor sees it: the facts of the row's lock and the
+// number of linked assessments actor may see. arg adds the actor's id as a parameter. The
+// last two columns are the sort keys of the name and validUntil orders.
+func evidenceColumns(actor assess.Actor, arg func(any) string) string {
+	count := `SELECT count(DISTINCT c.assessment_id) FROM assessment_requirement_evidence c WHERE c.evidence_id = e.id`
+	if cond := postgres.AssessmentVisibleSQL(actor, "c.assessment_id", arg); cond != "" {
+		count += " AND " + cond
+	}
+	return `e.id, e.name, e.description, e.classification, e.bom_ref, e.is_counter_evidence, e.state,
+	au.id, au.username, au.display_name, rv.id, rv.username, rv.display_name,
+	coalesce(to_char(e.collected_on, 'YYYY-MM-DD'), ''), coalesce(to_char(e.valid_from, 'YYYY-MM-DD'), ''),
+	coalesce(to_char(e.valid_until, 'YYYY-MM-DD'), ''), e.submitted_at, e.reviewed_at, ` + evidenceLockFactsSQL + `,
+	(SELECT count(*) FROM evidence_attachments x WHERE x.evidence_id = e.id), (` + count + `),
+	e.version, e.created_at, e.updated_at, lower(e.name)`
+}
+
+const evidenceFrom = ` FROM evidence e JOIN users au ON au.id = e.author_id LEFT JOIN users rv ON rv.id = e.reviewer_id`
+
+// evidenceRow is evidence as read, with the sort key of the name order.
+type evidenceRow struct {
+	assess.Evidence
+	sortName string
+}
+
+func scanEvidence(r pgx.Row) (evidenceRow, error) { return scanEvidenceWith(r) }
+
+// scanEvidenceWith scans evidence and then the columns selected after evidenceColumns
+// into extra.
+func scanEvidenceWith(r pgx.Row, extra ...any) (evidenceRow, error) {
+	var e evidenceRow
+	var rvID, rvName, rvDisplay *string
+	var lock assess.EvidenceLockFacts
+	err := r.Scan(append([]any{&e.ID, &e.Name, &e.Description, &e.Classification, &e.BOMRef, &e.IsCounterEvidence, &e.State,
+		&e.Author.ID, &e.Author.Username, &e.Author.DisplayName, &rvID, &rvName, &rvDisplay,
+		&e.CollectedOn, &e.ValidFrom, &e.ValidUntil, &e.SubmittedAt, &e.ReviewedAt,
+		&lock.CitedByClaim, &lock.AttestationStates, &lock.AssessmentStates,
+		&e.AttachmentCount, &e.AssessmentCount, &e.Version, &e.CreatedAt, &e.UpdatedAt, &e.sortName}, extra...)...)
+	lock.State = e.State
+	e.Locked = assess.EvidenceLock(lock)
+	if rvID != nil {
+		e.Reviewer = &assess.UserRef{ID: *rvID, Username: *rvName, DisplayName: *rvDisplay}
+	}
+	e.CreatedAt, e.UpdatedAt = e.CreatedAt.UTC(), e.UpdatedAt.UTC()
+	e.SubmittedAt, e.ReviewedAt = postgres.UTCPtr(e.SubmittedAt), postgres.UTCPtr(e.ReviewedAt)
+	return e, err
+}
+
+// evidenceSorts are the orders of the evidence list.
+var evidenceSorts = map[string]postgres.SortOrder{
+	"-createdAt": postgres.NewestFirst("e.id"),
+	"name":       {Name: "name", Keys: []postgres.SortKey{{Expr: "lower(e.name)", Typ: "text"}, {Expr: "e.id", Typ: "text"}}},
+	"validUntil": {Name: "validUntil", Keys: []postgres.SortKey{{Expr: "coalesce(e.valid_until, '" + undatedLast + "'::date)", Typ: "date"},
+		{Expr: "e.id", Typ: "text"}}},
+}
+
+// evidenceSortKey returns the sort key values of evidence in order.
+func evidenceSortKey(order string) func(evidenceRow) []any {
+	return func(e evidenceRow) []any {
+		switch order {
+		case "name":
+			return []any{e.sortName, e.ID}
+		case "validUntil":
+			if e.ValidUntil == "" {
+				return []any{undatedLast, e.ID}
+			}
+			return []any{e.ValidUntil, e.ID}
+		}
+		return []any{e.ID}
+	}
+}
+
+// evidenceToday is the calendar day (UTC) against which validity is compared.
+func evidenceToday(tx *postgres.Tx) string { return projectToday(tx.Now) }
+
+// FindEvidenceList implements assess.EvidenceService: the evidence actor may see, filtered
+// in SQL, keyset paginated; the assessment and requirement filters match only links into
+// assessments actor may see, so a filter cannot reveal a link either.
+func (s *EvidenceService) FindEvidenceList(ctx context.Context, f assess.EvidenceFilter, actor assess.Actor) (assess.Page[assess.Evidence], error) {
+	sortName := f.Sort
+	order, ok := evidenceSorts[sortName]
+	if !ok {
+		sortName, order = "-createdAt", evidenceSorts["-createdAt"]
+	}
+	l := postgres.NewList("evidence", "", order)
+	l.Sel = "SELECT " + evidenceColumns(actor, l.Arg) + evidenceFrom
+	if cond := postgres.EvidenceListVisibleSQL(actor, "e.id", "e.author_id", "e.reviewer_id", l.Arg); cond != "" {
+		l.Where(cond)
+	}
+	postgres.Equal(l, "e.state", f.State)
+	postgres.Equal(l, "e.author_id", meOr(f.Author, actor))
+	postgres.Equal(l, "e.reviewer_id", meOr(f.Reviewer, actor))
+	for _, link := range []struct{ column, id string }{{"fl.assessment_id", f.Assessment}, {"fl.assessment_requirement_id", f.Requirement}} {
+		if link.id == "" {
+			continue
+		}
+		cond := "EXISTS (SELECT 1 FROM assessment_requirement_evidence fl WHERE fl.evidence_id = e.id AND " + link.column + " = " + l.Arg(link.id)
+		if vis := postgres.AssessmentVisibleSQL(actor, "fl.assessment_id", l.Arg); vis != "" {
+			cond += " AND " + vis
+		}
+		l.Where(cond + ")")
+	}
+	l.Tagged(postgres.EvidenceTags, "e.id", f.Tag)
+	l.Search(f.Q, "e.name", "e.description")
+	if f.ExpiringWithin > 0 {
+		today := projectToday(s.db.Now())
+		l.Where("e.state <> 'expired' AND e.valid_until BETWEEN " + l.Arg(today) + "::date AND " + l.Arg(today) + "::date + " + l.Arg(f.ExpiringWithin) + "::int")
+	}
+	if f.Counter {
+		l.Where("e.is_counter_evidence")
+	}
+	page, err := postgres.CollectPage(ctx, s.db.Pool, l, f.PageRequest, scanEvidence, evidenceSortKey(sortName))
+	if err != nil {
+		return assess.Page[assess.Evidence]{}, err
+	}
+	out := make([]assess.Evidence, len(page.Items))
+	for i, e := range page.Items {
+		out[i] = e.Evidence
+	}
+	if err := loadEvidenceTags(ctx, s.db.Pool, out); err != nil {
+		return assess.Page[assess.Evidence]{}, postgres.DBError(err)
+	}
+	return assess.NewPage(out, page.NextCursor), nil
+}
+
+// meOr resolves "me" in a user filter to the actor's id.
+func meOr(v string, actor assess.Actor) string {
+	if v == assess.EvidenceFilterMe {
+		return postgres.ActorID(actor)
+	}
+	return v
+}
+
+// loadEvidenceTags fills in the tags of evidence (one query for all).
+func loadEvidenceTags(ctx context.Context, q postgres.Querier, items []assess.Evidence) error {
+	ids := make([]string, len(items))
+	for i, e := range items {
+		ids[i] = e.ID
+	}
+	tags, err := postgres.LoadTags(ctx, q, postgres.EvidenceTags, ids)
+	if err != nil {
+		return err
+	}
+	for i := range items {
+		items[i].Tags = tags[items[i].ID]
+	}
+	return nil
+}
+
+// FindEvidence implements assess.EvidenceService.
+func (s *EvidenceService) FindEvidence(ctx context.Context, id string, actor assess.Actor) (assess.Evidence, error) {
+	return findEvidence(ctx, s.db.Pool, actor, id)
+}
+
+// findEvidence reads evidence as actor sees it (404 when actor may not: the ties read
+// with it, assess.CanSeeEvidence), also inside a transaction.
+func findEvidence(ctx context.Context, q postgres.Querier, actor assess.Actor, id string) (assess.Evidence, error) {
+	if !assess.ValidID(assess.PrefixEvidence, id) {
+		return assess.Evidence{}, postgres.ErrEvidenceNotFound
+	}
+	var args postgres.SqlArgs
+	sql := "SELECT " + evidenceColumns(actor, args.Add) + ", " + postgres.EvidenceTiesSQL(actor, args.Add) + evidenceFrom +
+		" WHERE e.id = " + args.Add(id)
+	var ties assess.EvidenceTies
+	e, err := scanEvidenceWith(q.QueryRow(ctx, sql, args...), &ties.Author, &ties.Reviewer, &ties.InLinkedAssessment, &ties.InCitingAssessment)
+	if errors.Is(err, pgx.ErrNoRows) || (err == nil && !assess.CanSeeEvidence(actor, ties)) {
+		return assess.Evidence{}, postgres.ErrEvidenceNotFound
+	}
+	if err != nil {
+		return assess.Evidence{}, postgres.DBError(err)
+	}
+	out := []assess.Evidence{e.Evidence}
+	if err := loadEvidenceTags(ctx, q, out); err != nil {
+		return assess.Evidence{}, postgres.DBError(err)
+	}
+	return out[0], nil
+}
+
+// evidenceTarget names evidence in the audit log; scope is the assessment of a link
+// change ("" otherwise), for that assessment's timeline.
+func evidenceTarget(id, scope string) postgres.Target {
+	return postgres.Target{Type: "evidence", ID: id, Scope: scope}
+}
+
+// evidenceEvent is the event content of a change to evidence: it reaches only users who
+// may see the evidence; subject is the user it concerns (the reviewer of a submission,
+// otherwise the author).
+func evidenceEvent(data assess.EvidenceEvent, subject string) assess.NewEvent {
+	return assess.NewEvent{Data: data, SubjectUserID: subject, Summary: data.Name, Link: "/evidence/" + data.ID, EvidenceID: data.ID}
+}
+
+// recordEvidence reads evidence id inside tx as the actor sees it and records change c
+// about it; fill completes the event data (previous state, note, link).
+func recordEvidence(ctx context.Context, tx *postgres.Tx, c assess.Change, id string, details map[string]any,
+	fill func(*assess.EvidenceEvent) (subject, scope string)) (assess.Evidence, error) {
+	e, err := findEvidence(ctx, tx, tx.Actor, id)
+	if err != nil {
+		return e, err
+	}
+	data := assess.EvidenceEvent{Evidence: e}
+	subject, scope := e.Author.ID, ""
+	if fill != nil {
+		subject, scope = fill(&data)
+	}
+	return e, tx.Record(ctx, c, evidenceTarget(id, scope), details, evidenceEvent(data, subject))
+}
+
+var (
+	_ assess.EvidenceService = (*EvidenceService)(nil)
+	_ assess.EvidenceExpiry  = (*EvidenceService)(nil)
+)

@@ -1,0 +1,60 @@
+package work
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/assay-dev/assay/pkg/assess"
+	"github.com/assay-dev/assay/pkg/postgres"
+)
+
+// projectFiguresQuery counts a project's assessments in one statement: $1 the project, $2
+// today; vis is the visibility condition on a (or "true"). Requirements of cancelled
+// assessments count for nothing; overdue is assess.AssessmentOverdue; the scores, summed
+// in hundredths for assess.FiguresOf to average, are those of finished assessments
+// (assess.FinishedAssessmentStates).
+func projectFiguresQuery(vis string) string {
+	finished := postgres.SQLList(assess.FinishedAssessmentStates)
+	return `WITH a AS MATERIALIZED (
+		SELECT a.id, a.state, a.due_date, a.conformance_score FROM assessments a WHERE a.project_id = $1 AND ` + vis + `
+	), req AS (
+		SELECT count(*) AS total, count(ar.result) AS answered,
+			count(*) FILTER (WHERE EXISTS (SELECT 1 FROM assessment_requirement_evidence e
+				WHERE e.assessment_requirement_id = ar.id)) AS with_evidence
+		FROM assessment_requirements ar JOIN a ON a.id = ar.assessment_id WHERE a.state <> ` + postgres.SQLLiteral(assess.AssessmentCancelled) + `
+	)
+	SELECT coalesce((SELECT jsonb_object_agg(state, n) FROM (SELECT state, count(*) AS n FROM a GROUP BY state) s), '{}'),
+		(SELECT count(*) FROM a WHERE ` + assessmentOverdueSQL("a", "$2") + `),
+		req.total, req.answered, req.with_evidence,
+		(SELECT coalesce(sum(a.conformance_score * 100), 0)::bigint FROM a WHERE a.state IN ` + finished + `),
+		(SELECT count(a.conformance_score) FROM a WHERE a.state IN ` + finished + `)
+	FROM req`
+}
+
+// FindProjectFigures implements assess.ProjectService: the figures count only the
+// project's assessments that actor may see (the object-level rule of visibility.go), so
+// they reveal nothing about the others.
+func (s *ProjectService) FindProjectFigures(ctx context.Context, id string, actor assess.Actor) (assess.ProjectFigures, error) {
+	p, err := s.FindProject(ctx, id)
+	if err != nil {
+		return assess.ProjectFigures{}, err
+	}
+	args := postgres.SqlArgs{p.ID, projectToday(s.db.Now())}
+	vis := postgres.AssessmentVisibleSQL(actor, "a.id", args.Add)
+	if vis == "" {
+		vis = "true"
+	}
+	var c assess.ProjectAssessmentCounts
+	var byState []byte
+	var overdue, total, answered, withEvidence, scoreSum, scored int64
+	if err := s.db.Pool.QueryRow(ctx, projectFiguresQuery(vis), args...).Scan(&byState, &overdue, &total, &answered, &withEvidence,
+		&scoreSum, &scored); err != nil {
+		return assess.ProjectFigures{}, postgres.DBError(err)
+	}
+	if err := json.Unmarshal(byState, &c.ByState); err != nil {
+		return assess.ProjectFigures{}, err
+	}
+	c.Overdue, c.Requirements, c.Answered, c.WithEvidence, c.Scored = int(overdue), int(total), int(answered), int(withEvidence), int(scored)
+	c.ScoreSum = assess.Score(scoreSum)
+	return assess.FiguresOf(p, c), nil
+}

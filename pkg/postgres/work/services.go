@@ -1,0 +1,67 @@
+// Package work is the store's area of the work done on the catalogue: entities and their
+// relationships and policies, projects, assessments and their results, evidence with its
+// files, links, review and expiry, claims, work notes, and attestations with their signing
+// keys. It builds on the kit (package postgres) and never imports another area.
+package work
+
+import "github.com/assay-dev/assay/pkg/postgres"
+
+// EntityService implements assess.EntityService.
+type EntityService struct{ db *postgres.DB }
+
+// NewEntityService returns the service on db.
+func NewEntityService(db *postgres.DB) *EntityService { return &EntityService{db} }
+
+// ProjectService implements assess.ProjectService.
+type ProjectService struct{ db *postgres.DB }
+
+// NewProjectService returns the service on db.
+func NewProjectService(db *postgres.DB) *ProjectService { return &ProjectService{db} }
+
+// AssessmentService implements assess.AssessmentService.
+type AssessmentService struct{ db *postgres.DB }
+
+// NewAssessmentService returns the service on db.
+func NewAssessmentService(db *postgres.DB) *AssessmentService { return &AssessmentService{db} }
+
+// ResultService implements assess.ResultService.
+type ResultService struct{ db *postgres.DB }
+
+// NewResultService returns the service on db.
+func NewResultService(db *postgres.DB) *ResultService { return &ResultService{db} }
+
+// EvidenceService implements assess.EvidenceService.
+type EvidenceService struct{ db *postgres.DB }
+
+// NewEvidenceService returns the service on db.
+func NewEvidenceService(db *postgres.DB) *EvidenceService { return &EvidenceService{db} }
+
+// AttachmentService implements assess.AttachmentService.
+type AttachmentService struct{ db *postgres.DB }
+
+// NewAttachmentService returns the service on db.
+func NewAttachmentService(db *postgres.DB) *AttachmentService { return &AttachmentService{db} }
+
+// ClaimService implements assess.ClaimService.
+type ClaimService struct{ db *postgres.DB }
+
+// NewClaimService returns the service on db.
+func NewClaimService(db *postgres.DB) *ClaimService { return &ClaimService{db} }
+
+// WorkNoteService implements assess.WorkNoteService.
+type WorkNoteService struct{ db *postgres.DB }
+
+// NewWorkNoteService returns the service on db.
+func NewWorkNoteService(db *postgres.DB) *WorkNoteService { return &WorkNoteService{db} }
+
+// AttestationService implements assess.AttestationService.
+type AttestationService struct{ db *postgres.DB }
+
+// NewAttestationService returns the service on db.
+func NewAttestationService(db *postgres.DB) *AttestationService { return &AttestationService{db} }
+
+// PlatformKeyService implements assess.PlatformKeyService.
+type PlatformKeyService struct{ db *postgres.DB }
+
+// NewPlatformKeyService returns the service on db.
+func NewPlatformKeyService(db *postgres.DB) *PlatformKeyService { return &PlatformKeyService{db} }
