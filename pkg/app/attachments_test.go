@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"io"
-	"sync"
 	"testing"
 	"testing/iotest"
 	"time"
@@ -35,12 +34,7 @@ func attachmentFixture(t *testing.T) (*pgxpool.Pool, *app.Attachments, string) {
 // provider and the logger are filled in).
 func attachmentFixtureOn(t *testing.T, pool *pgxpool.Pool, cfg app.StorageConfig) (*pgxpool.Pool, *app.Attachments, string) {
 	t.Helper()
-	ctx := context.Background()
-	_, err := pool.Exec(ctx, "INSERT INTO users (id, username, email) VALUES ('u_author', 'author', 'author@example.com')")
-	require.NoError(t, err)
-	ev := assess.NewID(assess.PrefixEvidence, time.Now())
-	_, err = pool.Exec(ctx, "INSERT INTO evidence (id, name, author_id) VALUES ($1, 'E', 'u_author')", ev)
-	require.NoError(t, err)
+	ev := pgtest.NewEvidence(t, pool)
 	db := postgres.New(pool, nil)
 	cfg.Database, cfg.Logger = work.NewChunkStore(db), quiet
 	files, err := app.NewAttachments(services.New(db).Attachments, cfg)
@@ -112,13 +106,8 @@ func TestAttachmentUploadWaitsWithoutAConnection(t *testing.T) {
 	pool, files, ev := attachmentFixtureOn(t, one, app.StorageConfig{})
 
 	// The client sends two and a half chunks' worth, then stalls until released.
-	release := make(chan struct{})
-	var releaseOnce sync.Once
-	unstall := func() { releaseOnce.Do(func() { close(release) }) }
-	t.Cleanup(unstall) // before the pool closes, which waits for the upload's connection
 	first := append([]byte("%PDF-1.7\n"), bytes.Repeat([]byte("a"), 5<<19)...)
-	reached := make(chan struct{})
-	content := io.MultiReader(bytes.NewReader(first), &stalledReader{release: release, reached: reached, rest: bytes.NewReader([]byte("end"))})
+	content := pgtest.NewStalledBody(t, first, "end")
 	type outcome struct {
 		att     assess.Attachment
 		created bool
@@ -129,7 +118,7 @@ func TestAttachmentUploadWaitsWithoutAConnection(t *testing.T) {
 		att, created, err := upload(ctx, files, ev, "slow.pdf", content)
 		done <- outcome{att, created, err}
 	}()
-	<-reached
+	<-content.Reached()
 
 	// The one connection is free for another request while the upload waits.
 	qctx, cancel := context.WithTimeout(ctx, 3*time.Second)
@@ -138,30 +127,13 @@ func TestAttachmentUploadWaitsWithoutAConnection(t *testing.T) {
 	require.NoError(t, pool.QueryRow(qctx, "SELECT count(*)::int FROM blob_chunks").Scan(&n), "the stalled upload holds the pool's only connection")
 	require.Equal(t, 2, n, "the full chunks are stored as they arrive")
 
-	unstall()
+	content.Release()
 	res := <-done
 	require.NoError(t, res.err)
 	require.True(t, res.created)
 	require.Equal(t, int64(len(first)+3), res.att.SizeBytes)
 	require.Equal(t, 3, count(t, pool, "SELECT count(*)::int FROM blob_chunks"))
 	require.Zero(t, count(t, pool, "SELECT count(*)::int FROM blob_garbage"))
-}
-
-// stalledReader blocks its first Read until release is closed, then reads rest; reached
-// tells that a Read is waiting.
-type stalledReader struct {
-	release chan struct{}
-	rest    io.Reader
-	reached chan struct{}
-}
-
-func (r *stalledReader) Read(p []byte) (int, error) {
-	if r.reached != nil {
-		close(r.reached)
-		r.reached = nil
-	}
-	<-r.release
-	return r.rest.Read(p)
 }
 
 // TestUploadOutlastingItsGrace: an upload still streaming when its key falls due is
@@ -171,25 +143,19 @@ func TestUploadOutlastingItsGrace(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	pool, files, ev := attachmentFixture(t)
-	release := make(chan struct{})
-	var releaseOnce sync.Once
-	unstall := func() { releaseOnce.Do(func() { close(release) }) }
-	t.Cleanup(unstall)
-	reached := make(chan struct{})
-	content := io.MultiReader(bytes.NewReader(append([]byte("%PDF-1.7\n"), bytes.Repeat([]byte("a"), 3<<19)...)),
-		&stalledReader{release: release, reached: reached, rest: bytes.NewReader([]byte("end"))})
+	content := pgtest.NewStalledBody(t, append([]byte("%PDF-1.7\n"), bytes.Repeat([]byte("a"), 3<<19)...), "end")
 	done := make(chan error, 1)
 	go func() {
 		_, _, err := upload(ctx, files, ev, "slow.pdf", content)
 		done <- err
 	}()
-	<-reached
+	<-content.Reached()
 	_, err := pool.Exec(ctx, "UPDATE blob_garbage SET due_at = now() - interval '1 second'") // the grace has passed
 	require.NoError(t, err)
 	n, err := files.CollectBlobGarbage(ctx, 100)
 	require.NoError(t, err)
 	require.Equal(t, 1, n)
-	unstall()
+	content.Release()
 	requireCode(t, <-done, assess.ECodeUnavailable)
 	require.Zero(t, count(t, pool, "SELECT count(*)::int FROM evidence_attachments"))
 	require.Zero(t, count(t, pool, "SELECT count(*)::int FROM blob_chunks"))

@@ -137,12 +137,8 @@ func (u *WebhookUpdate) Validate(policy OutboundPolicy) error {
 		d := strings.TrimSpace(*u.Description)
 		u.Description = &d
 	}
-	if u.EventTypes != nil {
-		f, err := ValidateEventFilter("eventTypes", *u.EventTypes)
-		if err != nil {
-			return err
-		}
-		u.EventTypes = &f
+	if err := validateEventFilterUpdate(u.EventTypes); err != nil {
+		return err
 	}
 	if u.URL != nil {
 		checked, err := policy.CheckURL("url", *u.URL)
@@ -192,12 +188,8 @@ func (u *ChatDestinationUpdate) Validate(platform string, policy OutboundPolicy)
 		s := strings.TrimSpace(*u.ChannelName)
 		u.ChannelName = &s
 	}
-	if u.EventTypes != nil {
-		f, err := ValidateEventFilter("eventTypes", *u.EventTypes)
-		if err != nil {
-			return err
-		}
-		u.EventTypes = &f
+	if err := validateEventFilterUpdate(u.EventTypes); err != nil {
+		return err
 	}
 	if u.URL != nil {
 		checked, err := policy.CheckChatURL("url", platform, *u.URL)

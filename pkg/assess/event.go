@@ -303,6 +303,20 @@ func ValidateEventFilter(field string, filter []string) ([]string, error) {
 	return slices.Compact(out), nil
 }
 
+// validateEventFilterUpdate checks and normalises, in place, the event filter an update
+// sets (see ValidateEventFilter); nil, a filter the update leaves as it is, passes.
+func validateEventFilterUpdate(filter *[]string) error {
+	if filter == nil {
+		return nil
+	}
+	f, err := ValidateEventFilter("eventTypes", *filter)
+	if err != nil {
+		return err
+	}
+	*filter = f
+	return nil
+}
+
 func knownFilterEntry(f string) bool {
 	if f == "*" {
 		return true

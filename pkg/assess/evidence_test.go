@@ -36,6 +36,21 @@ func detailFields(err error) []string {
 	return out
 }
 
+// requireValidation fails the test unless err is nil where want is (the input is
+// accepted), or else a validation error whose details name exactly want (field:code).
+func requireValidation(t *testing.T, err error, want []string) {
+	t.Helper()
+	if want == nil {
+		if err != nil {
+			t.Fatalf("refused: %v", err)
+		}
+		return
+	}
+	if ErrorCode(err) != ECodeValidation || !slices.Equal(detailFields(err), want) {
+		t.Fatalf("got %v (%v), want %v", err, detailFields(err), want)
+	}
+}
+
 func TestNewEvidenceValidate(t *testing.T) {
 	long := strings.Repeat("x", 301)
 	cases := []struct {
@@ -62,18 +77,7 @@ func TestNewEvidenceValidate(t *testing.T) {
 		{"several", NewEvidence{Name: "", ValidUntil: "x"}, []string{"name:required", "validUntil:invalid"}},
 	}
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			err := tc.in.Validate()
-			if tc.want == nil {
-				if err != nil {
-					t.Fatalf("refused: %v", err)
-				}
-				return
-			}
-			if ErrorCode(err) != ECodeValidation || !slices.Equal(detailFields(err), tc.want) {
-				t.Fatalf("got %v (%v), want %v", err, detailFields(err), tc.want)
-			}
-		})
+		t.Run(tc.name, func(t *testing.T) { requireValidation(t, tc.in.Validate(), tc.want) })
 	}
 	ne := NewEvidence{Name: "  SBOM  ", TagIDs: []string{"b", " a", "b", ""}, RequirementIDs: []string{}}
 	if err := ne.Validate(); err != nil || ne.Name != "SBOM" || !slices.Equal(ne.TagIDs, []string{"a", "b"}) {
@@ -97,18 +101,7 @@ func TestEvidenceUpdateValidate(t *testing.T) {
 		{"long classification", EvidenceUpdate{Version: 1, Classification: p(strings.Repeat("c", 101))}, []string{"classification:too_long"}},
 	}
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			err := tc.in.Validate()
-			if tc.want == nil {
-				if err != nil {
-					t.Fatalf("refused: %v", err)
-				}
-				return
-			}
-			if !slices.Equal(detailFields(err), tc.want) {
-				t.Fatalf("got %v, want %v", detailFields(err), tc.want)
-			}
-		})
+		t.Run(tc.name, func(t *testing.T) { requireValidation(t, tc.in.Validate(), tc.want) })
 	}
 }
 

@@ -109,12 +109,8 @@ func (u *NotificationRuleUpdate) Validate() error {
 		}
 		*u.Name = name
 	}
-	if u.EventTypes != nil {
-		filter, err := ValidateEventFilter("eventTypes", *u.EventTypes)
-		if err != nil {
-			return err
-		}
-		*u.EventTypes = filter
+	if err := validateEventFilterUpdate(u.EventTypes); err != nil {
+		return err
 	}
 	if u.Channels != nil {
 		u.Channels.WebhookIDs, u.Channels.ChatIDs = cleanSet(u.Channels.WebhookIDs), cleanSet(u.Channels.ChatIDs)

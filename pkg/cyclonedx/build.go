@@ -1,17 +1,13 @@
 package cyclonedx
 
 import (
-	"bytes"
 	"cmp"
 	"crypto/rand"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/assay-dev/assay/pkg/assess"
 )
@@ -36,25 +32,7 @@ func Build(spec string, contents []assess.StandardContent, now time.Time) ([]byt
 	for _, c := range contents {
 		doc.Definitions.Standards = append(doc.Definitions.Standards, toDocument(c, refs))
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(doc); err != nil {
-		return nil, err
-	}
-	parsed, err := jsonschema.UnmarshalJSON(bytes.NewReader(buf.Bytes()))
-	if err != nil {
-		return nil, err
-	}
-	ps, err := validateDocument(parsed, spec, 5)
-	if err != nil {
-		return nil, err
-	}
-	if len(ps) > 0 {
-		return nil, fmt.Errorf("cyclonedx: the exported document breaks the %s schema: %v", spec, ps)
-	}
-	return buf.Bytes(), nil
+	return encodeValid(doc, spec)
 }
 
 // toDocument maps a standard to CycloneDX, the inverse of fromDocument.

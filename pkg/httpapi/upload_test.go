@@ -76,6 +76,21 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
+// postUpload posts body as contentType to url with the test credential and decodes the
+// JSON answer; the caller closes the answer's body.
+func postUpload(t testing.TB, url, contentType string, body io.Reader) (*http.Response, map[string]any) {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, url, body)
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", contentType)
+	req.Header.Set("Authorization", "Bearer test")
+	res, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	var out map[string]any
+	require.NoError(t, json.NewDecoder(res.Body).Decode(&out))
+	return res, out
+}
+
 // streamUpload sends size random bytes as the file part, with a text field first, without
 // a Content-Length (chunked), so nothing but the streaming limit can stop it.
 func streamUpload(t testing.TB, url string, size int64) (*http.Response, map[string]any, *countingReader, string) {
@@ -97,15 +112,8 @@ func streamUpload(t testing.TB, url string, size int64) (*http.Response, map[str
 		pw.CloseWithError(err)
 	}()
 	body := &countingReader{r: pr}
-	req, err := http.NewRequest(http.MethodPost, url, body)
-	require.NoError(t, err)
-	req.Header.Set("Content-Type", mw.FormDataContentType())
-	req.Header.Set("Authorization", "Bearer test")
-	res, err := http.DefaultClient.Do(req)
-	require.NoError(t, err)
+	res, out := postUpload(t, url, mw.FormDataContentType(), body)
 	defer res.Body.Close()
-	var out map[string]any
-	require.NoError(t, json.NewDecoder(res.Body).Decode(&out))
 	_ = pr.CloseWithError(io.ErrClosedPipe)
 	<-written // the writer stops at the closed pipe; only then is the hash complete
 	return res, out, body, hex.EncodeToString(h.Sum(nil))
@@ -163,15 +171,8 @@ func TestUploadRefusesOtherBodies(t *testing.T) {
 			"--b\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.txt\"\r\n\r\nsome text", http.StatusBadRequest},
 	} {
 		t.Run(name, func(t *testing.T) {
-			req, err := http.NewRequest(http.MethodPost, srv.URL+"/api/v1/things/t1/files", strings.NewReader(c.body))
-			require.NoError(t, err)
-			req.Header.Set("Content-Type", c.contentType)
-			req.Header.Set("Authorization", "Bearer test")
-			res, err := http.DefaultClient.Do(req)
-			require.NoError(t, err)
+			res, out := postUpload(t, srv.URL+"/api/v1/things/t1/files", c.contentType, strings.NewReader(c.body))
 			defer res.Body.Close()
-			var out map[string]any
-			require.NoError(t, json.NewDecoder(res.Body).Decode(&out))
 			require.Equal(t, c.status, res.StatusCode, out)
 			require.NotEmpty(t, out["requestId"])
 		})
@@ -193,15 +194,8 @@ func TestUploadRefusesMalformedText(t *testing.T) {
 		"invalid UTF-8 in the file name": {part("name=\"file\"; filename=\"sb\xffm.json\"", "{}") + "--b--\r\n", "file"},
 	} {
 		t.Run(name, func(t *testing.T) {
-			req, err := http.NewRequest(http.MethodPost, srv.URL+"/api/v1/things/t1/files", strings.NewReader(c.body))
-			require.NoError(t, err)
-			req.Header.Set("Content-Type", "multipart/form-data; boundary=b")
-			req.Header.Set("Authorization", "Bearer test")
-			res, err := http.DefaultClient.Do(req)
-			require.NoError(t, err)
+			res, out := postUpload(t, srv.URL+"/api/v1/things/t1/files", "multipart/form-data; boundary=b", strings.NewReader(c.body))
 			defer res.Body.Close()
-			var out map[string]any
-			require.NoError(t, json.NewDecoder(res.Body).Decode(&out))
 			require.Equal(t, http.StatusBadRequest, res.StatusCode, out)
 			require.Equal(t, assess.ECodeValidation, out["error"])
 			require.Equal(t, c.field, out["details"].([]any)[0].(map[string]any)["field"], out)

@@ -31,17 +31,11 @@ func SignObject(obj *Object, property string, s *Signer) error {
 	if obj.Has(property) {
 		return fmt.Errorf("%w: %q is already present", ErrAlreadySigned, property)
 	}
-	unsigned := s.unsignedObject()
-	data, err := signingInput(obj, property, envelope{form: FormSingle}, 0, unsigned)
+	signature, err := s.signatureObject(obj, property, envelope{form: FormSingle}, 0)
 	if err != nil {
 		return err
 	}
-	value, err := s.signValue(data)
-	if err != nil {
-		return err
-	}
-	unsigned.Set("value", value)
-	obj.Set(property, unsigned)
+	obj.Set(property, signature)
 	return nil
 }
 
@@ -75,19 +69,29 @@ func appendSigner(obj *Object, property string, s *Signer, form Form) error {
 			return fmt.Errorf("%w: %q holds a %s signature; cannot add to it as %s", ErrAlreadySigned, property, env.form, form)
 		}
 	}
-	unsigned := s.unsignedObject()
-	data, err := signingInput(obj, property, env, len(env.signers), unsigned)
+	signature, err := s.signatureObject(obj, property, env, len(env.signers))
 	if err != nil {
 		return err
+	}
+	env.wrapper.Set(form.arrayName(), append(slices.Clone(env.signers), signature))
+	obj.Set(property, env.wrapper)
+	return nil
+}
+
+// signatureObject is s's signature object, "value" included, for obj as signer i of the
+// envelope e under property (see signingInput for what it covers).
+func (s *Signer) signatureObject(obj *Object, property string, e envelope, i int) (*Object, error) {
+	signature := s.unsignedObject()
+	data, err := signingInput(obj, property, e, i, signature)
+	if err != nil {
+		return nil, err
 	}
 	value, err := s.signValue(data)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	unsigned.Set("value", value)
-	env.wrapper.Set(form.arrayName(), append(slices.Clone(env.signers), unsigned))
-	obj.Set(property, env.wrapper)
-	return nil
+	signature.Set("value", value)
+	return signature, nil
 }
 
 // Sign parses doc, adds a single signature (see SignObject) to the object at the target

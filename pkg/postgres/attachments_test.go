@@ -8,7 +8,6 @@ import (
 	"errors"
 	"io"
 	"strings"
-	"sync"
 	"testing"
 	"testing/iotest"
 	"time"
@@ -31,13 +30,7 @@ import (
 func attachmentFixture(t *testing.T) (*pgxpool.Pool, *postgres.DB, string) {
 	t.Helper()
 	pool := openPool(t, pgtest.NewDatabase(t))
-	ctx := context.Background()
-	_, err := pool.Exec(ctx, "INSERT INTO users (id, username, email) VALUES ('u_author', 'author', 'author@example.com')")
-	require.NoError(t, err)
-	ev := assess.NewID(assess.PrefixEvidence, time.Now())
-	_, err = pool.Exec(ctx, "INSERT INTO evidence (id, name, author_id) VALUES ($1, 'E', 'u_author')", ev)
-	require.NoError(t, err)
-	return pool, postgres.New(pool, nil), ev
+	return pool, postgres.New(pool, nil), pgtest.NewEvidence(t, pool)
 }
 
 func count(t *testing.T, pool *pgxpool.Pool, sql string, args ...any) int {
@@ -265,45 +258,22 @@ func TestChunkStoreWaitsWithoutAConnection(t *testing.T) {
 	t.Cleanup(one.Close)
 	blobs := work.NewChunkStore(postgres.New(one, nil))
 
-	release := make(chan struct{})
-	var releaseOnce sync.Once
-	unstall := func() { releaseOnce.Do(func() { close(release) }) }
-	t.Cleanup(unstall) // before the pool closes, which waits for the upload's connection
-	reached := make(chan struct{})
-	first := bytes.Repeat([]byte("a"), 5<<19)
-	content := io.MultiReader(bytes.NewReader(first), &stalledReader{release: release, reached: reached, rest: strings.NewReader("end")})
+	content := pgtest.NewStalledBody(t, bytes.Repeat([]byte("a"), 5<<19), "end")
 	done := make(chan error, 1)
 	go func() {
 		_, err := blobs.Put(ctx, "slow", content)
 		done <- err
 	}()
-	<-reached
+	<-content.Reached()
 
 	qctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 	defer cancel()
 	var n int
 	require.NoError(t, one.QueryRow(qctx, "SELECT count(*)::int FROM blob_chunks").Scan(&n), "the stalled upload holds the pool's only connection")
 	require.Equal(t, 2, n, "the full chunks are stored as they arrive")
-	unstall()
+	content.Release()
 	require.NoError(t, <-done)
 	require.Equal(t, 3, count(t, one, "SELECT count(*)::int FROM blob_chunks"))
-}
-
-// stalledReader blocks its first Read until release is closed, then reads rest; reached
-// tells that a Read is waiting.
-type stalledReader struct {
-	release chan struct{}
-	rest    io.Reader
-	reached chan struct{}
-}
-
-func (r *stalledReader) Read(p []byte) (int, error) {
-	if r.reached != nil {
-		close(r.reached)
-		r.reached = nil
-	}
-	<-r.release
-	return r.rest.Read(p)
 }
 
 func must[T any](v T, err error) T {

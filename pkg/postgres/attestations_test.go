@@ -77,6 +77,17 @@ func newAttestationStore(t *testing.T) *attestationStore {
 	return s
 }
 
+// draftWithOneSlot is a new draft attestation of the fixture's assessment with one open
+// signatory slot, "Lead".
+func (s *attestationStore) draftWithOneSlot() assess.Attestation {
+	s.t.Helper()
+	at, err := s.svc.Attestations.CreateAttestation(s.ctx, assess.NewAttestation{AssessmentID: s.assessmentID}, s.assessor)
+	require.NoError(s.t, err)
+	at, err = s.svc.Attestations.AddSignatory(s.ctx, at.ID, assess.NewSignatory{Title: "Lead"}, s.assessor)
+	require.NoError(s.t, err)
+	return at
+}
+
 // signerOver is a signatory's own signer of the frozen statement (a fresh P-256 key).
 func signerOver(t *testing.T, doc []byte) map[string]any {
 	t.Helper()
@@ -257,11 +268,8 @@ func TestInvalidDocumentIsNeverServed(t *testing.T) {
 	t.Parallel()
 	s := newAttestationStore(t)
 	s.exec(`UPDATE claims SET external_references = '[{"type": "carrier-pigeon", "url": "https://example.com"}]' WHERE id = $1`, s.claimID)
-	at, err := s.svc.Attestations.CreateAttestation(s.ctx, assess.NewAttestation{AssessmentID: s.assessmentID}, s.assessor)
-	require.NoError(t, err)
-	_, err = s.svc.Attestations.AddSignatory(s.ctx, at.ID, assess.NewSignatory{Title: "Lead"}, s.assessor)
-	require.NoError(t, err)
-	_, err = s.svc.Attestations.FreezeAttestation(s.ctx, at.ID, s.assessor)
+	at := s.draftWithOneSlot()
+	_, err := s.svc.Attestations.FreezeAttestation(s.ctx, at.ID, s.assessor)
 	requireCode(t, err, assess.ECodeExportInvalid, "")
 	_, err = s.svc.Attestations.ExportAttestation(s.ctx, at.ID, "1.6", s.assessor)
 	requireCode(t, err, assess.ECodeExportInvalid, "")
@@ -281,11 +289,8 @@ func TestAttestationExpiringIsAnnouncedOnce(t *testing.T) {
 	t.Parallel()
 	s := newAttestationStore(t)
 	svc := s.svc.Attestations
-	at, err := svc.CreateAttestation(s.ctx, assess.NewAttestation{AssessmentID: s.assessmentID}, s.assessor)
-	require.NoError(t, err)
-	at, err = svc.AddSignatory(s.ctx, at.ID, assess.NewSignatory{Title: "Lead"}, s.assessor)
-	require.NoError(t, err)
-	_, err = svc.Sign(s.ctx, at.ID, at.Signatories[0].ID, assess.SignRequest{Kind: assess.SignatureElectronic,
+	at := s.draftWithOneSlot()
+	_, err := svc.Sign(s.ctx, at.ID, at.Signatories[0].ID, assess.SignRequest{Kind: assess.SignatureElectronic,
 		Electronic: &assess.ElectronicSignature{Name: "Lead"}}, s.assessor)
 	require.NoError(t, err)
 	_, err = svc.Seal(s.ctx, at.ID, s.assessor)
@@ -308,12 +313,9 @@ func TestSignWithTheProfileImage(t *testing.T) {
 	t.Parallel()
 	s := newAttestationStore(t)
 	svc := s.svc.Attestations
-	at, err := svc.CreateAttestation(s.ctx, assess.NewAttestation{AssessmentID: s.assessmentID}, s.assessor)
-	require.NoError(t, err)
-	at, err = svc.AddSignatory(s.ctx, at.ID, assess.NewSignatory{Title: "Lead"}, s.assessor)
-	require.NoError(t, err)
+	at := s.draftWithOneSlot()
 	sign := assess.SignRequest{Kind: assess.SignatureElectronic, Electronic: &assess.ElectronicSignature{Name: "Lead", UseProfileImage: true}}
-	_, err = svc.Sign(s.ctx, at.ID, at.Signatories[0].ID, sign, s.assessor)
+	_, err := svc.Sign(s.ctx, at.ID, at.Signatories[0].ID, sign, s.assessor)
 	requireCode(t, err, assess.ECodeBusinessRule, "no_image")
 	var img bytes.Buffer
 	require.NoError(t, png.Encode(&img, image.NewGray(image.Rect(0, 0, 8, 4))))

@@ -12,9 +12,7 @@ import (
 
 	"github.com/assay-dev/assay/pkg/assess"
 	"github.com/assay-dev/assay/pkg/postgres"
-	"github.com/assay-dev/assay/pkg/postgres/pgtest"
 	"github.com/assay-dev/assay/pkg/postgres/services"
-	"github.com/assay-dev/assay/pkg/secret"
 )
 
 // eventsFixture is a store with an administrator, for the event and delivery tests.
@@ -61,17 +59,14 @@ func newEventsFixture(t *testing.T, cfg postgres.DeliveryConfig) *eventsFixture 
 	t.Helper()
 	ctx := context.Background()
 	clock := &tickingClock{fakeClock{now: time.Date(2026, 4, 1, 9, 0, 0, 0, time.UTC)}}
-	pool := pgtest.NewPool(t)
-	db := postgres.New(pool, clock.Now).ConfigureIdentity(postgres.IdentityConfig{
-		PasswordMinLength: 12, MaxFailedLogins: 3, LockoutDuration: 15 * time.Minute,
-	}, secret.NewHasher(secret.Argon2Params{MemoryKiB: 64, Time: 1, Threads: 1}, 2)).ConfigureDeliveries(cfg)
-	require.NoError(t, services.New(db).Roles.SyncBuiltinRoles(ctx))
+	db, accounts := newIdentityDB(t, clock.Now)
+	db.ConfigureDeliveries(cfg)
 	_, err := db.LoadKeyring(ctx, masterKey(t), assess.Actor{ID: "test"})
 	require.NoError(t, err)
-	admin, err := services.New(db).Identity.CreateFirstAdmin(ctx, assess.NewAccount{Username: "admin", Email: "admin@example.com",
+	admin, err := accounts.CreateFirstAdmin(ctx, assess.NewAccount{Username: "admin", Email: "admin@example.com",
 		DisplayName: "Ada Admin", Password: "the admin password"}, assess.Actor{})
 	require.NoError(t, err)
-	return &eventsFixture{t: t, ctx: ctx, pool: pool, db: db, svc: services.New(db), clock: clock, admin: admin, cfg: cfg}
+	return &eventsFixture{t: t, ctx: ctx, pool: db.PgxPool(), db: db, svc: services.New(db), clock: clock, admin: admin, cfg: cfg}
 }
 
 // actor is the administrator as the actor of a change.

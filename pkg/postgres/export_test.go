@@ -60,7 +60,7 @@ func (db *DB) ChangeForTest(ctx context.Context, fn func(pgx.Tx) error) error {
 // sets of given ids.
 func (db *DB) VisibleForTest(ctx context.Context, actor assess.Actor, kind, id string) (bool, error) {
 	var err error
-	var args SqlArgs
+	var args SQLArgs
 	var sql, cond string
 	switch kind {
 	case "assessment":

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -19,6 +20,15 @@ const endpoint = "POST /api/v1/things"
 func hashOf(s string) []byte {
 	sum := sha256.Sum256([]byte(s))
 	return sum[:]
+}
+
+// clockedIdempotencyStore is an idempotency store on a fresh database with a clock the
+// test sets, at noon on 1 May 2026 to begin with; the pool reads the stored keys.
+func clockedIdempotencyStore(t *testing.T) (*postgres.IdempotencyStore, *pgxpool.Pool, *fakeClock) {
+	t.Helper()
+	pool := pgtest.NewPool(t)
+	clock := &fakeClock{now: time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)}
+	return postgres.NewIdempotencyStore(pool, clock.Now), pool, clock
 }
 
 func TestIdempotencyStoreLifecycle(t *testing.T) {
@@ -103,10 +113,8 @@ func TestIdempotencyStoreConcurrentBegin(t *testing.T) {
 func TestIdempotencyStoreExpiryAndPurge(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	pool := pgtest.NewPool(t)
-	now := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
-	clock := now
-	s := postgres.NewIdempotencyStore(pool, func() time.Time { return clock })
+	s, pool, clock := clockedIdempotencyStore(t)
+	now := clock.Now()
 
 	_, started, err := s.Begin(ctx, "cred:a", endpoint, "old", hashOf("body"))
 	require.NoError(t, err)
@@ -115,7 +123,7 @@ func TestIdempotencyStoreExpiryAndPurge(t *testing.T) {
 	_, _, err = s.Begin(ctx, "cred:a", endpoint, "stuck", hashOf("body")) // never completed
 	require.NoError(t, err)
 
-	clock = now.Add(24*time.Hour + time.Second)
+	clock.Set(now.Add(24*time.Hour + time.Second))
 	rec, started, err := s.Begin(ctx, "cred:a", endpoint, "old", hashOf("another body"))
 	require.NoError(t, err)
 	require.True(t, started, "a key older than 24 hours is as good as new")
@@ -123,7 +131,7 @@ func TestIdempotencyStoreExpiryAndPurge(t *testing.T) {
 
 	_, _, err = s.Begin(ctx, "cred:a", endpoint, "fresh", hashOf("body"))
 	require.NoError(t, err)
-	n, err := postgres.New(pool, nil).PurgeIdempotencyKeys(ctx, clock.Add(-24*time.Hour))
+	n, err := postgres.New(pool, nil).PurgeIdempotencyKeys(ctx, clock.Now().Add(-24*time.Hour))
 	require.NoError(t, err)
 	require.Equal(t, int64(1), n, "only the stuck key is past its lifetime")
 	var keys []string
@@ -143,28 +151,26 @@ func TestIdempotencyStoreExpiryAndPurge(t *testing.T) {
 func TestIdempotencyStoreTakesOverAbandonedKey(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	pool := pgtest.NewPool(t)
-	now := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
-	clock := now
-	s := postgres.NewIdempotencyStore(pool, func() time.Time { return clock })
+	s, _, clock := clockedIdempotencyStore(t)
+	now := clock.Now()
 
 	_, started, err := s.Begin(ctx, "cred:a", endpoint, "k", hashOf("body"))
 	require.NoError(t, err)
 	require.True(t, started)
 
-	clock = now.Add(time.Minute)
+	clock.Set(now.Add(time.Minute))
 	rec, started, err := s.Begin(ctx, "cred:a", endpoint, "k", hashOf("body"))
 	require.NoError(t, err)
 	require.False(t, started, "a minute later the first request may still be running")
 	require.False(t, rec.Completed)
 
-	clock = now.Add(5*time.Minute + time.Second)
+	clock.Set(now.Add(5*time.Minute + time.Second))
 	_, started, err = s.Begin(ctx, "cred:a", endpoint, "k", hashOf("body"))
 	require.NoError(t, err)
 	require.True(t, started, "after the in-progress timeout the retry takes the key over")
 	require.NoError(t, s.Complete(ctx, "cred:a", endpoint, "k", 201, nil, []byte("{}")))
 
-	clock = now.Add(time.Hour)
+	clock.Set(now.Add(time.Hour))
 	rec, started, err = s.Begin(ctx, "cred:a", endpoint, "k", hashOf("body"))
 	require.NoError(t, err)
 	require.False(t, started, "a completed key is kept for its lifetime")

@@ -17,7 +17,7 @@ import (
 	"github.com/assay-dev/assay/pkg/secret"
 )
 
-// fakeClock is a settable clock for lockout tests.
+// fakeClock is a clock the test sets or advances.
 type fakeClock struct {
 	mu  sync.Mutex
 	now time.Time
@@ -25,12 +25,22 @@ type fakeClock struct {
 
 func (c *fakeClock) Now() time.Time      { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
 func (c *fakeClock) Add(d time.Duration) { c.mu.Lock(); defer c.mu.Unlock(); c.now = c.now.Add(d) }
+func (c *fakeClock) Set(t time.Time)     { c.mu.Lock(); defer c.mu.Unlock(); c.now = t }
 func isBadCredentials(err error) bool    { return errors.Is(err, assess.ErrBadCredentials) }
-func newIdentityDB(t *testing.T, clock *fakeClock) (*postgres.DB, *identity.IdentityService) {
-	pool := pgtest.NewPool(t)
-	db := postgres.New(pool, clock.Now).ConfigureIdentity(postgres.IdentityConfig{
+
+// testHasher hashes passwords with Argon2 at its cheapest: the tests hash many.
+func testHasher() *secret.Hasher {
+	return secret.NewHasher(secret.Argon2Params{MemoryKiB: 64, Time: 1, Threads: 1}, 2)
+}
+
+// newIdentityDB is a store on a fresh database with the tests' sign-in rules (passwords
+// of 12 characters or more, three failed sign-ins lock an account for 15 minutes), the
+// built-in roles and the clock now.
+func newIdentityDB(t *testing.T, now func() time.Time) (*postgres.DB, *identity.IdentityService) {
+	t.Helper()
+	db := postgres.New(pgtest.NewPool(t), now).ConfigureIdentity(postgres.IdentityConfig{
 		PasswordMinLength: 12, MaxFailedLogins: 3, LockoutDuration: 15 * time.Minute,
-	}, secret.NewHasher(secret.Argon2Params{MemoryKiB: 64, Time: 1, Threads: 1}, 2))
+	}, testHasher())
 	svc := services.New(db)
 	require.NoError(t, svc.Roles.SyncBuiltinRoles(context.Background()))
 	return db, svc.Identity
@@ -43,7 +53,7 @@ func TestLockoutClearsByTime(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	clock := &fakeClock{now: time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)}
-	_, id := newIdentityDB(t, clock)
+	_, id := newIdentityDB(t, clock.Now)
 	_, err := id.CreateFirstAdmin(ctx, assess.NewAccount{Username: "admin", Email: "a@example.com", DisplayName: "Admin", Password: "the right password"}, assess.Actor{})
 	require.NoError(t, err)
 
@@ -76,9 +86,9 @@ func TestLockoutDisabledWithZero(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	clock := &fakeClock{now: time.Now()}
-	db, id := newIdentityDB(t, clock)
+	db, id := newIdentityDB(t, clock.Now)
 	db.ConfigureIdentity(postgres.IdentityConfig{PasswordMinLength: 12, MaxFailedLogins: 0, LockoutDuration: time.Hour},
-		secret.NewHasher(secret.Argon2Params{MemoryKiB: 64, Time: 1, Threads: 1}, 2))
+		testHasher())
 	_, err := id.CreateFirstAdmin(ctx, assess.NewAccount{Username: "admin", Email: "a@example.com", DisplayName: "Admin", Password: "the right password"}, assess.Actor{})
 	require.NoError(t, err)
 	for range 10 {

@@ -265,6 +265,22 @@ func CollectPage[T any](ctx context.Context, q Querier, l *List, page assess.Pag
 	return assess.NewPage(items, base64.RawURLEncoding.EncodeToString(b)), nil
 }
 
+// ForEachLink loads what a page shows of its records' links, in one query for the whole
+// page: sql takes the records' ids as $1, its first column is the owning record's id and
+// the rest are scanned into dest, and add is called with the owner after every row.
+func ForEachLink(ctx context.Context, q Querier, sql string, ids []string, dest []any, add func(owner string)) error {
+	rows, err := q.Query(ctx, sql, ids)
+	if err != nil {
+		return err
+	}
+	var owner string
+	_, err = pgx.ForEachRow(rows, append([]any{&owner}, dest...), func() error {
+		add(owner)
+		return nil
+	})
+	return err
+}
+
 // NewestFirst is the sort of lists keyed on time-ordered ids (assess.NewID): newest first.
 func NewestFirst(idExpr string) SortOrder {
 	return SortOrder{Name: "newest", Keys: []SortKey{{Expr: idExpr, Typ: "text", Desc: true}}}

@@ -4,8 +4,6 @@ import (
 	"context"
 	"slices"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/assay-dev/assay/pkg/assess"
 )
 
@@ -63,18 +61,14 @@ func LoadTags(ctx context.Context, q Querier, link TagLink, ids []string) (map[s
 	if len(ids) == 0 {
 		return out, nil
 	}
-	rows, err := q.Query(ctx, `SELECT l.`+link.column+`, t.id, t.name, t.color FROM `+link.table+` l
-		JOIN tags t ON t.id = l.tag_id WHERE l.`+link.column+` = ANY($1) ORDER BY lower(t.name)`, ids)
+	var t assess.TagRef
+	err := ForEachLink(ctx, q, `SELECT l.`+link.column+`, t.id, t.name, t.color FROM `+link.table+` l
+		JOIN tags t ON t.id = l.tag_id WHERE l.`+link.column+` = ANY($1) ORDER BY lower(t.name)`,
+		ids, []any{&t.ID, &t.Name, &t.Color}, func(owner string) { out[owner] = append(out[owner], t) })
 	if err != nil {
 		return nil, err
 	}
-	var owner string
-	var t assess.TagRef
-	_, err = pgx.ForEachRow(rows, []any{&owner, &t.ID, &t.Name, &t.Color}, func() error {
-		out[owner] = append(out[owner], t)
-		return nil
-	})
-	return out, err
+	return out, nil
 }
 
 // Tagged filters a list to records carrying tag tagID (a blank tagID does not filter);

@@ -133,11 +133,11 @@ func EvidenceTiesSQL(actor assess.Actor, arg func(any) string) string {
 	return strings.Join(ties, ", ")
 }
 
-// SqlArgs collects positional parameters for a hand-written query: add appends a value
+// SQLArgs collects positional parameters for a hand-written query: add appends a value
 // and returns its placeholder.
-type SqlArgs []any
+type SQLArgs []any
 
-func (a *SqlArgs) Add(v any) string {
+func (a *SQLArgs) Add(v any) string {
 	*a = append(*a, v)
 	return "$" + strconv.Itoa(len(*a))
 }
@@ -157,7 +157,7 @@ func VisibleAssessmentState(ctx context.Context, q Querier, actor assess.Actor, 
 	if !assess.ValidID(assess.PrefixAssessment, id) {
 		return "", ErrAssessmentNotFound
 	}
-	var args SqlArgs
+	var args SQLArgs
 	sql := "SELECT a.state, " + assessmentTiesSQL(actor, "a.id", args.Add) + " FROM assessments a WHERE a.id = " + args.Add(id)
 	if lock {
 		sql += " FOR SHARE OF a"
@@ -190,7 +190,7 @@ func EvidenceVisible(ctx context.Context, q Querier, actor assess.Actor, id stri
 	if !assess.ValidID(assess.PrefixEvidence, id) {
 		return ErrEvidenceNotFound
 	}
-	var args SqlArgs
+	var args SQLArgs
 	sql := "SELECT " + EvidenceTiesSQL(actor, args.Add) + " FROM evidence e WHERE e.id = " + args.Add(id)
 	var ties assess.EvidenceTies
 	err := q.QueryRow(ctx, sql, args...).Scan(&ties.Author, &ties.Reviewer, &ties.InLinkedAssessment, &ties.InCitingAssessment)

@@ -1,6 +1,7 @@
 // Package tooltest serves the test helpers that start a real external tool (mailpit for
 // e-mail, versitygw for S3): finding or building its binary from tools/<name>, a free
-// loopback port, and a buffer for its output. Test helper packages import it; nothing else.
+// loopback port, and starting it until it answers, with its output kept for failure
+// messages. Test helper packages import it; nothing else.
 package tooltest
 
 import (
@@ -11,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sync"
+	"time"
 )
 
 var buildMu sync.Mutex
@@ -98,3 +100,48 @@ func (s *SyncBuffer) String() string {
 	defer s.mu.Unlock()
 	return s.b.String()
 }
+
+// Process is an external tool started by Start.
+type Process struct {
+	out    *SyncBuffer
+	kill   func() error
+	exited chan struct{}
+}
+
+// Start starts cmd, the tool name, and waits up to 30 s until ready reports that it
+// answers. A tool that exits or does not answer in time is stopped, and the error carries
+// its output.
+func Start(name string, cmd *exec.Cmd, ready func() bool) (*Process, error) {
+	out := &SyncBuffer{}
+	cmd.Stdout, cmd.Stderr = out, out
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start %s: %w", cmd.Path, err)
+	}
+	p := &Process{out: out, kill: cmd.Process.Kill, exited: make(chan struct{})}
+	go func() { _ = cmd.Wait(); close(p.exited) }()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		select {
+		case <-p.exited:
+			return nil, fmt.Errorf("%s exited during start-up: %s", name, out.String())
+		default:
+		}
+		if ready() {
+			return p, nil
+		}
+		if time.Now().After(deadline) {
+			p.Stop()
+			return nil, fmt.Errorf("%s did not answer within 30 s: %s", name, out.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// Stop kills the tool and waits until it has exited.
+func (p *Process) Stop() {
+	_ = p.kill()
+	<-p.exited
+}
+
+// Output is what the tool has written so far, for failure messages.
+func (p *Process) Output() string { return p.out.String() }

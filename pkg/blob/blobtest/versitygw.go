@@ -72,38 +72,15 @@ func start(t testing.TB, bin string) (*Gateway, error) {
 	meta := t.TempDir()
 	cmd := exec.Command(bin, "--access", g.AccessKey, "--secret", g.SecretKey, "--region", g.Region,
 		"--port", "127.0.0.1:"+strconv.Itoa(port), "--quiet", "posix", "--sidecar", meta, g.Dir)
-	out := &tooltest.SyncBuffer{}
-	cmd.Stdout, cmd.Stderr = out, out
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("start %s: %w", bin, err)
-	}
-	exited := make(chan struct{})
-	go func() { _ = cmd.Wait(); close(exited) }()
-	stop := func() {
-		_ = cmd.Process.Kill()
-		<-exited
-	}
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		select {
-		case <-exited:
-			return nil, fmt.Errorf("versitygw exited during start-up: %s", out.String())
-		default:
-		}
-		if g.ready() {
-			break
-		}
-		if time.Now().After(deadline) {
-			stop()
-			return nil, fmt.Errorf("versitygw did not answer within 30 s: %s", out.String())
-		}
-		time.Sleep(50 * time.Millisecond)
+	p, err := tooltest.Start("versitygw", cmd, g.ready)
+	if err != nil {
+		return nil, err
 	}
 	if _, err := g.Client().CreateBucket(context.Background(), &s3.CreateBucketInput{Bucket: &g.Bucket}); err != nil {
-		stop()
-		return nil, fmt.Errorf("create bucket: %w: %s", err, out.String())
+		p.Stop()
+		return nil, fmt.Errorf("create bucket: %w: %s", err, p.Output())
 	}
-	t.Cleanup(stop)
+	t.Cleanup(p.Stop)
 	return g, nil
 }
 

@@ -99,35 +99,13 @@ func start(t testing.TB, bin string, extra []string) (*Mailpit, error) {
 	}
 	args = append(args, extra...)
 	cmd := exec.Command(bin, args...)
-	out := &tooltest.SyncBuffer{}
-	cmd.Stdout, cmd.Stderr = out, out
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("start %s: %w", bin, err)
-	}
-	exited := make(chan struct{})
-	go func() { _ = cmd.Wait(); close(exited) }()
-	stop := func() {
-		_ = cmd.Process.Kill()
-		<-exited
-	}
 	m := &Mailpit{SMTPHost: "127.0.0.1", SMTPPort: smtpPort, APIURL: "http://127.0.0.1:" + strconv.Itoa(httpPort)}
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		select {
-		case <-exited:
-			return nil, fmt.Errorf("mailpit exited during start-up: %s", out.String())
-		default:
-		}
-		if m.ready() {
-			t.Cleanup(stop)
-			return m, nil
-		}
-		if time.Now().After(deadline) {
-			stop()
-			return nil, fmt.Errorf("mailpit did not answer /api/v1/info within 30 s: %s", out.String())
-		}
-		time.Sleep(50 * time.Millisecond)
+	p, err := tooltest.Start("mailpit", cmd, m.ready)
+	if err != nil {
+		return nil, err
 	}
+	t.Cleanup(p.Stop)
+	return m, nil
 }
 
 func (m *Mailpit) ready() bool {

@@ -75,6 +75,15 @@ func findRequirement(ctx context.Context, q postgres.Querier, standardID, id str
 	return r, postgres.DBError(err)
 }
 
+// draftRequirement starts a change of requirement id: it locks the standard, refuses the
+// change unless the standard is a draft, and reads the requirement as it is before.
+func draftRequirement(ctx context.Context, tx *postgres.Tx, standardID, id string) (assess.Requirement, error) {
+	if err := requireDraft(ctx, tx, standardID); err != nil {
+		return assess.Requirement{}, err
+	}
+	return findRequirement(ctx, tx, standardID, id)
+}
+
 // FindRequirement implements assess.StandardService.
 func (s *StandardService) FindRequirement(ctx context.Context, standardID, id string) (assess.Requirement, error) {
 	if err := standardExists(ctx, s.db.Pool, standardID); err != nil {
@@ -265,10 +274,7 @@ func (s *StandardService) UpdateRequirement(ctx context.Context, standardID, id 
 		if err := u.Validate(); err != nil {
 			return err
 		}
-		if err := requireDraft(ctx, tx, standardID); err != nil {
-			return err
-		}
-		before, err := findRequirement(ctx, tx, standardID, id)
+		before, err := draftRequirement(ctx, tx, standardID, id)
 		if err != nil {
 			return err
 		}
@@ -310,10 +316,7 @@ func (s *StandardService) MoveRequirement(ctx context.Context, standardID, id st
 		if err := m.Validate(); err != nil {
 			return err
 		}
-		if err := requireDraft(ctx, tx, standardID); err != nil {
-			return err
-		}
-		before, err := findRequirement(ctx, tx, standardID, id)
+		before, err := draftRequirement(ctx, tx, standardID, id)
 		if err != nil {
 			return err
 		}
@@ -368,10 +371,7 @@ func refuseCycle(ctx context.Context, tx *postgres.Tx, id, parent string) error 
 // go; the former siblings are renumbered.
 func (s *StandardService) DeleteRequirement(ctx context.Context, standardID, id string, actor assess.Actor) error {
 	return s.db.Change(ctx, actor, func(tx *postgres.Tx) error {
-		if err := requireDraft(ctx, tx, standardID); err != nil {
-			return err
-		}
-		before, err := findRequirement(ctx, tx, standardID, id)
+		before, err := draftRequirement(ctx, tx, standardID, id)
 		if err != nil {
 			return err
 		}

@@ -165,7 +165,7 @@ func loadAssessmentLinks(ctx context.Context, q postgres.Querier, list []assess.
 	}
 	standards := map[string][]assess.AssessmentStandard{}
 	var st assess.AssessmentStandard
-	if err := forEachLink(ctx, q, `SELECT s.assessment_id, st.id, st.name, st.standard_version, coalesce(s.level_id, ''),
+	if err := postgres.ForEachLink(ctx, q, `SELECT s.assessment_id, st.id, st.name, st.standard_version, coalesce(s.level_id, ''),
 		coalesce(nullif(l.title, ''), l.identifier, ''), s.conformance_score::float8
 		FROM assessment_standards s JOIN standards st ON st.id = s.standard_id LEFT JOIN levels l ON l.id = s.level_id
 		WHERE s.assessment_id = ANY($1) ORDER BY s.position, st.id`,
@@ -176,7 +176,7 @@ func loadAssessmentLinks(ctx context.Context, q postgres.Querier, list []assess.
 	assessors, assessees := map[string][]assess.UserRef{}, map[string][]assess.UserRef{}
 	var role assess.MemberRole
 	var u assess.UserRef
-	if err := forEachLink(ctx, q, `SELECT m.assessment_id, m.role, u.id, u.username, u.display_name
+	if err := postgres.ForEachLink(ctx, q, `SELECT m.assessment_id, m.role, u.id, u.username, u.display_name
 		FROM assessment_members m JOIN users u ON u.id = m.user_id WHERE m.assessment_id = ANY($1) ORDER BY lower(u.username), u.id`,
 		ids, []any{&role, &u.ID, &u.Username, &u.DisplayName}, func(owner string) {
 			if role == assess.RoleInAssessmentAssessor {
@@ -189,7 +189,7 @@ func loadAssessmentLinks(ctx context.Context, q postgres.Querier, list []assess.
 	}
 	progress := map[string]assess.AssessmentProgress{}
 	var pr assess.AssessmentProgress
-	if err := forEachLink(ctx, q, `SELECT r.assessment_id, count(*),
+	if err := postgres.ForEachLink(ctx, q, `SELECT r.assessment_id, count(*),
 		count(*) FILTER (WHERE r.result IS NOT NULL AND btrim(r.rationale) <> ''),
 		count(*) FILTER (WHERE r.result = 'yes'), count(*) FILTER (WHERE r.result = 'partial'),
 		count(*) FILTER (WHERE r.result = 'no'), count(*) FILTER (WHERE r.result = 'not_applicable'),

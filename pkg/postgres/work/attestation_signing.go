@@ -300,7 +300,7 @@ func (s *AttestationService) ExportAttestation(ctx context.Context, id, spec str
 
 // SealedDocuments implements assess.AttestationService.
 func (s *AttestationService) SealedDocuments(ctx context.Context, scopeID string, actor assess.Actor) ([]assess.AttestationDocument, error) {
-	var args postgres.SqlArgs
+	var args postgres.SQLArgs
 	sql := "SELECT t.id, t.document FROM attestations t JOIN assessments a ON a.id = t.assessment_id WHERE t.state = 'sealed'"
 	switch {
 	case assess.ValidID(assess.PrefixAssessment, scopeID):
@@ -354,16 +354,24 @@ func (s *AttestationService) AttestationFiles(ctx context.Context, id string, ac
 	return files, postgres.DBError(err)
 }
 
+// lockForRequest starts a change of attestation id asked for by request r: r must be
+// valid (Validate normalises it in place), and the attestation is locked for the
+// transaction's actor (404 unless they may see it). It returns the attestation's state.
+func lockForRequest(ctx context.Context, tx *postgres.Tx, id string, r interface{ Validate() error }) (assess.AttestationState, error) {
+	if err := r.Validate(); err != nil {
+		return "", err
+	}
+	_, state, err := visibleAttestation(ctx, tx, tx.Actor, id, true)
+	return state, err
+}
+
 // Sign implements assess.AttestationService: freezes a draft first, checks the slot
 // (unsigned; pinned to the actor or open), applies the signature through pkg/attest and
 // records who signed; when it was the last slot, the creator hears it is ready to seal.
 func (s *AttestationService) Sign(ctx context.Context, id, slotID string, r assess.SignRequest, actor assess.Actor) (assess.Attestation, error) {
 	var out assess.Attestation
 	err := s.db.Change(ctx, actor, func(tx *postgres.Tx) error {
-		if err := r.Validate(); err != nil {
-			return err
-		}
-		_, state, err := visibleAttestation(ctx, tx, tx.Actor, id, true)
+		state, err := lockForRequest(ctx, tx, id, &r)
 		if err != nil {
 			return err
 		}
@@ -587,10 +595,7 @@ func (s *AttestationService) Seal(ctx context.Context, id string, actor assess.A
 func (s *AttestationService) Rescind(ctx context.Context, id string, r assess.RescindRequest, actor assess.Actor) (assess.Attestation, error) {
 	var out assess.Attestation
 	err := s.db.Change(ctx, actor, func(tx *postgres.Tx) error {
-		if err := r.Validate(); err != nil {
-			return err
-		}
-		_, state, err := visibleAttestation(ctx, tx, tx.Actor, id, true)
+		state, err := lockForRequest(ctx, tx, id, &r)
 		if err != nil {
 			return err
 		}

@@ -72,7 +72,7 @@ func visibleAttestation(ctx context.Context, q postgres.Querier, actor assess.Ac
 	if !assess.ValidID(assess.PrefixAttestation, id) {
 		return "", "", errAttestationNotFound
 	}
-	var args postgres.SqlArgs
+	var args postgres.SQLArgs
 	sql := "SELECT t.assessment_id, t.state FROM attestations t WHERE t.id = " + args.Add(id)
 	if cond := postgres.AssessmentVisibleSQL(actor, "t.assessment_id", args.Add); cond != "" {
 		sql += " AND " + cond

@@ -89,7 +89,7 @@ func checkClaim(ctx context.Context, tx *postgres.Tx, c, before assess.Claim, re
 // checkCitedEvidence answers 422 unknown_evidence on field for the first id that is not
 // evidence the actor may see: what one cannot see cannot be cited (and is not revealed).
 func checkCitedEvidence(ctx context.Context, tx *postgres.Tx, field string, ids []string) error {
-	var args postgres.SqlArgs
+	var args postgres.SQLArgs
 	sql := "SELECT e.id FROM evidence e WHERE e.id = ANY (" + args.Add(ids) + ")"
 	if cond := postgres.EvidenceVisibleSQL(tx.Actor, "e.id", "e.author_id", "e.reviewer_id", args.Add); cond != "" {
 		sql += " AND " + cond

@@ -100,7 +100,7 @@ func (s *ClaimService) FindClaims(ctx context.Context, assessmentID string, f as
 	if _, err := postgres.VisibleAssessmentState(ctx, s.db.Pool, actor, assessmentID, false); err != nil {
 		return nil, postgres.DBError(err)
 	}
-	var args postgres.SqlArgs
+	var args postgres.SQLArgs
 	sql := claimSelect + " WHERE c.assessment_id = " + args.Add(assessmentID)
 	if f.Requirement != "" {
 		sql += " AND EXISTS (SELECT 1 FROM claim_requirements fr WHERE fr.claim_id = c.id AND fr.assessment_requirement_id = " +
@@ -126,7 +126,7 @@ func (s *ClaimService) FindClaim(ctx context.Context, id string, actor assess.Ac
 	if !assess.ValidID(assess.PrefixClaim, id) {
 		return assess.Claim{}, errClaimNotFound
 	}
-	var args postgres.SqlArgs
+	var args postgres.SQLArgs
 	sql := claimSelect + " WHERE c.id = " + args.Add(id)
 	if cond := postgres.AssessmentVisibleSQL(actor, "c.assessment_id", args.Add); cond != "" {
 		sql += " AND " + cond

@@ -179,7 +179,7 @@ func findEvidence(ctx context.Context, q postgres.Querier, actor assess.Actor, i
 	if !assess.ValidID(assess.PrefixEvidence, id) {
 		return assess.Evidence{}, postgres.ErrEvidenceNotFound
 	}
-	var args postgres.SqlArgs
+	var args postgres.SQLArgs
 	sql := "SELECT " + evidenceColumns(actor, args.Add) + ", " + postgres.EvidenceTiesSQL(actor, args.Add) + evidenceFrom +
 		" WHERE e.id = " + args.Add(id)
 	var ties assess.EvidenceTies

@@ -35,7 +35,7 @@ func (s *EvidenceService) FindEvidenceLinks(ctx context.Context, id string, acto
 	if err := postgres.EvidenceVisible(ctx, s.db.Pool, actor, id); err != nil {
 		return nil, postgres.DBError(err)
 	}
-	var args postgres.SqlArgs
+	var args postgres.SQLArgs
 	sql := "SELECT " + evidenceLinkColumns + " WHERE l.evidence_id = " + args.Add(id)
 	if cond := postgres.AssessmentVisibleSQL(actor, "l.assessment_id", args.Add); cond != "" {
 		sql += " AND " + cond
@@ -128,7 +128,7 @@ func (s *EvidenceService) UnlinkEvidence(ctx context.Context, id, arID string, a
 		if _, err := lockEvidence(ctx, tx, id, 0); err != nil {
 			return err
 		}
-		var args postgres.SqlArgs
+		var args postgres.SQLArgs
 		sql := "SELECT " + evidenceLinkColumns + " WHERE l.evidence_id = " + args.Add(id) + " AND l.assessment_requirement_id = " + args.Add(arID)
 		if cond := postgres.AssessmentVisibleSQL(tx.Actor, "l.assessment_id", args.Add); cond != "" {
 			sql += " AND " + cond
@@ -157,7 +157,7 @@ func (s *EvidenceService) FindEvidenceClaims(ctx context.Context, id string, act
 	if err := postgres.EvidenceVisible(ctx, s.db.Pool, actor, id); err != nil {
 		return nil, postgres.DBError(err)
 	}
-	var args postgres.SqlArgs
+	var args postgres.SQLArgs
 	sql := `SELECT c.id, c.name, c.assessment_id, ce.kind FROM claim_evidence ce JOIN claims c ON c.id = ce.claim_id
 		WHERE ce.evidence_id = ` + args.Add(id)
 	if cond := postgres.AssessmentVisibleSQL(actor, "c.assessment_id", args.Add); cond != "" {

@@ -39,7 +39,7 @@ func (s *ProjectService) FindProjectFigures(ctx context.Context, id string, acto
 	if err != nil {
 		return assess.ProjectFigures{}, err
 	}
-	args := postgres.SqlArgs{p.ID, projectToday(s.db.Now())}
+	args := postgres.SQLArgs{p.ID, projectToday(s.db.Now())}
 	vis := postgres.AssessmentVisibleSQL(actor, "a.id", args.Add)
 	if vis == "" {
 		vis = "true"

@@ -3,7 +3,6 @@ package work
 import (
 	"context"
 	"errors"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -99,9 +98,6 @@ func (s *ProjectService) FindProjects(ctx context.Context, f assess.ProjectFilte
 	return assess.NewPage(out, page.NextCursor), nil
 }
 
-// projectToday is the calendar day (UTC) against which due dates are compared.
-func projectToday(now time.Time) string { return now.UTC().Format(assess.ProjectDateLayout) }
-
 // FindProject implements assess.ProjectService.
 func (s *ProjectService) FindProject(ctx context.Context, id string) (assess.Project, error) {
 	return findProject(ctx, s.db.Pool, id, projectToday(s.db.Now()))
@@ -139,14 +135,14 @@ func loadProjectLinks(ctx context.Context, q postgres.Querier, projects []assess
 	}
 	standards := map[string][]assess.ProjectStandard{}
 	var st assess.ProjectStandard
-	if err := forEachLink(ctx, q, `SELECT ps.project_id, s.id, s.name, s.standard_version, s.state FROM project_standards ps
+	if err := postgres.ForEachLink(ctx, q, `SELECT ps.project_id, s.id, s.name, s.standard_version, s.state FROM project_standards ps
 		JOIN standards s ON s.id = ps.standard_id WHERE ps.project_id = ANY($1) ORDER BY lower(s.name), s.standard_version, s.id`,
 		ids, []any{&st.ID, &st.Name, &st.StandardVersion, &st.State}, func(owner string) { standards[owner] = append(standards[owner], st) }); err != nil {
 		return err
 	}
 	entities := map[string][]assess.ProjectEntity{}
 	var en assess.ProjectEntity
-	if err := forEachLink(ctx, q, `SELECT pe.project_id, e.id, e.name, e.entity_type FROM project_entities pe
+	if err := postgres.ForEachLink(ctx, q, `SELECT pe.project_id, e.id, e.name, e.entity_type FROM project_entities pe
 		JOIN entities e ON e.id = pe.entity_id WHERE pe.project_id = ANY($1) ORDER BY lower(e.name), e.id`,
 		ids, []any{&en.ID, &en.Name, &en.Type}, func(owner string) { entities[owner] = append(entities[owner], en) }); err != nil {
 		return err
@@ -157,21 +153,6 @@ func loadProjectLinks(ctx context.Context, q postgres.Querier, projects []assess
 		p.Overdue = assess.ProjectOverdue(p.State, p.DueDate, today, p.ArchivedAt != nil)
 	}
 	return nil
-}
-
-// forEachLink runs a query whose first column is the owning record's id and the rest are
-// scanned into dest, calling add with the owner for every row.
-func forEachLink(ctx context.Context, q postgres.Querier, sql string, ids []string, dest []any, add func(owner string)) error {
-	rows, err := q.Query(ctx, sql, ids)
-	if err != nil {
-		return err
-	}
-	var owner string
-	_, err = pgx.ForEachRow(rows, append([]any{&owner}, dest...), func() error {
-		add(owner)
-		return nil
-	})
-	return err
 }
 
 // projectTarget names a project in the audit log.

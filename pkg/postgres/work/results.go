@@ -82,7 +82,7 @@ const assessmentRequirementOrder = `
 
 // readAssessmentRequirements runs query (treeDownQuery or treeUpQuery) with args ($1 the
 // assessment).
-func readAssessmentRequirements(ctx context.Context, q postgres.Querier, query string, args postgres.SqlArgs) ([]assess.AssessmentRequirement, error) {
+func readAssessmentRequirements(ctx context.Context, q postgres.Querier, query string, args postgres.SQLArgs) ([]assess.AssessmentRequirement, error) {
 	rows, err := q.Query(ctx, query, args...)
 	if err != nil {
 		return nil, postgres.DBError(err)
@@ -101,7 +101,7 @@ func readAssessmentRequirements(ctx context.Context, q postgres.Querier, query s
 
 // resultFilterSQL turns the workspace filters into a condition on ar, adding its values to
 // args after the assessment ($1).
-func resultFilterSQL(f assess.AssessmentRequirementFilter, actor assess.Actor, args *postgres.SqlArgs) (string, error) {
+func resultFilterSQL(f assess.AssessmentRequirementFilter, actor assess.Actor, args *postgres.SQLArgs) (string, error) {
 	results, err := f.Results()
 	if err != nil {
 		return "", err
@@ -136,7 +136,7 @@ func (s *ResultService) FindAssessmentRequirements(ctx context.Context, assessme
 	if _, err := postgres.VisibleAssessmentState(ctx, s.db.Pool, actor, assessmentID, false); err != nil {
 		return nil, postgres.DBError(err)
 	}
-	args := postgres.SqlArgs{assessmentID}
+	args := postgres.SQLArgs{assessmentID}
 	cond, err := resultFilterSQL(f, actor, &args)
 	if err != nil {
 		return nil, err
@@ -161,7 +161,7 @@ func findAssessmentRequirement(ctx context.Context, q postgres.Querier, assessme
 	if !assess.ValidID(assess.PrefixAssessmentRequirement, id) {
 		return assess.AssessmentRequirement{}, errAssessmentRequirementNotFound
 	}
-	list, err := readAssessmentRequirements(ctx, q, treeUpQuery("ar.id = $2"), postgres.SqlArgs{assessmentID, id})
+	list, err := readAssessmentRequirements(ctx, q, treeUpQuery("ar.id = $2"), postgres.SQLArgs{assessmentID, id})
 	if err != nil {
 		return assess.AssessmentRequirement{}, err
 	}
@@ -323,7 +323,7 @@ func (s *ResultService) RecordResults(ctx context.Context, assessmentID string, 
 			return err
 		}
 		var err error
-		if out, err = readAssessmentRequirements(ctx, tx, treeUpQuery("ar.id = ANY ($2)"), postgres.SqlArgs{assessmentID, ids}); err != nil {
+		if out, err = readAssessmentRequirements(ctx, tx, treeUpQuery("ar.id = ANY ($2)"), postgres.SQLArgs{assessmentID, ids}); err != nil {
 			return err
 		}
 		ev := assess.ResultEvent{AssessmentID: assessmentID, RequirementIDs: ids, Count: len(ids)}

@@ -4,7 +4,12 @@
 // keys. It builds on the kit (package postgres) and never imports another area.
 package work
 
-import "github.com/assay-dev/assay/pkg/postgres"
+import (
+	"time"
+
+	"github.com/assay-dev/assay/pkg/assess"
+	"github.com/assay-dev/assay/pkg/postgres"
+)
 
 // EntityService implements assess.EntityService.
 type EntityService struct{ db *postgres.DB }
@@ -65,3 +70,7 @@ type PlatformKeyService struct{ db *postgres.DB }
 
 // NewPlatformKeyService returns the service on db.
 func NewPlatformKeyService(db *postgres.DB) *PlatformKeyService { return &PlatformKeyService{db} }
+
+// projectToday is the calendar day (UTC) of now against which the area compares due
+// dates of projects and assessments and the validity of evidence.
+func projectToday(now time.Time) string { return now.UTC().Format(assess.ProjectDateLayout) }

@@ -205,7 +205,7 @@ func (s *WorkNoteService) MentionableUsers(ctx context.Context, assessmentID str
 	if _, err := postgres.VisibleAssessmentState(ctx, s.db.Pool, actor, assessmentID, false); err != nil {
 		return nil, postgres.DBError(err)
 	}
-	var args postgres.SqlArgs
+	var args postgres.SQLArgs
 	a := args.Add(assessmentID)
 	sql := `SELECT u.id, u.username, u.display_name FROM users u WHERE u.active AND u.id IN (
 		SELECT m.user_id FROM assessment_members m WHERE m.assessment_id = ` + a + `
