@@ -25,7 +25,9 @@ import (
 	"github.com/assay-dev/assay/pkg/metrics"
 	"github.com/assay-dev/assay/pkg/notify"
 	"github.com/assay-dev/assay/pkg/postgres"
+	"github.com/assay-dev/assay/pkg/postgres/identity"
 	"github.com/assay-dev/assay/pkg/postgres/services"
+	"github.com/assay-dev/assay/pkg/postgres/work"
 	"github.com/assay-dev/assay/pkg/secret"
 	"github.com/assay-dev/assay/web"
 )
@@ -61,16 +63,15 @@ func run(ctx context.Context, opts options) error {
 	if err := boot.PrepareSchema(ctx, db.Pool, log, cfg.MigrateOnStart); err != nil {
 		return err
 	}
-	identity := postgres.IdentityConfig{
+	accounts := &identity.Config{
 		PasswordMinLength: cfg.PasswordMinLength, MaxFailedLogins: cfg.LoginMaxFailedAttempts, LockoutDuration: cfg.LoginLockoutDuration,
+		Hasher: secret.NewHasher(secret.DefaultArgon2, 0),
 	}
 	if cfg.PasswordHIBPCheckEnabled {
-		identity.Breaches = &secret.BreachChecker{BaseURL: cfg.PasswordHIBPAPIURL, Timeout: cfg.PasswordHIBPTimeout, Logger: log}
+		accounts.Breaches = &secret.BreachChecker{BaseURL: cfg.PasswordHIBPAPIURL, Timeout: cfg.PasswordHIBPTimeout, Logger: log}
 	}
-	store := postgres.New(db.Pool, nil).WithAcquireTimeout(cfg.DBAcquireTimeout).ConfigureIdentity(identity, secret.NewHasher(secret.DefaultArgon2, 0)).
-		ConfigureAttestations(postgres.AttestationConfig{AppURL: cfg.AppURL, ToolVersion: boot.Version}).
-		ConfigureDeliveries(boot.DeliveryConfig(cfg)).WithCredentialCache(cfg.CredentialCacheTTL).WithUnreadCountCache(cfg.UnreadCountCacheTTL).
-		WithRationaleMinWords(cfg.AssessmentRationaleMinWords)
+	store := postgres.New(db.Pool, nil).WithAcquireTimeout(cfg.DBAcquireTimeout).
+		ConfigureDeliveries(boot.DeliveryConfig(cfg)).WithCredentialCache(cfg.CredentialCacheTTL).WithUnreadCountCache(cfg.UnreadCountCacheTTL)
 	if err := boot.LoadKeys(ctx, store, cfg, log); err != nil {
 		return err
 	}
@@ -81,7 +82,8 @@ func run(ctx context.Context, opts options) error {
 	listenCtx, stopListening := context.WithCancel(ctx)
 	defer stopListening()
 	go store.ListenChanges(listenCtx, log)
-	svc := services.New(store)
+	svc := services.NewWith(store, services.Config{Identity: accounts, RationaleMinWords: cfg.AssessmentRationaleMinWords,
+		Attestations: work.AttestationConfig{AppURL: cfg.AppURL, ToolVersion: boot.Version}})
 	if err := svc.Roles.SyncBuiltinRoles(ctx); err != nil {
 		return err
 	}

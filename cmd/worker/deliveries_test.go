@@ -78,10 +78,8 @@ func storeFor(t *testing.T, environ []string) *postgres.DB {
 	pool, err := postgres.OpenPool(context.Background(), cfg.DatabaseURL, postgres.PoolConfig{MaxConns: 5})
 	require.NoError(t, err)
 	t.Cleanup(pool.Close)
-	db := postgres.New(pool, nil).
-		ConfigureIdentity(postgres.IdentityConfig{PasswordMinLength: 12}, secret.NewHasher(secret.Argon2Params{MemoryKiB: 64, Time: 1, Threads: 1}, 2)).
-		ConfigureDeliveries(boot.DeliveryConfig(cfg))
-	require.NoError(t, services.New(db).Roles.SyncBuiltinRoles(context.Background()))
+	db := postgres.New(pool, nil).ConfigureDeliveries(boot.DeliveryConfig(cfg))
+	require.NoError(t, fastServices(db).Roles.SyncBuiltinRoles(context.Background()))
 	return db
 }
 
@@ -90,7 +88,7 @@ var users atomic.Int64
 func createUser(t *testing.T, db *postgres.DB) assess.User {
 	t.Helper()
 	n := users.Add(1)
-	u, err := services.New(db).Users.CreateUser(context.Background(), assess.NewUser{NewAccount: assess.NewAccount{
+	u, err := fastServices(db).Users.CreateUser(context.Background(), assess.NewUser{NewAccount: assess.NewAccount{
 		Username: fmt.Sprintf("user%d", n), Email: fmt.Sprintf("user%d@example.com", n), DisplayName: fmt.Sprintf("User %d", n), Password: "a long enough password",
 	}}, assess.SystemActor)
 	require.NoError(t, err)
@@ -99,7 +97,7 @@ func createUser(t *testing.T, db *postgres.DB) assess.User {
 
 func createWebhook(t *testing.T, db *postgres.DB, url string) (assess.Webhook, string) {
 	t.Helper()
-	wh, secret, err := services.New(db).Webhooks.CreateWebhook(context.Background(), assess.NewWebhook{
+	wh, secret, err := fastServices(db).Webhooks.CreateWebhook(context.Background(), assess.NewWebhook{
 		Name: "receiver", URL: url, EventTypes: []string{string(assess.EventUserCreated)},
 	}, assess.SystemActor)
 	require.NoError(t, err)
@@ -109,7 +107,7 @@ func createWebhook(t *testing.T, db *postgres.DB, url string) (assess.Webhook, s
 // webhookDeliveries lists the newest deliveries to a webhook, of status when not empty.
 func webhookDeliveries(t *testing.T, db *postgres.DB, webhookID, status string, limit int) []assess.Delivery {
 	t.Helper()
-	page, err := services.New(db).Deliveries.FindDeliveries(context.Background(), assess.DeliveryFilter{
+	page, err := fastServices(db).Deliveries.FindDeliveries(context.Background(), assess.DeliveryFilter{
 		Kind: assess.DeliveryKindWebhook, DestinationID: webhookID, Status: status, PageRequest: assess.PageRequest{Limit: limit}})
 	require.NoError(t, err)
 	return page.Items
@@ -192,7 +190,7 @@ func waitDelivery(t *testing.T, db *postgres.DB, webhookID string, timeout time.
 			return false
 		}
 		var err error
-		d, err = services.New(db).Deliveries.FindDelivery(context.Background(), assess.DeliveryKindWebhook, webhookID, ds[0].ID)
+		d, err = fastServices(db).Deliveries.FindDelivery(context.Background(), assess.DeliveryKindWebhook, webhookID, ds[0].ID)
 		require.NoError(t, err)
 		return true
 	}, timeout, 50*time.Millisecond)
@@ -295,11 +293,11 @@ func TestUnreachableWebhookFailsAndIsSwitchedOff(t *testing.T) {
 	ctx := context.Background()
 	if !t.Run("switched off after two failed deliveries", func(t *testing.T) {
 		require.Eventually(t, func() bool {
-			w, err := services.New(db).Webhooks.FindWebhook(ctx, wh.ID)
+			w, err := fastServices(db).Webhooks.FindWebhook(ctx, wh.ID)
 			require.NoError(t, err)
 			return !w.Active
 		}, 30*time.Second, 50*time.Millisecond)
-		w, err := services.New(db).Webhooks.FindWebhook(ctx, wh.ID)
+		w, err := fastServices(db).Webhooks.FindWebhook(ctx, wh.ID)
 		require.NoError(t, err)
 		require.NotNil(t, w.DisabledAt)
 		require.Equal(t, 2, w.ConsecutiveFailures)
@@ -513,4 +511,11 @@ func TestWorkerRefusesInternalAddressesWithoutAllowList(t *testing.T) {
 	t.Run("nothing reached the loopback receiver", func(t *testing.T) {
 		require.Empty(t, rec.requests(), "nothing reached the loopback receiver")
 	})
+}
+
+// fastServices are the store's services on db with a cheap password hasher (tests only).
+func fastServices(db *postgres.DB) *services.Services {
+	cfg := services.DefaultConfig()
+	cfg.Identity.Hasher = secret.NewHasher(secret.Argon2Params{MemoryKiB: 64, Time: 1, Threads: 1}, 2)
+	return services.NewWith(db, cfg)
 }

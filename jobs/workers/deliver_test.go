@@ -42,10 +42,8 @@ func deliveryStore(t testing.TB, mutate ...func(*postgres.DeliveryConfig)) *post
 	for _, m := range mutate {
 		m(&cfg)
 	}
-	db := postgres.New(pool, nil).
-		ConfigureIdentity(postgres.IdentityConfig{PasswordMinLength: 12}, secret.NewHasher(secret.Argon2Params{MemoryKiB: 64, Time: 1, Threads: 1}, 2)).
-		ConfigureDeliveries(cfg)
-	require.NoError(t, services.New(db).Roles.SyncBuiltinRoles(context.Background()))
+	db := postgres.New(pool, nil).ConfigureDeliveries(cfg)
+	require.NoError(t, fastServices(db).Roles.SyncBuiltinRoles(context.Background()))
 	return db
 }
 
@@ -69,7 +67,7 @@ var userSeq atomic.Int64
 func createUser(t testing.TB, db *postgres.DB) assess.User {
 	t.Helper()
 	n := userSeq.Add(1)
-	u, err := services.New(db).Users.CreateUser(context.Background(), assess.NewUser{NewAccount: assess.NewAccount{
+	u, err := fastServices(db).Users.CreateUser(context.Background(), assess.NewUser{NewAccount: assess.NewAccount{
 		Username: fmt.Sprintf("user%d", n), Email: fmt.Sprintf("user%d@example.com", n), DisplayName: fmt.Sprintf("User %d", n), Password: "a long enough password",
 	}}, assess.SystemActor)
 	require.NoError(t, err)
@@ -140,14 +138,14 @@ func TestWebhookDeliverySucceeds(t *testing.T) {
 	ctx := context.Background()
 	db := deliveryStore(t)
 	rec := &recorder{}
-	wh, _, err := services.New(db).Webhooks.CreateWebhook(ctx, assess.NewWebhook{Name: "ci", URL: serve(t, rec) + "/hook", EventTypes: []string{"user.*"}}, assess.SystemActor)
+	wh, _, err := fastServices(db).Webhooks.CreateWebhook(ctx, assess.NewWebhook{Name: "ci", URL: serve(t, rec) + "/hook", EventTypes: []string{"user.*"}}, assess.SystemActor)
 	require.NoError(t, err)
 	createUser(t, db)
 	ids := deliveryIDs(t, db, "webhook_id", wh.ID)
 	require.Len(t, ids, 1)
 
 	jm := metrics.NewJobMetrics()
-	d := testDeliverer(services.New(db).DeliveryStore, jm)
+	d := testDeliverer(fastServices(db).DeliveryStore, jm)
 	w := &DeliverWebhookWorker{d: d}
 	job := &river.Job[jobs.DeliverWebhookArgs]{JobRow: jobRow("delivery.webhook", 1, 3), Args: jobs.DeliverWebhookArgs{DeliveryID: ids[0]}}
 	require.NoError(t, w.Work(ctx, job))
@@ -159,7 +157,7 @@ func TestWebhookDeliverySucceeds(t *testing.T) {
 	require.NoError(t, json.Unmarshal(bodies[0], &env))
 	require.Equal(t, string(assess.EventUserCreated), env.Type)
 
-	got, err := services.New(db).Deliveries.FindDelivery(ctx, assess.DeliveryKindWebhook, wh.ID, ids[0])
+	got, err := fastServices(db).Deliveries.FindDelivery(ctx, assess.DeliveryKindWebhook, wh.ID, ids[0])
 	require.NoError(t, err)
 	require.Equal(t, assess.DeliverySucceeded, got.Status)
 	require.Equal(t, 1, got.Attempts)
@@ -178,11 +176,11 @@ func TestWebhookFailureIsRetriedUntilTheLastAttempt(t *testing.T) {
 	ctx := context.Background()
 	db := deliveryStore(t)
 	rec := &recorder{statuses: []int{500, 503, 502}}
-	wh, _, err := services.New(db).Webhooks.CreateWebhook(ctx, assess.NewWebhook{Name: "down", URL: serve(t, rec), EventTypes: []string{"*"}}, assess.SystemActor)
+	wh, _, err := fastServices(db).Webhooks.CreateWebhook(ctx, assess.NewWebhook{Name: "down", URL: serve(t, rec), EventTypes: []string{"*"}}, assess.SystemActor)
 	require.NoError(t, err)
 	createUser(t, db)
 	id := deliveryIDs(t, db, "webhook_id", wh.ID)[0]
-	w := &DeliverWebhookWorker{d: testDeliverer(services.New(db).DeliveryStore, nil)}
+	w := &DeliverWebhookWorker{d: testDeliverer(fastServices(db).DeliveryStore, nil)}
 
 	for attempt := 1; attempt <= 3; attempt++ {
 		job := &river.Job[jobs.DeliverWebhookArgs]{JobRow: jobRow("delivery.webhook", attempt, 3), Args: jobs.DeliverWebhookArgs{DeliveryID: id}}
@@ -191,7 +189,7 @@ func TestWebhookFailureIsRetriedUntilTheLastAttempt(t *testing.T) {
 		require.Error(t, workErr, "a failure returns an error so River retries (or discards the last)")
 		var cancel *rivertype.JobCancelError
 		require.False(t, errors.As(workErr, &cancel))
-		d, err := services.New(db).Deliveries.FindDelivery(ctx, assess.DeliveryKindWebhook, wh.ID, id)
+		d, err := fastServices(db).Deliveries.FindDelivery(ctx, assess.DeliveryKindWebhook, wh.ID, id)
 		require.NoError(t, err)
 		require.Equal(t, attempt, d.Attempts)
 		if attempt < 3 {
@@ -208,7 +206,7 @@ func TestWebhookFailureIsRetriedUntilTheLastAttempt(t *testing.T) {
 			require.Equal(t, metrics.JobFailed, JobOutcome(job.JobRow, workErr))
 		}
 	}
-	wh, err = services.New(db).Webhooks.FindWebhook(ctx, wh.ID)
+	wh, err = fastServices(db).Webhooks.FindWebhook(ctx, wh.ID)
 	require.NoError(t, err)
 	require.Equal(t, 1, wh.ConsecutiveFailures)
 }
@@ -218,13 +216,13 @@ func TestSwitchedOffChannelIsSkipped(t *testing.T) {
 	ctx := context.Background()
 	db := deliveryStore(t)
 	rec := &recorder{}
-	wh, _, err := services.New(db).Webhooks.CreateWebhook(ctx, assess.NewWebhook{Name: "ci", URL: serve(t, rec), EventTypes: []string{"*"}}, assess.SystemActor)
+	wh, _, err := fastServices(db).Webhooks.CreateWebhook(ctx, assess.NewWebhook{Name: "ci", URL: serve(t, rec), EventTypes: []string{"*"}}, assess.SystemActor)
 	require.NoError(t, err)
 	createUser(t, db)
 	id := deliveryIDs(t, db, "webhook_id", wh.ID)[0]
-	w := &DeliverWebhookWorker{d: testDeliverer(services.New(db).DeliveryStore, nil, func(c *Config) { c.WebhooksEnabled = false })}
+	w := &DeliverWebhookWorker{d: testDeliverer(fastServices(db).DeliveryStore, nil, func(c *Config) { c.WebhooksEnabled = false })}
 	require.NoError(t, w.Work(ctx, &river.Job[jobs.DeliverWebhookArgs]{JobRow: jobRow("delivery.webhook", 1, 3), Args: jobs.DeliverWebhookArgs{DeliveryID: id}}))
-	d, err := services.New(db).Deliveries.FindDelivery(ctx, assess.DeliveryKindWebhook, wh.ID, id)
+	d, err := fastServices(db).Deliveries.FindDelivery(ctx, assess.DeliveryKindWebhook, wh.ID, id)
 	require.NoError(t, err)
 	require.Equal(t, assess.DeliverySkipped, d.Status)
 	require.Contains(t, d.LastError, "switched off")
@@ -250,18 +248,18 @@ func TestInterruptedDeliveryIsRecordedAndSnoozed(t *testing.T) {
 		}
 	}))
 	t.Cleanup(func() { close(release) }) // runs before the server's Close
-	wh, _, err := services.New(db).Webhooks.CreateWebhook(context.Background(), assess.NewWebhook{Name: "slow", URL: url, EventTypes: []string{"*"}}, assess.SystemActor)
+	wh, _, err := fastServices(db).Webhooks.CreateWebhook(context.Background(), assess.NewWebhook{Name: "slow", URL: url, EventTypes: []string{"*"}}, assess.SystemActor)
 	require.NoError(t, err)
 	createUser(t, db)
 	id := deliveryIDs(t, db, "webhook_id", wh.ID)[0]
-	w := &DeliverWebhookWorker{d: testDeliverer(services.New(db).DeliveryStore, nil)}
+	w := &DeliverWebhookWorker{d: testDeliverer(fastServices(db).DeliveryStore, nil)}
 
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() { <-arrived; cancel() }() // the worker is stopped mid-request
 	err = w.Work(ctx, &river.Job[jobs.DeliverWebhookArgs]{JobRow: jobRow("delivery.webhook", 3, 3), Args: jobs.DeliverWebhookArgs{DeliveryID: id}})
 	var snooze *rivertype.JobSnoozeError
 	require.ErrorAs(t, err, &snooze, "even the last attempt is retried: an interruption is not the receiver's failure")
-	d, err := services.New(db).Deliveries.FindDelivery(context.Background(), assess.DeliveryKindWebhook, wh.ID, id)
+	d, err := fastServices(db).Deliveries.FindDelivery(context.Background(), assess.DeliveryKindWebhook, wh.ID, id)
 	require.NoError(t, err)
 	require.Equal(t, assess.DeliveryRetrying, d.Status)
 	require.Contains(t, d.LastError, "interrupted")
@@ -272,14 +270,14 @@ func TestChatDeliveryPostsThePlatformPayload(t *testing.T) {
 	ctx := context.Background()
 	db := deliveryStore(t)
 	rec := &recorder{}
-	ch, err := services.New(db).Chat.CreateChatDestination(ctx, assess.NewChatDestination{
+	ch, err := fastServices(db).Chat.CreateChatDestination(ctx, assess.NewChatDestination{
 		Platform: assess.ChannelSlack, Name: "ops", URL: serve(t, rec) + "/services/T/B/x", EventTypes: []string{"user.created"},
 	}, assess.SystemActor)
 	require.NoError(t, err)
 	u := createUser(t, db)
 	ids := deliveryIDs(t, db, "chat_id", ch.ID)
 	require.Len(t, ids, 1)
-	w := &DeliverChatWorker{d: testDeliverer(services.New(db).DeliveryStore, nil)}
+	w := &DeliverChatWorker{d: testDeliverer(fastServices(db).DeliveryStore, nil)}
 	require.NoError(t, w.Work(ctx, &river.Job[jobs.DeliverChatArgs]{JobRow: jobRow("delivery.chat", 1, 3), Args: jobs.DeliverChatArgs{DeliveryID: ids[0]}}))
 
 	_, bodies := rec.got()
@@ -299,7 +297,7 @@ func TestChatDeliveryPostsThePlatformPayload(t *testing.T) {
 	require.Equal(t, "actions", last.Type)
 	require.Equal(t, "https://assay.example.com/admin/users?id="+u.ID, last.Elements[0].URL)
 
-	d, err := services.New(db).Deliveries.FindDelivery(ctx, assess.DeliveryKindChat, ch.ID, ids[0])
+	d, err := fastServices(db).Deliveries.FindDelivery(ctx, assess.DeliveryKindChat, ch.ID, ids[0])
 	require.NoError(t, err)
 	require.Equal(t, assess.DeliverySucceeded, d.Status)
 }
@@ -313,13 +311,13 @@ func TestEmailDeliveryReachesTheMailServer(t *testing.T) {
 	db := deliveryStore(t, func(c *postgres.DeliveryConfig) {
 		c.SMTP = assess.SMTPOverrides{Enabled: &on, Host: &host, Port: &port, From: &from}
 	})
-	admin, err := services.New(db).Identity.CreateFirstAdmin(ctx, assess.NewAccount{Username: "admin", Email: "admin@example.com", DisplayName: "Ada Admin", Password: "a long enough password"}, assess.SystemActor)
+	admin, err := fastServices(db).Identity.CreateFirstAdmin(ctx, assess.NewAccount{Username: "admin", Email: "admin@example.com", DisplayName: "Ada Admin", Password: "a long enough password"}, assess.SystemActor)
 	require.NoError(t, err)
-	d, err := services.New(db).Email.SendTestEmail(ctx, "ops@example.com", assess.Actor{ID: admin.ID})
+	d, err := fastServices(db).Email.SendTestEmail(ctx, "ops@example.com", assess.Actor{ID: admin.ID})
 	require.NoError(t, err)
 
 	jm := metrics.NewJobMetrics()
-	w := &DeliverEmailWorker{d: testDeliverer(services.New(db).DeliveryStore, jm)}
+	w := &DeliverEmailWorker{d: testDeliverer(fastServices(db).DeliveryStore, jm)}
 	require.NoError(t, w.Work(ctx, &river.Job[jobs.DeliverEmailArgs]{JobRow: jobRow("delivery.email", 1, 3), Args: jobs.DeliverEmailArgs{DeliveryID: d.ID}}))
 
 	msgs := mp.WaitForMessages(t, 1, 10*time.Second)
@@ -329,7 +327,7 @@ func TestEmailDeliveryReachesTheMailServer(t *testing.T) {
 	require.Contains(t, msgs[0].Text, "https://assay.example.com/")
 	require.Contains(t, msgs[0].HTML, `href="https://assay.example.com/"`)
 
-	got, err := services.New(db).Deliveries.FindDelivery(ctx, assess.DeliveryKindEmail, "", d.ID)
+	got, err := fastServices(db).Deliveries.FindDelivery(ctx, assess.DeliveryKindEmail, "", d.ID)
 	require.NoError(t, err)
 	require.Equal(t, assess.DeliverySucceeded, got.Status)
 }
@@ -339,13 +337,13 @@ func TestPurgeDeliveriesKeepsRecentAndUnfinished(t *testing.T) {
 	ctx := context.Background()
 	db := deliveryStore(t)
 	rec := &recorder{}
-	wh, _, err := services.New(db).Webhooks.CreateWebhook(ctx, assess.NewWebhook{Name: "ci", URL: serve(t, rec), EventTypes: []string{"user.*"}}, assess.SystemActor)
+	wh, _, err := fastServices(db).Webhooks.CreateWebhook(ctx, assess.NewWebhook{Name: "ci", URL: serve(t, rec), EventTypes: []string{"user.*"}}, assess.SystemActor)
 	require.NoError(t, err)
 	user := createUser(t, db)
 	createUser(t, db)
 	ids := deliveryIDs(t, db, "webhook_id", wh.ID)
 	require.Len(t, ids, 2)
-	w := &DeliverWebhookWorker{d: testDeliverer(services.New(db).DeliveryStore, nil)}
+	w := &DeliverWebhookWorker{d: testDeliverer(fastServices(db).DeliveryStore, nil)}
 	require.NoError(t, w.Work(ctx, &river.Job[jobs.DeliverWebhookArgs]{JobRow: jobRow("delivery.webhook", 1, 3), Args: jobs.DeliverWebhookArgs{DeliveryID: ids[0]}}))
 	// Two in-app notifications, one of them read.
 	_, err = db.PgxPool().Exec(ctx, `INSERT INTO notifications (id, user_id, type, title, message, created_at, read_at)
@@ -353,7 +351,7 @@ func TestPurgeDeliveriesKeepsRecentAndUnfinished(t *testing.T) {
 	require.NoError(t, err)
 
 	later := time.Now().Add(48 * time.Hour)
-	purge := &PurgeDeliveriesWorker{Store: services.New(db).DeliveryStore, Maintenance: db, Logger: quiet, Now: func() time.Time { return later }, WorkerName: "t"}
+	purge := &PurgeDeliveriesWorker{Store: fastServices(db).DeliveryStore, Maintenance: db, Logger: quiet, Now: func() time.Time { return later }, WorkerName: "t"}
 	job := &river.Job[jobs.PurgeDeliveriesArgs]{
 		JobRow: &rivertype.JobRow{ID: 1, Kind: jobs.PurgeDeliveriesArgs{}.Kind()},
 		Args:   jobs.PurgeDeliveriesArgs{WebhookRetention: 24 * time.Hour, ChatRetention: 24 * time.Hour, NotificationRetention: 24 * time.Hour},
@@ -423,7 +421,7 @@ func TestJobOutcome(t *testing.T) {
 func TestPurgeDeliveriesIsScheduled(t *testing.T) {
 	t.Parallel()
 	db := deliveryStore(t)
-	c, err := NewClient(db.PgxPool(), Config{RunWorkers: true, Maintenance: db, Deliveries: services.New(db).DeliveryStore, Logger: quiet, Name: "worker-p",
+	c, err := NewClient(db.PgxPool(), Config{RunWorkers: true, Maintenance: db, Deliveries: fastServices(db).DeliveryStore, Logger: quiet, Name: "worker-p",
 		WebhookRetention: time.Hour, ChatRetention: time.Hour, EmailRetention: time.Hour})
 	require.NoError(t, err)
 	require.NoError(t, c.Start(context.Background()))
@@ -431,4 +429,11 @@ func TestPurgeDeliveriesIsScheduled(t *testing.T) {
 	require.Eventually(t, func() bool {
 		return len(column2(t, db, "SELECT worker FROM maintenance_runs WHERE job = 'maintenance.purge_deliveries'")) == 1
 	}, 15*time.Second, 100*time.Millisecond)
+}
+
+// fastServices are the store's services on db with a cheap password hasher (tests only).
+func fastServices(db *postgres.DB) *services.Services {
+	cfg := services.DefaultConfig()
+	cfg.Identity.Hasher = secret.NewHasher(secret.Argon2Params{MemoryKiB: 64, Time: 1, Threads: 1}, 2)
+	return services.NewWith(db, cfg)
 }

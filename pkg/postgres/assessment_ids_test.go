@@ -72,7 +72,7 @@ func TestConcurrentStartsDoNotCollide(t *testing.T) {
 	s := newAssessmentStore(t)
 	assessor := s.user("assessor", assess.PermAssessmentsView, assess.PermAssessmentsCreate, assess.PermAssessmentsManage)
 	ids := s.createAssessments(40, assessor)
-	frozen := services.New(postgres.New(s.pool, func() time.Time { return frozenStartTime }))
+	frozen := testServices(postgres.New(s.pool, func() time.Time { return frozenStartTime }))
 	require.Empty(t, startConcurrently(s.ctx, frozen, assessor, ids))
 	var rows, distinct int
 	require.NoError(t, s.pool.QueryRow(s.ctx, "SELECT count(*), count(DISTINCT id) FROM assessment_requirements").Scan(&rows, &distinct))
@@ -99,7 +99,7 @@ func TestConcurrentStartsAcrossProcesses(t *testing.T) {
 	var out strings.Builder
 	other.Stdout, other.Stderr = &out, &out
 	require.NoError(t, other.Start())
-	errs := startConcurrently(s.ctx, services.New(postgres.New(s.pool, func() time.Time { return frozenStartTime })), assessor, ids[:30])
+	errs := startConcurrently(s.ctx, testServices(postgres.New(s.pool, func() time.Time { return frozenStartTime })), assessor, ids[:30])
 	require.NoError(t, other.Wait(), out.String())
 	require.Empty(t, errs)
 	var started, rows int
@@ -117,7 +117,7 @@ func TestStartsOfTheOtherProcess(t *testing.T) {
 		t.Skip("run by TestConcurrentStartsAcrossProcesses")
 	}
 	pool := openPool(t, os.Getenv(pgtest.EnvURL))
-	svc := services.New(postgres.New(pool, func() time.Time { return frozenStartTime }))
+	svc := testServices(postgres.New(pool, func() time.Time { return frozenStartTime }))
 	actorID := os.Getenv("ASSAY_TEST_OTHER_ACTOR")
 	actor := assess.Actor{ID: actorID, Principal: &assess.Principal{User: assess.User{ID: actorID, Active: true},
 		Permissions: []string{string(assess.PermAssessmentsCreate), string(assess.PermAssessmentsManage), string(assess.PermAssessmentsView)}}}

@@ -31,7 +31,7 @@ func newAssessmentStore(t *testing.T) *assessmentStore {
 	t.Helper()
 	dsn := pgtest.NewDatabase(t)
 	pool := openPool(t, dsn)
-	s := &assessmentStore{t: t, ctx: context.Background(), pool: pool, dsn: dsn, svc: services.New(postgres.New(pool, nil)),
+	s := &assessmentStore{t: t, ctx: context.Background(), pool: pool, dsn: dsn, svc: testServices(postgres.New(pool, nil)),
 		entity: assess.NewID(assess.PrefixEntity, time.Now()), standard: assess.NewID(assess.PrefixStandard, time.Now())}
 	s.exec(`INSERT INTO entities (id, name, entity_type) VALUES ($1, 'Shop', 'product')`, s.entity)
 	s.exec(`INSERT INTO standards (id, identifier, name, state) VALUES ($1, 'std', 'Standard', 'published')`, s.standard)

@@ -19,7 +19,6 @@ import (
 	"github.com/assay-dev/assay/pkg/assess"
 	"github.com/assay-dev/assay/pkg/postgres"
 	"github.com/assay-dev/assay/pkg/postgres/pgtest"
-	"github.com/assay-dev/assay/pkg/postgres/services"
 	"github.com/assay-dev/assay/pkg/postgres/work"
 )
 
@@ -85,7 +84,7 @@ func TestMigration0017MovesAttachmentsToTheirPrefix(t *testing.T) {
 	_, err = postgres.Migrate(ctx, pool, quiet)
 	require.NoError(t, err)
 	db := postgres.New(pool, nil)
-	svc := services.New(db)
+	svc := testServices(db)
 	stored, err := svc.Attachments.FindStoredAttachment(ctx, f.evidence, renamed[f.inDatabase], assess.SystemActor)
 	require.NoError(t, err)
 	rc, err := work.NewChunkStore(db).Get(ctx, stored.StorageKey)

@@ -18,7 +18,6 @@ import (
 	"github.com/assay-dev/assay/pkg/assess"
 	"github.com/assay-dev/assay/pkg/postgres"
 	"github.com/assay-dev/assay/pkg/postgres/pgtest"
-	"github.com/assay-dev/assay/pkg/postgres/services"
 	"github.com/assay-dev/assay/pkg/postgres/work"
 )
 
@@ -45,7 +44,7 @@ func count(t *testing.T, pool *pgxpool.Pool, sql string, args ...any) int {
 func storeBytes(t *testing.T, db *postgres.DB, ev, key, content string) assess.StoredAttachment {
 	t.Helper()
 	ctx := context.Background()
-	require.NoError(t, services.New(db).Attachments.QueueBlob(ctx, assess.StorageDatabase, key, time.Hour))
+	require.NoError(t, testServices(db).Attachments.QueueBlob(ctx, assess.StorageDatabase, key, time.Hour))
 	info, err := work.NewChunkStore(db).Put(ctx, key, strings.NewReader(content))
 	require.NoError(t, err)
 	return assess.StoredAttachment{StorageKey: key, Attachment: assess.Attachment{EvidenceID: ev, Filename: key + ".txt",
@@ -59,7 +58,7 @@ func storeBytes(t *testing.T, db *postgres.DB, ev, key, content string) assess.S
 func TestRecordAttachment(t *testing.T) {
 	t.Parallel()
 	pool, db, ev := attachmentFixture(t)
-	svc := services.New(db).Attachments
+	svc := testServices(db).Attachments
 	ctx := context.Background()
 	version := func() int {
 		return count(t, pool, "SELECT version::int FROM evidence WHERE id = $1", ev)
@@ -105,7 +104,7 @@ func TestRecordAttachment(t *testing.T) {
 func TestEvidenceFilesDoNotChangeInReview(t *testing.T) {
 	t.Parallel()
 	pool, db, ev := attachmentFixture(t)
-	svc := services.New(db).Attachments
+	svc := testServices(db).Attachments
 	ctx := context.Background()
 	att, _, err := svc.RecordAttachment(ctx, storeBytes(t, db, ev, "a", "report a\n"), assess.SystemActor)
 	require.NoError(t, err)
@@ -136,7 +135,7 @@ func TestEvidenceFilesDoNotChangeInReview(t *testing.T) {
 func TestSweepBlobGarbage(t *testing.T) {
 	t.Parallel()
 	pool, db, ev := attachmentFixture(t)
-	svc := services.New(db).Attachments
+	svc := testServices(db).Attachments
 	ctx := context.Background()
 	_, _, err := svc.RecordAttachment(ctx, storeBytes(t, db, ev, "kept", "kept"), assess.SystemActor)
 	require.NoError(t, err)
@@ -193,7 +192,7 @@ func keys(t *testing.T, pool *pgxpool.Pool, sql string) []string {
 func TestQueueBlob(t *testing.T) {
 	t.Parallel()
 	pool, db, _ := attachmentFixture(t)
-	svc := services.New(db).Attachments
+	svc := testServices(db).Attachments
 	ctx := context.Background()
 	require.NoError(t, svc.QueueBlob(ctx, assess.StorageS3, "evidence/e/k", 24*time.Hour))
 	require.Equal(t, 1, count(t, pool, "SELECT count(*)::int FROM blob_garbage WHERE due_at > now() + interval '23 hours'"))

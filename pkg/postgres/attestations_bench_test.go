@@ -11,7 +11,6 @@ import (
 	"github.com/assay-dev/assay/pkg/assess"
 	"github.com/assay-dev/assay/pkg/postgres"
 	"github.com/assay-dev/assay/pkg/postgres/pgtest"
-	"github.com/assay-dev/assay/pkg/postgres/services"
 )
 
 // BenchmarkAttestationBuildAndSeal measures what an attestation of a 70-requirement
@@ -61,7 +60,7 @@ func BenchmarkAttestationBuildAndSeal(b *testing.B) {
 	actor := assess.Actor{ID: user, Principal: &assess.Principal{User: assess.User{ID: user, Username: "lead", Active: true},
 		Permissions: []string{string(assess.PermAffirmationsManage), string(assess.PermAssessmentsViewAll), string(assess.PermAttestationsCreate),
 			string(assess.PermAttestationsEdit), string(assess.PermAttestationsView), string(assess.PermSignaturesSign)}}}
-	svc := services.New(postgres.New(pool, nil)).Attestations
+	svc := testServices(postgres.New(pool, nil)).Attestations
 	b.ResetTimer()
 	for b.Loop() {
 		at, err := svc.CreateAttestation(ctx, assess.NewAttestation{AssessmentID: assessment}, actor)

@@ -87,25 +87,19 @@ func OpenPool(ctx context.Context, dsn string, cfg PoolConfig) (*pgxpool.Pool, e
 	return pool, nil
 }
 
-// DB implements the assess services on a pool.
+// DB is what every service of the store shares: the pool, the clock, the keyring, the
+// delivery configuration, the job client and the caches.
 type DB struct {
-	Pool         *pool
-	Now          func() time.Time
-	Keys         *secret.Keyring
-	fields       []EncryptedField
-	Identity     IdentityConfig
-	Hasher       *secret.Hasher
-	SetupSeen    *atomic.Bool // once true it stays true: users are never all deleted
-	Delivery     DeliveryConfig
-	jobs         *river.Client[pgx.Tx] // insert-only: delivery jobs join the change's transaction
-	Creds        *credentialCache      // resolved principals; nil: no cache
-	RoleNames    *roleNames            // role id → name, for reads of users (rolenames.go)
-	Unread       *unreadCache          // unread-notification counts (unreadcache.go)
-	Attestations AttestationConfig     // what attestation documents need (attestation_signing.go)
-	// RationaleMinWords is the fewest words of a result's rationale
-	// (ASSESSMENT_RATIONALE_MIN_WORDS; 0: no minimum); shorter ones count as missing when
-	// an assessment is completed.
-	RationaleMinWords int
+	Pool      *pool
+	Now       func() time.Time
+	Keys      *secret.Keyring
+	fields    []EncryptedField
+	SetupSeen *atomic.Bool // once true it stays true: users are never all deleted
+	Delivery  DeliveryConfig
+	jobs      *river.Client[pgx.Tx] // insert-only: delivery jobs join the change's transaction
+	Creds     *credentialCache      // resolved principals; nil: no cache
+	RoleNames *roleNames            // role id → name, for reads of users (rolenames.go)
+	Unread    *unreadCache          // unread-notification counts (unreadcache.go)
 }
 
 // New returns a DB on pool. now is the clock (time.Now when nil); the store reads it to
@@ -119,9 +113,7 @@ func New(p *pgxpool.Pool, now func() time.Time) *DB {
 	clock := now
 	now = func() time.Time { return clock().Truncate(time.Microsecond) }
 	return &DB{Pool: &pool{Pool: p}, Now: now, Keys: secret.NewKeyring(nil, nil), fields: EncryptedFields, SetupSeen: &atomic.Bool{},
-		Identity: IdentityConfig{PasswordMinLength: 12, MaxFailedLogins: 5, LockoutDuration: 15 * time.Minute},
-		Hasher:   secret.NewHasher(secret.DefaultArgon2, 0),
-		Delivery: defaultDeliveryConfig(), jobs: newInsertOnlyClient(p), RationaleMinWords: assess.DefaultRationaleMinWords,
+		Delivery: defaultDeliveryConfig(), jobs: newInsertOnlyClient(p),
 		RoleNames: &roleNames{}, Unread: newUnreadCache(0, now)}
 }
 
@@ -132,13 +124,6 @@ func (db *DB) PgxPool() *pgxpool.Pool { return db.Pool.Pool }
 // past it a call fails with 503 service_unavailable instead of queueing on.
 func (db *DB) WithAcquireTimeout(d time.Duration) *DB {
 	db.Pool.acquireTimeout = d
-	return db
-}
-
-// WithRationaleMinWords sets the fewest words a result's rationale needs
-// (ASSESSMENT_RATIONALE_MIN_WORDS); 0 sets no minimum.
-func (db *DB) WithRationaleMinWords(n int) *DB {
-	db.RationaleMinWords = max(n, 0)
 	return db
 }
 

@@ -7,7 +7,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/assay-dev/assay/pkg/assess"
-	"github.com/assay-dev/assay/pkg/postgres/services"
 	"github.com/assay-dev/assay/pkg/secret"
 )
 
@@ -98,29 +97,29 @@ func TestPasswordReset(t *testing.T) {
 		require.Equal(t, "bob@example.com", task.Email.To)
 		return task.Email.Params["token"]
 	}
-	require.NoError(t, services.New(f.db).PasswordReset.RequestPasswordReset(f.ctx, "nobody", anon))
+	require.NoError(t, f.svc.PasswordReset.RequestPasswordReset(f.ctx, "nobody", anon))
 	require.Zero(t, f.count("SELECT count(*) FROM deliveries WHERE event_type = 'email.password_reset'"))
 
-	require.NoError(t, services.New(f.db).PasswordReset.RequestPasswordReset(f.ctx, "BOB", anon))
+	require.NoError(t, f.svc.PasswordReset.RequestPasswordReset(f.ctx, "BOB", anon))
 	first := token()
-	require.NoError(t, services.New(f.db).PasswordReset.RequestPasswordReset(f.ctx, "bob@example.com", anon))
+	require.NoError(t, f.svc.PasswordReset.RequestPasswordReset(f.ctx, "bob@example.com", anon))
 	second := token()
-	requireCode(t, services.New(f.db).PasswordReset.ConfirmPasswordReset(f.ctx, first, "a brand new password", anon), assess.ECodeBusinessRule, "invalid_token")
-	requireCode(t, services.New(f.db).PasswordReset.ConfirmPasswordReset(f.ctx, second, "short", anon), assess.ECodeValidation, "too_short")
-	require.NoError(t, services.New(f.db).PasswordReset.ConfirmPasswordReset(f.ctx, second, "a brand new password", anon))
-	requireCode(t, services.New(f.db).PasswordReset.ConfirmPasswordReset(f.ctx, second, "another new password", anon), assess.ECodeBusinessRule, "invalid_token")
-	u, err := services.New(f.db).Identity.Authenticate(f.ctx, "bob", "a brand new password", anon)
+	requireCode(t, f.svc.PasswordReset.ConfirmPasswordReset(f.ctx, first, "a brand new password", anon), assess.ECodeBusinessRule, "invalid_token")
+	requireCode(t, f.svc.PasswordReset.ConfirmPasswordReset(f.ctx, second, "short", anon), assess.ECodeValidation, "too_short")
+	require.NoError(t, f.svc.PasswordReset.ConfirmPasswordReset(f.ctx, second, "a brand new password", anon))
+	requireCode(t, f.svc.PasswordReset.ConfirmPasswordReset(f.ctx, second, "another new password", anon), assess.ECodeBusinessRule, "invalid_token")
+	u, err := f.svc.Identity.Authenticate(f.ctx, "bob", "a brand new password", anon)
 	require.NoError(t, err)
 	require.Equal(t, bob.ID, u.ID)
 
-	require.NoError(t, services.New(f.db).PasswordReset.RequestPasswordReset(f.ctx, "bob", anon))
+	require.NoError(t, f.svc.PasswordReset.RequestPasswordReset(f.ctx, "bob", anon))
 	third := token()
 	f.clock.Add(time.Hour + time.Second)
-	requireCode(t, services.New(f.db).PasswordReset.ConfirmPasswordReset(f.ctx, third, "yet another password", anon), assess.ECodeBusinessRule, "invalid_token")
+	requireCode(t, f.svc.PasswordReset.ConfirmPasswordReset(f.ctx, third, "yet another password", anon), assess.ECodeBusinessRule, "invalid_token")
 
 	f.db.ConfigureDeliveries(allOff())
 	sent := f.count("SELECT count(*) FROM deliveries WHERE event_type = 'email.password_reset'")
-	require.NoError(t, services.New(f.db).PasswordReset.RequestPasswordReset(f.ctx, "bob", anon), "the same answer while e-mail is off")
+	require.NoError(t, f.svc.PasswordReset.RequestPasswordReset(f.ctx, "bob", anon), "the same answer while e-mail is off")
 	require.Equal(t, sent, f.count("SELECT count(*) FROM deliveries WHERE event_type = 'email.password_reset'"))
 }
 
@@ -137,7 +136,7 @@ func TestEncryptionStatusCountsDeliverySecrets(t *testing.T) {
 	_, err = f.pool.Exec(f.ctx, "UPDATE webhooks SET url = 'https://plain.example.com/'") // as before encrypt-secrets
 	require.NoError(t, err)
 
-	st, err := services.New(f.db).Encryption.EncryptionStatus(f.ctx)
+	st, err := f.svc.Encryption.EncryptionStatus(f.ctx)
 	require.NoError(t, err)
 	counts := map[string]assess.EncryptedFieldCount{}
 	for _, c := range st.Fields {
@@ -149,10 +148,10 @@ func TestEncryptionStatusCountsDeliverySecrets(t *testing.T) {
 	require.Equal(t, assess.EncryptedFieldCount{Kind: "email_params", Encrypted: 1}, counts["email_params"])
 	require.Equal(t, assess.EncryptedFieldCount{Kind: "smtp_password", Encrypted: 1}, counts["smtp_password"])
 
-	res, err := services.New(f.db).Encryption.EncryptSecrets(f.ctx, f.actor())
+	res, err := f.svc.Encryption.EncryptSecrets(f.ctx, f.actor())
 	require.NoError(t, err)
 	require.Equal(t, int64(1), res.Encrypted)
-	rot, err := services.New(f.db).Encryption.RotateEncryptionKey(f.ctx, f.actor())
+	rot, err := f.svc.Encryption.RotateEncryptionKey(f.ctx, f.actor())
 	require.NoError(t, err)
 	require.Positive(t, rot.Rewrapped)
 	w, err := f.svc.Webhooks.FindWebhooks(f.ctx, assess.WebhookFilter{PageRequest: assess.PageRequest{Limit: 1}})

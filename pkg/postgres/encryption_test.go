@@ -14,7 +14,6 @@ import (
 	"github.com/assay-dev/assay/pkg/assess"
 	"github.com/assay-dev/assay/pkg/postgres"
 	"github.com/assay-dev/assay/pkg/postgres/pgtest"
-	"github.com/assay-dev/assay/pkg/postgres/services"
 	"github.com/assay-dev/assay/pkg/secret"
 )
 
@@ -118,18 +117,18 @@ func TestEncryptSecretsWhileWritersRun(t *testing.T) {
 			}
 		}()
 	}
-	res, err := services.New(db).Encryption.EncryptSecrets(ctx, assess.Actor{ID: "cli:test"})
+	res, err := testServices(db).Encryption.EncryptSecrets(ctx, assess.Actor{ID: "cli:test"})
 	close(stop)
 	wg.Wait()
 	require.NoError(t, err)
 	require.Positive(t, res.Encrypted)
 
 	require.Equal(t, expected, openAll(t, pool, db.Keyring()), "no write lost, every value opens")
-	st, err := services.New(db).Encryption.EncryptionStatus(ctx)
+	st, err := testServices(db).Encryption.EncryptionStatus(ctx)
 	require.NoError(t, err)
 	require.Equal(t, assess.EncryptedFieldCount{Kind: "test_secret", Encrypted: rows}, st.Fields[0])
 
-	again, err := services.New(db).Encryption.EncryptSecrets(ctx, assess.Actor{ID: "cli:test"})
+	again, err := testServices(db).Encryption.EncryptSecrets(ctx, assess.Actor{ID: "cli:test"})
 	require.NoError(t, err)
 	require.Zero(t, again.Encrypted, "a second run changes nothing")
 	require.Equal(t, 2, auditCount(t, pool, assess.AuditSecretsMigrated))
@@ -152,10 +151,10 @@ func TestRotateTwiceKeepsEverythingReadable(t *testing.T) {
 		require.NoError(t, err)
 		want[id] = "value-" + id
 	}
-	first, err := services.New(db).Encryption.RotateEncryptionKey(ctx, assess.Actor{ID: "u_admin"})
+	first, err := testServices(db).Encryption.RotateEncryptionKey(ctx, assess.Actor{ID: "u_admin"})
 	require.NoError(t, err)
 	require.Equal(t, assess.RotationResult{Version: 2, PreviousVersion: 1, Rewrapped: 51}, first)
-	second, err := services.New(db).Encryption.RotateEncryptionKey(ctx, assess.Actor{ID: "u_admin"})
+	second, err := testServices(db).Encryption.RotateEncryptionKey(ctx, assess.Actor{ID: "u_admin"})
 	require.NoError(t, err)
 	require.Equal(t, 3, second.Version)
 
@@ -166,7 +165,7 @@ func TestRotateTwiceKeepsEverythingReadable(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, jwt, again)
 
-	st, err := services.New(fresh).Encryption.EncryptionStatus(ctx)
+	st, err := testServices(fresh).Encryption.EncryptionStatus(ctx)
 	require.NoError(t, err)
 	require.Equal(t, 3, st.CurrentVersion)
 	require.Len(t, st.Versions, 3)
@@ -191,17 +190,17 @@ func TestRekeyMaster(t *testing.T) {
 	db := secretsDB(t, pool, oldKey)
 	jwt, err := db.JWTSecret(ctx)
 	require.NoError(t, err)
-	_, err = services.New(db).Encryption.RotateEncryptionKey(ctx, assess.Actor{ID: "test"})
+	_, err = testServices(db).Encryption.RotateEncryptionKey(ctx, assess.Actor{ID: "test"})
 	require.NoError(t, err)
 
-	_, err = services.New(db).Encryption.RekeyMaster(ctx, stranger, newKey, assess.Actor{ID: "test"})
+	_, err = testServices(db).Encryption.RekeyMaster(ctx, stranger, newKey, assess.Actor{ID: "test"})
 	require.ErrorContains(t, err, "OLD_MASTER_ENCRYPTION_KEY does not open key version 1")
 	require.Equal(t, jwt, mustJWT(t, secretsDB(t, pool, oldKey)), "a refused rekey changes nothing")
 
-	n, err := services.New(db).Encryption.RekeyMaster(ctx, oldKey, newKey, assess.Actor{ID: "cli:ops"})
+	n, err := testServices(db).Encryption.RekeyMaster(ctx, oldKey, newKey, assess.Actor{ID: "cli:ops"})
 	require.NoError(t, err)
 	require.Equal(t, 2, n)
-	n, err = services.New(db).Encryption.RekeyMaster(ctx, oldKey, newKey, assess.Actor{ID: "cli:ops"})
+	n, err = testServices(db).Encryption.RekeyMaster(ctx, oldKey, newKey, assess.Actor{ID: "cli:ops"})
 	require.NoError(t, err)
 	require.Zero(t, n, "running it again is harmless")
 	require.Equal(t, 1, auditCount(t, pool, assess.AuditMasterRekeyed))
@@ -259,16 +258,16 @@ func TestPassthroughAndEnablingLater(t *testing.T) {
 	plain := secretsDB(t, pool, nil)
 	jwt, err := plain.JWTSecret(ctx)
 	require.NoError(t, err)
-	st, err := services.New(plain).Encryption.EncryptionStatus(ctx)
+	st, err := testServices(plain).Encryption.EncryptionStatus(ctx)
 	require.NoError(t, err)
 	require.Equal(t, "passthrough", st.Mode)
 	require.Equal(t, int64(1), st.Fields[1].Plaintext)
-	_, err = services.New(plain).Encryption.RotateEncryptionKey(ctx, assess.Actor{ID: "x"})
+	_, err = testServices(plain).Encryption.RotateEncryptionKey(ctx, assess.Actor{ID: "x"})
 	require.ErrorContains(t, err, "MASTER_ENCRYPTION_KEY")
 
 	enc := secretsDB(t, pool, masterKey(t))
 	require.Equal(t, jwt, mustJWT(t, enc), "plaintext written before encryption still reads")
-	res, err := services.New(enc).Encryption.EncryptSecrets(ctx, assess.Actor{ID: "cli:ops"})
+	res, err := testServices(enc).Encryption.EncryptSecrets(ctx, assess.Actor{ID: "cli:ops"})
 	require.NoError(t, err)
 	require.Equal(t, int64(1), res.Encrypted)
 	require.Equal(t, jwt, mustJWT(t, enc))
@@ -287,11 +286,11 @@ func BenchmarkRotate(b *testing.B) {
 	const n = 100_000
 	_, err := pool.Exec(ctx, "INSERT INTO test_secrets SELECT 'r' || lpad(g::text, 6, '0'), 'plain-' || g FROM generate_series(1, $1) g", n)
 	require.NoError(b, err)
-	_, err = services.New(db).Encryption.EncryptSecrets(ctx, assess.Actor{ID: "bench"})
+	_, err = testServices(db).Encryption.EncryptSecrets(ctx, assess.Actor{ID: "bench"})
 	require.NoError(b, err)
 	b.ResetTimer()
 	for range b.N {
-		res, err := services.New(db).Encryption.RotateEncryptionKey(ctx, assess.Actor{ID: "bench"})
+		res, err := testServices(db).Encryption.RotateEncryptionKey(ctx, assess.Actor{ID: "bench"})
 		require.NoError(b, err)
 		require.Equal(b, int64(n), res.Rewrapped)
 	}
@@ -312,9 +311,9 @@ func TestRecoverLostKey(t *testing.T) {
 	require.NoError(t, err)
 
 	fresh := secretsDB(t, pool, masterKey(t))
-	_, err = services.New(fresh).Encryption.RotateEncryptionKey(ctx, assess.Actor{ID: "ops"})
+	_, err = testServices(fresh).Encryption.RotateEncryptionKey(ctx, assess.Actor{ID: "ops"})
 	require.ErrorContains(t, err, "--recover-lost-key")
-	res, err := services.New(fresh).Encryption.RecoverLostKey(ctx, assess.Actor{ID: "ops"})
+	res, err := testServices(fresh).Encryption.RecoverLostKey(ctx, assess.Actor{ID: "ops"})
 	require.NoError(t, err)
 	require.Equal(t, assess.RotationResult{Version: 2, PreviousVersion: 1, Unreadable: 1}, res)
 	require.Equal(t, 0, auditCount(t, pool, assess.AuditKeyUnavailable), "skipped values are not read, so not audited")
@@ -324,7 +323,7 @@ func TestRecoverLostKey(t *testing.T) {
 	v, err := secret.ParseVersion(again)
 	require.NoError(t, err)
 	require.Equal(t, 2, v)
-	_, err = services.New(fresh).Encryption.RecoverLostKey(ctx, assess.Actor{ID: "ops"})
+	_, err = testServices(fresh).Encryption.RecoverLostKey(ctx, assess.Actor{ID: "ops"})
 	require.ErrorContains(t, err, "nothing is lost")
 }
 
@@ -335,12 +334,12 @@ func TestConcurrentRotationsAreRefused(t *testing.T) {
 	db := secretsDB(t, pool, masterKey(t))
 	_, err := pool.Exec(ctx, "INSERT INTO test_secrets SELECT 'r' || g, 'v' || g FROM generate_series(1, 3000) g")
 	require.NoError(t, err)
-	_, err = services.New(db).Encryption.EncryptSecrets(ctx, assess.Actor{ID: "t"})
+	_, err = testServices(db).Encryption.EncryptSecrets(ctx, assess.Actor{ID: "t"})
 	require.NoError(t, err)
 	errs := make(chan error, 2)
 	for range 2 {
 		go func() {
-			_, err := services.New(db).Encryption.RotateEncryptionKey(ctx, assess.Actor{ID: "t"})
+			_, err := testServices(db).Encryption.RotateEncryptionKey(ctx, assess.Actor{ID: "t"})
 			errs <- err
 		}()
 	}
@@ -353,7 +352,7 @@ func TestConcurrentRotationsAreRefused(t *testing.T) {
 			conflicts++
 		}
 	}
-	st, err := services.New(db).Encryption.EncryptionStatus(ctx)
+	st, err := testServices(db).Encryption.EncryptionStatus(ctx)
 	require.NoError(t, err)
 	require.Len(t, st.Versions, 3-conflicts)
 	require.Equal(t, int64(3000), st.Fields[0].Encrypted)

@@ -66,7 +66,7 @@ func newEventsFixture(t *testing.T, cfg postgres.DeliveryConfig) *eventsFixture 
 	admin, err := accounts.CreateFirstAdmin(ctx, assess.NewAccount{Username: "admin", Email: "admin@example.com",
 		DisplayName: "Ada Admin", Password: "the admin password"}, assess.Actor{})
 	require.NoError(t, err)
-	return &eventsFixture{t: t, ctx: ctx, pool: db.PgxPool(), db: db, svc: services.New(db), clock: clock, admin: admin, cfg: cfg}
+	return &eventsFixture{t: t, ctx: ctx, pool: db.PgxPool(), db: db, svc: testServices(db), clock: clock, admin: admin, cfg: cfg}
 }
 
 // actor is the administrator as the actor of a change.
@@ -75,7 +75,7 @@ func (f *eventsFixture) actor() assess.Actor { return assess.Actor{ID: f.admin.I
 // user creates an account holding roles (assessee when none).
 func (f *eventsFixture) user(name string, roles ...string) assess.User {
 	f.t.Helper()
-	u, err := services.New(f.db).Users.CreateUser(f.ctx, assess.NewUser{NewAccount: assess.NewAccount{Username: name, Email: name + "@example.com",
+	u, err := f.svc.Users.CreateUser(f.ctx, assess.NewUser{NewAccount: assess.NewAccount{Username: name, Email: name + "@example.com",
 		DisplayName: name, Password: "a long enough password"}, Roles: roles}, f.actor())
 	require.NoError(f.t, err)
 	return u

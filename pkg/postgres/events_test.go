@@ -7,7 +7,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/assay-dev/assay/pkg/assess"
-	"github.com/assay-dev/assay/pkg/postgres/services"
 )
 
 // TestEmitRolledBackLeavesNothing: an event emitted in a transaction that rolls back
@@ -47,7 +46,7 @@ func TestRolledBackChangeLeavesNoEvent(t *testing.T) {
 	f := newEventsFixture(t, cfg)
 	f.webhook("invites", "invite.*")
 	jobs := f.count("SELECT count(*) FROM river_job")
-	_, _, err := services.New(f.db).Invites.CreateInvite(f.ctx, assess.NewInvite{Email: "new@example.com", IntendedRole: assess.RoleAssessee, SendEmail: true}, f.actor())
+	_, _, err := f.svc.Invites.CreateInvite(f.ctx, assess.NewInvite{Email: "new@example.com", IntendedRole: assess.RoleAssessee, SendEmail: true}, f.actor())
 	requireCode(t, err, assess.ECodeBusinessRule, "email_disabled")
 	require.Zero(t, f.count("SELECT count(*) FROM invites"))
 	require.Zero(t, f.count("SELECT count(*) FROM events WHERE type = $1", assess.EventInviteCreated))

@@ -8,7 +8,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/assay-dev/assay/pkg/assess"
-	"github.com/assay-dev/assay/pkg/postgres/services"
 )
 
 // TestDestinationDeletedDuringAChange: a webhook deleted between the moment a change finds
@@ -32,7 +31,7 @@ func TestDestinationDeletedDuringAChange(t *testing.T) {
 
 	created := make(chan error, 1)
 	go func() {
-		_, err := services.New(f.db).Users.CreateUser(context.Background(), assess.NewUser{NewAccount: assess.NewAccount{
+		_, err := f.svc.Users.CreateUser(context.Background(), assess.NewUser{NewAccount: assess.NewAccount{
 			Username: "newcomer", Email: "newcomer@example.com", DisplayName: "Newcomer", Password: "a long enough password"},
 			Roles: []string{assess.RoleAssessee}}, f.actor())
 		created <- err

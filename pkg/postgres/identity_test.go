@@ -33,15 +33,22 @@ func testHasher() *secret.Hasher {
 	return secret.NewHasher(secret.Argon2Params{MemoryKiB: 64, Time: 1, Threads: 1}, 2)
 }
 
+// testServices are the store's services on db with the tests' sign-in rules (passwords of
+// 12 characters or more, three failed sign-ins lock an account for 15 minutes) and a fast
+// hasher.
+func testServices(db *postgres.DB) *services.Services {
+	cfg := services.DefaultConfig()
+	cfg.Identity = &identity.Config{PasswordMinLength: 12, MaxFailedLogins: 3, LockoutDuration: 15 * time.Minute, Hasher: testHasher()}
+	return services.NewWith(db, cfg)
+}
+
 // newIdentityDB is a store on a fresh database with the tests' sign-in rules (passwords
 // of 12 characters or more, three failed sign-ins lock an account for 15 minutes), the
 // built-in roles and the clock now.
 func newIdentityDB(t *testing.T, now func() time.Time) (*postgres.DB, *identity.IdentityService) {
 	t.Helper()
-	db := postgres.New(pgtest.NewPool(t), now).ConfigureIdentity(postgres.IdentityConfig{
-		PasswordMinLength: 12, MaxFailedLogins: 3, LockoutDuration: 15 * time.Minute,
-	}, testHasher())
-	svc := services.New(db)
+	db := postgres.New(pgtest.NewPool(t), now)
+	svc := testServices(db)
 	require.NoError(t, svc.Roles.SyncBuiltinRoles(context.Background()))
 	return db, svc.Identity
 }
@@ -86,9 +93,9 @@ func TestLockoutDisabledWithZero(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	clock := &fakeClock{now: time.Now()}
-	db, id := newIdentityDB(t, clock.Now)
-	db.ConfigureIdentity(postgres.IdentityConfig{PasswordMinLength: 12, MaxFailedLogins: 0, LockoutDuration: time.Hour},
-		testHasher())
+	db, _ := newIdentityDB(t, clock.Now)
+	id := identity.NewIdentityService(db, &identity.Config{PasswordMinLength: 12, MaxFailedLogins: 0, LockoutDuration: time.Hour,
+		Hasher: testHasher()})
 	_, err := id.CreateFirstAdmin(ctx, assess.NewAccount{Username: "admin", Email: "a@example.com", DisplayName: "Admin", Password: "the right password"}, assess.Actor{})
 	require.NoError(t, err)
 	for range 10 {

@@ -7,7 +7,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/assay-dev/assay/pkg/assess"
-	"github.com/assay-dev/assay/pkg/postgres/services"
 )
 
 // TestNotificationsPagingAndReading: a user pages through their notifications newest
@@ -79,46 +78,46 @@ func TestIdentityEventsAndTheirAudience(t *testing.T) {
 	bob := f.user("bob")
 
 	// An administrator changes bob's display name: bob (the subject) is told.
-	bob, err := services.New(f.db).Users.UpdateUser(f.ctx, bob.ID, assess.UserUpdate{Version: bob.Version, DisplayName: ptr("Bob B")}, f.actor())
+	bob, err := f.svc.Users.UpdateUser(f.ctx, bob.ID, assess.UserUpdate{Version: bob.Version, DisplayName: ptr("Bob B")}, f.actor())
 	require.NoError(t, err)
 	require.Equal(t, []string{"bob"}, f.notified(f.lastEvent(assess.EventUserUpdated)))
 	// bob changes his own profile: nobody is told (he is the actor).
-	bob, err = services.New(f.db).Users.UpdateUser(f.ctx, bob.ID, assess.UserUpdate{Version: bob.Version, DisplayName: ptr("Bobby")}, assess.Actor{ID: bob.ID})
+	bob, err = f.svc.Users.UpdateUser(f.ctx, bob.ID, assess.UserUpdate{Version: bob.Version, DisplayName: ptr("Bobby")}, assess.Actor{ID: bob.ID})
 	require.NoError(t, err)
 	require.Empty(t, f.notified(f.lastEvent(assess.EventUserUpdated)))
 	updates := f.count("SELECT count(*) FROM events WHERE type = $1", assess.EventUserUpdated)
 
 	// Deactivation alone is user.deactivated, told to the other administrators.
-	bob, err = services.New(f.db).Users.UpdateUser(f.ctx, bob.ID, assess.UserUpdate{Version: bob.Version, Active: ptr(false)}, f.actor())
+	bob, err = f.svc.Users.UpdateUser(f.ctx, bob.ID, assess.UserUpdate{Version: bob.Version, Active: ptr(false)}, f.actor())
 	require.NoError(t, err)
 	require.Equal(t, []string{"carol"}, f.notified(f.lastEvent(assess.EventUserDeactivated)))
 	require.Equal(t, updates, f.count("SELECT count(*) FROM events WHERE type = $1", assess.EventUserUpdated))
 	// Re-activation with a new name is user.updated only.
-	_, err = services.New(f.db).Users.UpdateUser(f.ctx, bob.ID, assess.UserUpdate{Version: bob.Version, Active: ptr(true), Email: ptr("bob2@example.com")}, f.actor())
+	_, err = f.svc.Users.UpdateUser(f.ctx, bob.ID, assess.UserUpdate{Version: bob.Version, Active: ptr(true), Email: ptr("bob2@example.com")}, f.actor())
 	require.NoError(t, err)
 	require.Equal(t, updates+1, f.count("SELECT count(*) FROM events WHERE type = $1", assess.EventUserUpdated))
 	require.Equal(t, 1, f.count("SELECT count(*) FROM events WHERE type = $1", assess.EventUserDeactivated))
 	// An administrator's password reset is no event.
 	events := f.count("SELECT count(*) FROM events")
-	require.NoError(t, services.New(f.db).Users.ResetPassword(f.ctx, bob.ID, "another long password", f.actor()))
+	require.NoError(t, f.svc.Users.ResetPassword(f.ctx, bob.ID, "another long password", f.actor()))
 	require.Equal(t, events, f.count("SELECT count(*) FROM events"))
 
 	// An API key created for bob by an administrator: bob is told; revoking twice is one event.
-	key, _, err := services.New(f.db).APIKeys.CreateAPIKey(f.ctx, bob.ID, assess.NewAPIKey{Name: "CI"}, f.actor())
+	key, _, err := f.svc.APIKeys.CreateAPIKey(f.ctx, bob.ID, assess.NewAPIKey{Name: "CI"}, f.actor())
 	require.NoError(t, err)
 	require.Equal(t, []string{"bob"}, f.notified(f.lastEvent(assess.EventAPIKeyCreated)))
-	require.NoError(t, services.New(f.db).APIKeys.RevokeAPIKey(f.ctx, bob.ID, key.ID, f.actor()))
-	require.NoError(t, services.New(f.db).APIKeys.RevokeAPIKey(f.ctx, bob.ID, key.ID, f.actor()))
+	require.NoError(t, f.svc.APIKeys.RevokeAPIKey(f.ctx, bob.ID, key.ID, f.actor()))
+	require.NoError(t, f.svc.APIKeys.RevokeAPIKey(f.ctx, bob.ID, key.ID, f.actor()))
 	require.Equal(t, 1, f.count("SELECT count(*) FROM events WHERE type = $1", assess.EventAPIKeyRevoked))
 
 	// Roles: holders of admin.roles other than the actor.
-	role, err := services.New(f.db).Roles.CreateRole(f.ctx, assess.NewRole{Name: "auditor", Permissions: []string{"admin.audit"}}, f.actor())
+	role, err := f.svc.Roles.CreateRole(f.ctx, assess.NewRole{Name: "auditor", Permissions: []string{"admin.audit"}}, f.actor())
 	require.NoError(t, err)
 	require.Equal(t, []string{"carol"}, f.notified(f.lastEvent(assess.EventRoleCreated)))
-	_, err = services.New(f.db).Roles.UpdateRole(f.ctx, role.ID, assess.RoleUpdate{Version: role.Version, Description: ptr("Reads the log")}, assess.Actor{ID: carol.ID})
+	_, err = f.svc.Roles.UpdateRole(f.ctx, role.ID, assess.RoleUpdate{Version: role.Version, Description: ptr("Reads the log")}, assess.Actor{ID: carol.ID})
 	require.NoError(t, err)
 	require.Equal(t, []string{"admin"}, f.notified(f.lastEvent(assess.EventRoleUpdated)))
-	require.NoError(t, services.New(f.db).Roles.DeleteRole(f.ctx, role.ID, f.actor()))
+	require.NoError(t, f.svc.Roles.DeleteRole(f.ctx, role.ID, f.actor()))
 	require.Equal(t, 1, f.count("SELECT count(*) FROM events WHERE type = $1", assess.EventRoleDeleted))
 }
 
@@ -129,7 +128,7 @@ func TestLockoutEmitsUserLocked(t *testing.T) {
 	f := newEventsFixture(t, allOn())
 	bob := f.user("bob")
 	for range 3 {
-		_, err := services.New(f.db).Identity.Authenticate(f.ctx, "bob", "a wrong password!", assess.Actor{IP: "192.0.2.1"})
+		_, err := f.svc.Identity.Authenticate(f.ctx, "bob", "a wrong password!", assess.Actor{IP: "192.0.2.1"})
 		require.ErrorIs(t, err, assess.ErrBadCredentials)
 	}
 	ev := f.lastEvent(assess.EventUserLocked)
@@ -148,10 +147,10 @@ func TestInviteEventsAndEmail(t *testing.T) {
 	t.Parallel()
 	f := newEventsFixture(t, allOn())
 	carol := f.user("carol", assess.RoleAdmin)
-	_, _, err := services.New(f.db).Invites.CreateInvite(f.ctx, assess.NewInvite{IntendedRole: assess.RoleAssessor, SendEmail: true}, f.actor())
+	_, _, err := f.svc.Invites.CreateInvite(f.ctx, assess.NewInvite{IntendedRole: assess.RoleAssessor, SendEmail: true}, f.actor())
 	requireCode(t, err, assess.ECodeBusinessRule, "email_required")
 
-	inv, token, err := services.New(f.db).Invites.CreateInvite(f.ctx, assess.NewInvite{Email: "dave@example.com", IntendedRole: assess.RoleAssessor, SendEmail: true},
+	inv, token, err := f.svc.Invites.CreateInvite(f.ctx, assess.NewInvite{Email: "dave@example.com", IntendedRole: assess.RoleAssessor, SendEmail: true},
 		assess.Actor{ID: carol.ID})
 	require.NoError(t, err)
 	require.Equal(t, []string{"admin"}, f.notified(f.lastEvent(assess.EventInviteCreated)))
@@ -164,7 +163,7 @@ func TestInviteEventsAndEmail(t *testing.T) {
 	require.Equal(t, &assess.EmailMessage{To: "dave@example.com", Template: assess.EmailTemplateInvite, Params: map[string]string{
 		"token": token, "role": assess.RoleAssessor, "inviter": "carol", "expiresAt": inv.ExpiresAt.Format("2006-01-02T15:04:05Z07:00")}}, task.Email)
 
-	require.NoError(t, services.New(f.db).Invites.Register(f.ctx, assess.RegistrationInviteOnly, assess.Registration{NewAccount: assess.NewAccount{
+	require.NoError(t, f.svc.Invites.Register(f.ctx, assess.RegistrationInviteOnly, assess.Registration{NewAccount: assess.NewAccount{
 		Username: "dave", Email: "dave@example.com", DisplayName: "Dave", Password: "dave's long password"}, InviteToken: token}, assess.Actor{}))
 	consumed := f.lastEvent(assess.EventInviteConsumed)
 	require.Equal(t, []string{"carol"}, f.notified(consumed), "the inviter is told")

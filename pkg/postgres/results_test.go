@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/assay-dev/assay/pkg/assess"
+	"github.com/assay-dev/assay/pkg/postgres/work"
 )
 
 // workspace is a started assessment made with SQL (assessments themselves are another
@@ -231,11 +232,11 @@ func TestAssessmentResultRules(t *testing.T) {
 	require.Nil(t, r.AnsweredAt)
 
 	// The minimum is configurable; 0 accepts any rationale.
-	w.f.db.WithRationaleMinWords(0)
+	svc = work.NewResultService(w.f.db, 0)
 	r, err = record(assess.ResultUpdate{Version: 5, Result: &partial}, w.assessor)
 	require.NoError(t, err)
 	require.Equal(t, &partial, r.Result)
-	w.f.db.WithRationaleMinWords(assess.DefaultRationaleMinWords)
+	svc = w.f.svc.Results
 
 	for state, code := range map[assess.AssessmentState]string{assess.AssessmentOnHold: "not_in_progress",
 		assess.AssessmentNew: "not_in_progress", assess.AssessmentComplete: "read_only", assess.AssessmentArchived: "read_only",

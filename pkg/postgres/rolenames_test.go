@@ -10,7 +10,6 @@ import (
 	"github.com/assay-dev/assay/pkg/assess"
 	"github.com/assay-dev/assay/pkg/postgres"
 	"github.com/assay-dev/assay/pkg/postgres/pgtest"
-	"github.com/assay-dev/assay/pkg/postgres/services"
 )
 
 // TestUserRoleNames: the reads of users name their roles from the server's map of role
@@ -21,7 +20,7 @@ func TestUserRoleNames(t *testing.T) {
 	t.Parallel()
 	pool := openPool(t, pgtest.NewDatabase(t))
 	ctx := context.Background()
-	users := services.New(postgres.New(pool, nil)).Users
+	users := testServices(postgres.New(pool, nil)).Users
 	one, two := assess.NewID(assess.PrefixUser, time.Now()), assess.NewID(assess.PrefixUser, time.Now())
 	exec := func(sql string, args ...any) {
 		t.Helper()

@@ -6,7 +6,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/assay-dev/assay/pkg/assess"
-	"github.com/assay-dev/assay/pkg/postgres/services"
 )
 
 // TestPersonalRules: a personal rule may select only events its owner may receive, sends
@@ -65,11 +64,11 @@ func TestPersonalRules(t *testing.T) {
 
 	// The rule delivers: an administrator creates a key for bob; the default audience
 	// (the subject) and the rule collapse into one notification.
-	_, _, err = services.New(f.db).APIKeys.CreateAPIKey(f.ctx, bob.ID, assess.NewAPIKey{Name: "CI"}, f.actor())
+	_, _, err = f.svc.APIKeys.CreateAPIKey(f.ctx, bob.ID, assess.NewAPIKey{Name: "CI"}, f.actor())
 	require.NoError(t, err)
 	require.Equal(t, []string{"bob"}, f.notified(f.lastEvent(assess.EventAPIKeyCreated)))
 	// Events bob may not see never reach him through his rule: a key of carol's.
-	_, _, err = services.New(f.db).APIKeys.CreateAPIKey(f.ctx, carol.ID, assess.NewAPIKey{Name: "CI"}, f.actor())
+	_, _, err = f.svc.APIKeys.CreateAPIKey(f.ctx, carol.ID, assess.NewAPIKey{Name: "CI"}, f.actor())
 	require.NoError(t, err)
 	require.Equal(t, []string{"carol"}, f.notified(f.lastEvent(assess.EventAPIKeyCreated)))
 
@@ -106,7 +105,7 @@ func TestGlobalRules(t *testing.T) {
 	require.NoError(t, err)
 	require.Empty(t, r.Warnings)
 	// bob (assessor) holds no admin.roles: the rule does not reach him.
-	_, err = services.New(f.db).Roles.CreateRole(f.ctx, assess.NewRole{Name: "auditor", Permissions: []string{"admin.audit"}}, f.actor())
+	_, err = f.svc.Roles.CreateRole(f.ctx, assess.NewRole{Name: "auditor", Permissions: []string{"admin.audit"}}, f.actor())
 	require.NoError(t, err)
 	require.Equal(t, []string{"carol"}, f.notified(f.lastEvent(assess.EventRoleCreated)))
 

@@ -10,7 +10,6 @@ import (
 
 	"github.com/assay-dev/assay/pkg/assess"
 	"github.com/assay-dev/assay/pkg/postgres"
-	"github.com/assay-dev/assay/pkg/postgres/services"
 )
 
 // TestUnreadCountCacheAcrossReplicas: two stores on one database stand for two replicas.
@@ -31,7 +30,7 @@ func TestUnreadCountCacheAcrossReplicas(t *testing.T) {
 	require.Eventually(t, a.UnreadCountCacheEnabledForTest, 10*time.Second, 10*time.Millisecond)
 	count := func(db *postgres.DB) int {
 		t.Helper()
-		n, err := services.New(db).Notifications.CountUnreadNotifications(f.ctx, carol.ID)
+		n, err := testServices(db).Notifications.CountUnreadNotifications(f.ctx, carol.ID)
 		require.NoError(t, err)
 		return n
 	}
@@ -49,7 +48,7 @@ func TestUnreadCountCacheAcrossReplicas(t *testing.T) {
 	eventually(2, "a change on the other replica reaches a's cache")
 	require.Equal(t, 2, count(f.db))
 
-	_, err = services.New(a).Users.CreateUser(f.ctx, assess.NewUser{NewAccount: assess.NewAccount{Username: "erin",
+	_, err = testServices(a).Users.CreateUser(f.ctx, assess.NewUser{NewAccount: assess.NewAccount{Username: "erin",
 		Email: "erin@example.com", DisplayName: "Erin", Password: "a long enough password"}}, f.actor())
 	require.NoError(t, err)
 	require.False(t, a.UnreadCountCachedForTest(carol.ID), "dropped by the commit on the replica that made it")
@@ -57,15 +56,15 @@ func TestUnreadCountCacheAcrossReplicas(t *testing.T) {
 
 	// A change recorded as another actor (tx.As: a registration is recorded as the new
 	// user) counts as well.
-	inv, token, err := services.New(a).Invites.CreateInvite(f.ctx, assess.NewInvite{IntendedRole: assess.RoleAssessee, ExpiresInHours: 24}, f.actor())
+	inv, token, err := testServices(a).Invites.CreateInvite(f.ctx, assess.NewInvite{IntendedRole: assess.RoleAssessee, ExpiresInHours: 24}, f.actor())
 	require.NoError(t, err)
 	require.Equal(t, 4, count(a))
 	require.True(t, a.UnreadCountCachedForTest(carol.ID))
-	require.NoError(t, services.New(a).Invites.Register(f.ctx, "invite_only", assess.Registration{InviteToken: token,
+	require.NoError(t, testServices(a).Invites.Register(f.ctx, "invite_only", assess.Registration{InviteToken: token,
 		NewAccount: assess.NewAccount{Username: "gina", Email: "gina@example.com", DisplayName: "Gina", Password: "a long enough password"}}, assess.Actor{}))
 	require.False(t, a.UnreadCountCachedForTest(carol.ID), "dropped by the commit of a change recorded as another actor")
 	require.Equal(t, 5, count(a), "the new user (invite %s), at once on the replica that made the change", inv.ID)
-	_, err = services.New(a).Notifications.MarkAllNotificationsRead(f.ctx, carol.ID)
+	_, err = testServices(a).Notifications.MarkAllNotificationsRead(f.ctx, carol.ID)
 	require.NoError(t, err)
 	f.user("erin2")
 	eventually(1, "the other replica's change reaches a")
@@ -78,7 +77,7 @@ func TestUnreadCountCacheAcrossReplicas(t *testing.T) {
 	f.user("hank")
 	f.user("ivan")
 	eventually(2, "two more from the other replica")
-	n, err = services.New(a).Notifications.MarkAllNotificationsRead(f.ctx, carol.ID)
+	n, err = testServices(a).Notifications.MarkAllNotificationsRead(f.ctx, carol.ID)
 	require.NoError(t, err)
 	require.Equal(t, 2, n)
 	require.Zero(t, count(a), "exact at once after marking all read")

@@ -19,10 +19,10 @@ var errSetupDone = &assess.Error{Code: assess.ECodeConflict, Message: "Setup is 
 // password hashed before the transaction, so the slow hash holds no connection. The new
 // administrator is the actor of their own creation when the request has none.
 func (s *IdentityService) CreateFirstAdmin(ctx context.Context, a assess.NewAccount, actor assess.Actor) (assess.User, error) {
-	if err := a.Validate(s.db.Identity.PasswordMinLength); err != nil {
+	if err := a.Validate(s.cfg.PasswordMinLength); err != nil {
 		return assess.User{}, err
 	}
-	hash, err := checkNewPassword(ctx, s.db, "password", a.Password)
+	hash, err := s.cfg.checkNewPassword(ctx, "password", a.Password)
 	if err != nil {
 		return assess.User{}, err
 	}
@@ -170,20 +170,20 @@ var errCurrentPassword = &assess.Error{Code: assess.ECodeValidation, Message: "T
 // the current one verified before the transaction, so the slow hashing holds no
 // connection; the caller's other sessions end with the change.
 func (s *IdentityService) ChangePassword(ctx context.Context, p *assess.Principal, c assess.PasswordChange, actor assess.Actor) error {
-	if err := c.Validate(s.db.Identity.PasswordMinLength); err != nil {
+	if err := c.Validate(s.cfg.PasswordMinLength); err != nil {
 		return err
 	}
-	if err := refuseBreached(ctx, s.db, "newPassword", c.NewPassword); err != nil {
+	if err := s.cfg.refuseBreached(ctx, "newPassword", c.NewPassword); err != nil {
 		return err
 	}
 	var hash string
 	if err := s.db.Pool.QueryRow(ctx, "SELECT coalesce(password_hash, '') FROM users WHERE id = $1", p.User.ID).Scan(&hash); err != nil {
 		return postgres.DBError(err)
 	}
-	if ok, _ := s.db.Hasher.Verify(ctx, c.CurrentPassword, hash); !ok {
+	if ok, _ := s.cfg.Hasher.Verify(ctx, c.CurrentPassword, hash); !ok {
 		return errCurrentPassword
 	}
-	newHash, err := s.db.Hasher.Hash(ctx, c.NewPassword) // only once the current password is right
+	newHash, err := s.cfg.Hasher.Hash(ctx, c.NewPassword) // only once the current password is right
 	if err != nil {
 		return err
 	}

@@ -89,7 +89,7 @@ func (s *PasswordResetService) ConfirmPasswordReset(ctx context.Context, token, 
 	if !pending {
 		return errInvalidResetToken
 	}
-	hash, err := checkNewPassword(ctx, s.db, "password", password)
+	hash, err := s.cfg.checkNewPassword(ctx, "password", password)
 	if err != nil {
 		return err
 	}

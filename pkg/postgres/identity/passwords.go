@@ -8,8 +8,8 @@ import (
 )
 
 // refuseBreached fails when a new password is known from a breach.
-func refuseBreached(ctx context.Context, db *postgres.DB, field, password string) error {
-	if db.Identity.Breaches == nil || !db.Identity.Breaches.Breached(ctx, password) {
+func (c *Config) refuseBreached(ctx context.Context, field, password string) error {
+	if c.Breaches == nil || !c.Breaches.Breached(ctx, password) {
 		return nil
 	}
 	return &assess.Error{Code: assess.ECodeValidation, Message: "This password appears in a known data breach; choose another.",
@@ -18,19 +18,19 @@ func refuseBreached(ctx context.Context, db *postgres.DB, field, password string
 
 // checkPasswordPolicy applies the password policy and the breached-password check to a
 // new password. field names the request field in errors.
-func checkPasswordPolicy(ctx context.Context, db *postgres.DB, field, password string) error {
-	if d := assess.PasswordProblem(password, db.Identity.PasswordMinLength); d != nil {
+func (c *Config) checkPasswordPolicy(ctx context.Context, field, password string) error {
+	if d := assess.PasswordProblem(password, c.PasswordMinLength); d != nil {
 		return &assess.Error{Code: assess.ECodeValidation, Message: "The new password is not acceptable.", Details: []assess.Detail{*d}}
 	}
-	return refuseBreached(ctx, db, field, password)
+	return c.refuseBreached(ctx, field, password)
 }
 
 // checkNewPassword is checkPasswordPolicy followed by hashing.
-func checkNewPassword(ctx context.Context, db *postgres.DB, field, password string) (string, error) {
-	if err := checkPasswordPolicy(ctx, db, field, password); err != nil {
+func (c *Config) checkNewPassword(ctx context.Context, field, password string) (string, error) {
+	if err := c.checkPasswordPolicy(ctx, field, password); err != nil {
 		return "", err
 	}
-	return db.Hasher.Hash(ctx, password)
+	return c.Hasher.Hash(ctx, password)
 }
 
 // replacePassword stores a new password hash set on someone's behalf (an administrator's

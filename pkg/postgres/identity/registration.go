@@ -36,10 +36,10 @@ func (s *InviteService) Register(ctx context.Context, mode string, r assess.Regi
 	if err := registrationOpen(mode, r); err != nil {
 		return err
 	}
-	if err := r.Validate(s.db.Identity.PasswordMinLength); err != nil {
+	if err := r.Validate(s.cfg.PasswordMinLength); err != nil {
 		return err
 	}
-	hash, err := checkNewPassword(ctx, s.db, "password", r.Password)
+	hash, err := s.cfg.checkNewPassword(ctx, "password", r.Password)
 	if err != nil {
 		return err
 	}

@@ -38,17 +38,17 @@ func findLoginAccount(ctx context.Context, q postgres.Querier, login string) (lo
 func (s *IdentityService) Authenticate(ctx context.Context, login, password string, actor assess.Actor) (assess.User, error) {
 	a, err := findLoginAccount(ctx, s.db.Pool, login)
 	if errors.Is(err, pgx.ErrNoRows) || (err == nil && a.hash == nil) {
-		s.db.Hasher.DummyVerify(ctx, password)
+		s.cfg.Hasher.DummyVerify(ctx, password)
 		return assess.User{}, s.loginRefused(ctx, actor, "", "unknown_user")
 	}
 	if err != nil {
 		return assess.User{}, postgres.DBError(err)
 	}
 	if a.lockedUntil != nil && a.lockedUntil.After(s.db.Now()) {
-		s.db.Hasher.DummyVerify(ctx, password)
+		s.cfg.Hasher.DummyVerify(ctx, password)
 		return assess.User{}, s.loginRefused(ctx, actor, a.id, "locked")
 	}
-	ok, err := s.db.Hasher.Verify(ctx, password, *a.hash)
+	ok, err := s.cfg.Hasher.Verify(ctx, password, *a.hash)
 	if err != nil && !errors.Is(err, secret.ErrMalformedHash) {
 		return assess.User{}, err
 	}
@@ -85,14 +85,14 @@ func (s *IdentityService) loginRefused(ctx context.Context, actor assess.Actor, 
 // the limit (LOGIN_MAX_FAILED_ATTEMPTS; 0 never locks). The lock is the service's own
 // action: auth.lockout is recorded, and user.locked announced, as the system.
 func (s *IdentityService) wrongPassword(ctx context.Context, userID string, actor assess.Actor) error {
-	maxFailed := s.db.Identity.MaxFailedLogins
+	maxFailed := s.cfg.MaxFailedLogins
 	err := s.db.Change(ctx, postgres.ActorOrAnonymous(actor), func(tx *postgres.Tx) error {
 		var failed int
 		var lockedUntil *time.Time
 		err := tx.QueryRow(ctx, `UPDATE users SET
 			failed_logins = CASE WHEN $2 > 0 AND failed_logins + 1 >= $2 THEN 0 ELSE failed_logins + 1 END,
 			locked_until = CASE WHEN $2 > 0 AND failed_logins + 1 >= $2 THEN $3::timestamptz ELSE locked_until END
-			WHERE id = $1 RETURNING failed_logins, locked_until`, userID, maxFailed, tx.Now.Add(s.db.Identity.LockoutDuration)).Scan(&failed, &lockedUntil)
+			WHERE id = $1 RETURNING failed_logins, locked_until`, userID, maxFailed, tx.Now.Add(s.cfg.LockoutDuration)).Scan(&failed, &lockedUntil)
 		if err != nil {
 			return err
 		}

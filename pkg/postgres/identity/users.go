@@ -146,10 +146,10 @@ func SetRoles(ctx context.Context, tx *postgres.Tx, userID string, names []strin
 // REGISTRATION_MODE says. The account is validated and its password hashed before the
 // transaction, so the slow hash holds no connection.
 func (s *UserService) CreateUser(ctx context.Context, nu assess.NewUser, actor assess.Actor) (assess.User, error) {
-	if err := nu.Validate(s.db.Identity.PasswordMinLength); err != nil {
+	if err := nu.Validate(s.cfg.PasswordMinLength); err != nil {
 		return assess.User{}, err
 	}
-	hash, err := checkNewPassword(ctx, s.db, "password", nu.Password)
+	hash, err := s.cfg.checkNewPassword(ctx, "password", nu.Password)
 	if err != nil {
 		return assess.User{}, err
 	}
@@ -272,7 +272,7 @@ func (s *UserService) ResetPassword(ctx context.Context, id, password string, ac
 	if _, err := s.FindUser(ctx, id); err != nil {
 		return err
 	}
-	hash, err := checkNewPassword(ctx, s.db, "password", password)
+	hash, err := s.cfg.checkNewPassword(ctx, "password", password)
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@
 package services
 
 import (
+	"github.com/assay-dev/assay/pkg/assess"
 	"github.com/assay-dev/assay/pkg/postgres"
 	"github.com/assay-dev/assay/pkg/postgres/catalogue"
 	"github.com/assay-dev/assay/pkg/postgres/delivery"
@@ -44,18 +45,39 @@ type Services struct {
 	Demo          *DemoService
 }
 
-// New returns every service of the store on db.
-func New(db *postgres.DB) *Services {
+// Config is what the areas' services need besides the DB.
+type Config struct {
+	Identity *identity.Config // account policies and the password hasher
+	// RationaleMinWords is the fewest words of a result's rationale
+	// (ASSESSMENT_RATIONALE_MIN_WORDS; 0: no minimum); shorter ones count as missing when
+	// an assessment is completed.
+	RationaleMinWords int
+	Attestations      work.AttestationConfig // what attestation documents need
+}
+
+// DefaultConfig is the configuration of an installation that sets nothing.
+func DefaultConfig() Config {
+	return Config{Identity: identity.DefaultConfig(), RationaleMinWords: assess.DefaultRationaleMinWords}
+}
+
+// New returns every service of the store on db with the default configuration.
+func New(db *postgres.DB) *Services { return NewWith(db, DefaultConfig()) }
+
+// NewWith returns every service of the store on db with cfg.
+func NewWith(db *postgres.DB, cfg Config) *Services {
+	if cfg.Identity == nil {
+		cfg.Identity = identity.DefaultConfig()
+	}
 	return &Services{
-		Users: identity.NewUserService(db), Roles: identity.NewRoleService(db), Identity: identity.NewIdentityService(db), APIKeys: identity.NewAPIKeyService(db),
-		Invites: identity.NewInviteService(db), PasswordReset: identity.NewPasswordResetService(db), Audit: postgres.NewAuditService(db),
+		Users: identity.NewUserService(db, cfg.Identity), Roles: identity.NewRoleService(db), Identity: identity.NewIdentityService(db, cfg.Identity), APIKeys: identity.NewAPIKeyService(db),
+		Invites: identity.NewInviteService(db, cfg.Identity), PasswordReset: identity.NewPasswordResetService(db, cfg.Identity), Audit: postgres.NewAuditService(db),
 		Notifications: delivery.NewNotificationService(db), Rules: delivery.NewRuleService(db), Webhooks: delivery.NewWebhookService(db),
 		Chat: delivery.NewChatService(db), Deliveries: delivery.NewDeliveryLogService(db), Email: delivery.NewEmailService(db),
 		DeliveryStore: delivery.NewDeliveryStore(db), Encryption: postgres.NewEncryptionService(db),
 		Standards: catalogue.NewStandardService(db), Transfer: catalogue.NewStandardTransferService(db), Entities: work.NewEntityService(db),
 		Projects: work.NewProjectService(db), Tags: catalogue.NewTagService(db),
-		Assessments: work.NewAssessmentService(db), Results: work.NewResultService(db), Evidence: work.NewEvidenceService(db), Attachments: work.NewAttachmentService(db),
-		Claims: work.NewClaimService(db), WorkNotes: work.NewWorkNoteService(db), Attestations: work.NewAttestationService(db),
+		Assessments: work.NewAssessmentService(db, cfg.RationaleMinWords), Results: work.NewResultService(db, cfg.RationaleMinWords), Evidence: work.NewEvidenceService(db), Attachments: work.NewAttachmentService(db),
+		Claims: work.NewClaimService(db), WorkNotes: work.NewWorkNoteService(db), Attestations: work.NewAttestationService(db, cfg.Attestations),
 		PlatformKeys: work.NewPlatformKeyService(db), Demo: &DemoService{db},
 	}
 }

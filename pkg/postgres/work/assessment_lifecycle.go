@@ -82,7 +82,7 @@ func (s *AssessmentService) enterState(ctx context.Context, tx *postgres.Tx, id 
 	case to == assess.AssessmentInProgress && la.startedAt == nil:
 		return startAssessment(ctx, tx, id)
 	case to == assess.AssessmentComplete:
-		return completeAssessment(ctx, tx, id, s.db.RationaleMinWords)
+		return completeAssessment(ctx, tx, id, s.minWords)
 	case to == assess.AssessmentCancelled:
 		_, err := tx.Exec(ctx, `UPDATE assessments SET ended_at = $2 WHERE id = $1`, id, tx.Now)
 		return err

@@ -35,8 +35,8 @@ const (
 )
 
 // attestationContent reads everything the statement of attestation t holds.
-func attestationContent(ctx context.Context, db *postgres.DB, q postgres.Querier, t assess.Attestation) (assess.AttestationContent, error) {
-	c := assess.AttestationContent{Attestation: t, AppURL: db.Attestations.AppURL}
+func (s *AttestationService) attestationContent(ctx context.Context, q postgres.Querier, t assess.Attestation) (assess.AttestationContent, error) {
+	c := assess.AttestationContent{Attestation: t, AppURL: s.cfg.AppURL}
 	if err := q.QueryRow(ctx, `SELECT en.entity_type, en.description FROM entities en WHERE en.id = $1`, t.EntityID).
 		Scan(&c.EntityType, &c.EntityDesc); err != nil {
 		return c, err
@@ -134,7 +134,7 @@ func (s *AttestationService) FreezeAttestation(ctx context.Context, id string, a
 			if err := mayFreeze(ctx, tx, id); err != nil {
 				return err
 			}
-			if err := freeze(ctx, s.db, tx, id); err != nil {
+			if err := s.freeze(ctx, tx, id); err != nil {
 				return err
 			}
 		}
@@ -164,7 +164,7 @@ func mayFreeze(ctx context.Context, tx *postgres.Tx, id string) error {
 }
 
 // freeze builds, validates and signs the statement of draft id and stores it.
-func freeze(ctx context.Context, db *postgres.DB, tx *postgres.Tx, id string) error {
+func (s *AttestationService) freeze(ctx context.Context, tx *postgres.Tx, id string) error {
 	t, err := storedAttestation(ctx, tx, id)
 	if err != nil {
 		return err
@@ -172,16 +172,16 @@ func freeze(ctx context.Context, db *postgres.DB, tx *postgres.Tx, id string) er
 	if len(t.Signatories) == 0 {
 		return assess.ErrNoSlots
 	}
-	content, err := attestationContent(ctx, db, tx, t)
+	content, err := s.attestationContent(ctx, tx, t)
 	if err != nil {
 		return err
 	}
 	serial := "urn:uuid:" + newUUID()
-	statement, err := cyclonedx.BuildAttestation(cyclonedx.AttestationSpec, content, serial, tx.Now, db.Attestations.ToolVersion)
+	statement, err := cyclonedx.BuildAttestation(cyclonedx.AttestationSpec, content, serial, tx.Now, s.cfg.ToolVersion)
 	if err != nil {
 		return &invalidDocument{id: id, err: err} // ours: the statement must keep to the schema
 	}
-	signer, _, err := platformSigner(ctx, db, tx)
+	signer, _, err := platformSigner(ctx, s.db, tx)
 	if err != nil {
 		return err
 	}
@@ -278,7 +278,7 @@ func (s *AttestationService) ExportAttestation(ctx context.Context, id, spec str
 			out, err = storedDocument(ctx, tx, id)
 			return err
 		}
-		content, err := attestationContent(ctx, s.db, tx, t)
+		content, err := s.attestationContent(ctx, tx, t)
 		if err != nil {
 			return err
 		}
@@ -288,7 +288,7 @@ func (s *AttestationService) ExportAttestation(ctx context.Context, id, spec str
 			content.Unsigned = "Unsigned: the signatures cover the CycloneDX " + cyclonedx.AttestationSpec +
 				" document (serial number " + t.SerialNumber + "); export that one to verify them."
 		}
-		data, err := cyclonedx.BuildAttestation(spec, content, serial, s.db.Now(), s.db.Attestations.ToolVersion)
+		data, err := cyclonedx.BuildAttestation(spec, content, serial, s.db.Now(), s.cfg.ToolVersion)
 		if err != nil {
 			return &invalidDocument{id: id, err: err}
 		}
@@ -377,7 +377,7 @@ func (s *AttestationService) Sign(ctx context.Context, id, slotID string, r asse
 		}
 		switch state {
 		case assess.AttestationDraft:
-			if err := freeze(ctx, s.db, tx, id); err != nil {
+			if err := s.freeze(ctx, tx, id); err != nil {
 				return err
 			}
 		case assess.AttestationSigning:

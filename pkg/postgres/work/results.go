@@ -145,7 +145,7 @@ func (s *ResultService) FindAssessmentRequirements(ctx context.Context, assessme
 }
 
 // RationaleMinWords implements assess.ResultService.
-func (s *ResultService) RationaleMinWords() int { return s.db.RationaleMinWords }
+func (s *ResultService) RationaleMinWords() int { return s.minWords }
 
 // FindAssessmentRequirement implements assess.ResultService.
 func (s *ResultService) FindAssessmentRequirement(ctx context.Context, assessmentID, id string, actor assess.Actor) (assess.AssessmentRequirement, error) {
@@ -238,7 +238,7 @@ func resultText(r *assess.Result) *string {
 func (s *ResultService) RecordResult(ctx context.Context, assessmentID, id string, u assess.ResultUpdate, actor assess.Actor) (assess.AssessmentRequirement, error) {
 	var out assess.AssessmentRequirement
 	err := s.db.Change(ctx, actor, func(tx *postgres.Tx) error {
-		if err := u.Validate(s.db.RationaleMinWords); err != nil {
+		if err := u.Validate(s.minWords); err != nil {
 			return err
 		}
 		if err := answerable(ctx, tx, assessmentID); err != nil {
@@ -295,7 +295,7 @@ func requirementOfAssessment(ctx context.Context, tx *postgres.Tx, assessmentID,
 func (s *ResultService) RecordResults(ctx context.Context, assessmentID string, b assess.BulkResults, actor assess.Actor) ([]assess.AssessmentRequirement, error) {
 	var out []assess.AssessmentRequirement
 	err := s.db.Change(ctx, actor, func(tx *postgres.Tx) error {
-		if err := b.Validate(s.db.RationaleMinWords); err != nil {
+		if err := b.Validate(s.minWords); err != nil {
 			return err
 		}
 		// Planning the lock, the update and the tree walk anew for every request cost

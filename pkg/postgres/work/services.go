@@ -24,16 +24,28 @@ type ProjectService struct{ db *postgres.DB }
 func NewProjectService(db *postgres.DB) *ProjectService { return &ProjectService{db} }
 
 // AssessmentService implements assess.AssessmentService.
-type AssessmentService struct{ db *postgres.DB }
+type AssessmentService struct {
+	db       *postgres.DB
+	minWords int // the fewest words of a rationale (ASSESSMENT_RATIONALE_MIN_WORDS; 0: none)
+}
 
-// NewAssessmentService returns the service on db.
-func NewAssessmentService(db *postgres.DB) *AssessmentService { return &AssessmentService{db} }
+// NewAssessmentService returns the service on db; a rationale needs at least minWords words (0: no
+// minimum; negative counts as 0).
+func NewAssessmentService(db *postgres.DB, minWords int) *AssessmentService {
+	return &AssessmentService{db, max(minWords, 0)}
+}
 
 // ResultService implements assess.ResultService.
-type ResultService struct{ db *postgres.DB }
+type ResultService struct {
+	db       *postgres.DB
+	minWords int // the fewest words of a rationale (ASSESSMENT_RATIONALE_MIN_WORDS; 0: none)
+}
 
-// NewResultService returns the service on db.
-func NewResultService(db *postgres.DB) *ResultService { return &ResultService{db} }
+// NewResultService returns the service on db; a rationale needs at least minWords words (0: no
+// minimum; negative counts as 0).
+func NewResultService(db *postgres.DB, minWords int) *ResultService {
+	return &ResultService{db, max(minWords, 0)}
+}
 
 // EvidenceService implements assess.EvidenceService.
 type EvidenceService struct{ db *postgres.DB }
@@ -60,10 +72,16 @@ type WorkNoteService struct{ db *postgres.DB }
 func NewWorkNoteService(db *postgres.DB) *WorkNoteService { return &WorkNoteService{db} }
 
 // AttestationService implements assess.AttestationService.
-type AttestationService struct{ db *postgres.DB }
+type AttestationService struct {
+	db  *postgres.DB
+	cfg AttestationConfig
+}
 
-// NewAttestationService returns the service on db.
-func NewAttestationService(db *postgres.DB) *AttestationService { return &AttestationService{db} }
+// NewAttestationService returns the service on db with the installation's attestation
+// configuration.
+func NewAttestationService(db *postgres.DB, cfg AttestationConfig) *AttestationService {
+	return &AttestationService{db, cfg}
+}
 
 // PlatformKeyService implements assess.PlatformKeyService.
 type PlatformKeyService struct{ db *postgres.DB }
@@ -74,3 +92,11 @@ func NewPlatformKeyService(db *postgres.DB) *PlatformKeyService { return &Platfo
 // projectToday is the calendar day (UTC) of now against which the area compares due
 // dates of projects and assessments and the validity of evidence.
 func projectToday(now time.Time) string { return now.UTC().Format(assess.ProjectDateLayout) }
+
+// AttestationConfig is what the attestation documents need of the installation.
+type AttestationConfig struct {
+	// AppURL is the service's public URL: evidence files are linked under it.
+	AppURL string
+	// ToolVersion names the service's version in the documents' metadata.
+	ToolVersion string
+}
