@@ -18,6 +18,12 @@ COPY go.mod go.sum ./
 RUN go mod download
 COPY . .
 COPY --from=web /src/web/dist ./web/dist
+# The starter standards, built into assay-server so that a first run imports them offline:
+# downloaded from the CycloneDX catalogue on GitHub and checked against the SHA-256 of
+# standards/starter/files/README.md (they are not in the repository: standards/starter/README.md).
+# A release image must have them, so a failure fails the build; a build context that has them
+# already (scripts/fetch-starter-standards.sh run before, e.g. with SOURCE=<dir>) is used as is.
+RUN bash scripts/fetch-starter-standards.sh
 ARG VERSION=dev
 RUN make go-build VERSION=${VERSION}
 

@@ -10,7 +10,7 @@ LDFLAGS       := -s -w -X github.com/assay-dev/assay/cmd/internal/boot.Version=$
 GOLANGCI_LINT_VERSION := v2.15.0
 BIN           := $(CURDIR)/bin
 
-.PHONY: run build web-deps web-build go-build test lint bench bench-startup bench-auth bench-deliveries bench-upload bench-attachments bench-attestations clean
+.PHONY: run build web-deps web-build starter-standards go-build test lint bench bench-startup bench-auth bench-deliveries bench-upload bench-attachments bench-attestations clean
 
 # Links in e-mails and chat messages point at APP_URL; for a local run that is this server.
 run: build
@@ -24,7 +24,15 @@ web-deps:
 web-build: web-deps
 	cd web && npm run build
 
-go-build:
+# The starter standards (standards/starter/README.md) are built into assay-server when
+# standards/starter/files/ has them: fetched here when missing and a source is reachable —
+# GitHub, or SOURCE=<dir>, a local copy of the catalogue's standards/ folder (for example
+# SOURCE=../shared/data/standards). Without them the build goes on: the server then imports
+# the starter set from the standards feed. (The Dockerfile runs the script itself, strictly.)
+starter-standards:
+	@bash scripts/fetch-starter-standards.sh || echo "starter standards: not fetched; building without them (the setup wizard will import them from the standards feed)"
+
+go-build: starter-standards
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $(BIN)/assay-server ./cmd/server
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $(BIN)/assay-worker ./cmd/worker
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $(BIN)/assay-ctl ./cmd/ctl

@@ -71,6 +71,9 @@ func TestDockerfileUsesMakefileSteps(t *testing.T) {
 	for _, want := range []string{"USER postgres", "VOLUME [\"/app/data\"]", "HEALTHCHECK", "assay-ctl", "healthcheck", "EXPOSE 3001"} {
 		require.Contains(t, string(dockerfile), want)
 	}
+	// The starter standards are fetched (strictly) before the binaries are built, so that
+	// a release image carries them (standards/starter/README.md).
+	require.Regexp(t, `(?s)RUN bash scripts/fetch-starter-standards\.sh\n.*RUN make go-build`, string(dockerfile))
 	// The web stage must build the same way the Makefile does.
 	require.Contains(t, string(dockerfile), "npm run build")
 	require.Contains(t, string(makefile), "npm run build")

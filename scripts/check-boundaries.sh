@@ -43,11 +43,19 @@ deny  pkg/app                     M/pkg/postgres/pgtest
 deny  pkg/app                     M/pkg/config
 deny  jobs/workers                M/pkg/app
 allow pkg/app                     M/pkg/cyclonedx
+allow pkg/app                     M/standards/starter
+allow pkg/app                     M/standards/starter         test
+deny  pkg/httpapi                 M/standards/starter
+deny  standards/starter           M/pkg/assess
+deny  standards/starter           M/pkg/cyclonedx
+deny  standards/starter           M/pkg/postgres              test
+allow standards/starter           M/pkg/cyclonedx/cdxtest     test
 allow pkg/app                     M/pkg/postgres              test
 allow pkg/app                     M/pkg/blob/blobtest         test
 allow pkg/httpapi                 M/pkg/app
 allow jobs/workers                M/pkg/app                   test
 allow cmd/server                  M/pkg/app
+allow cmd/server                  M/standards/starter
 deny  pkg/postgres/embedpg        M/pkg/postgres
 deny  jobs/workers                M/pkg/secret
 deny  jobs/workers                M/pkg/postgres

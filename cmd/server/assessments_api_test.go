@@ -117,6 +117,7 @@ func TestAssessmentsAPI(t *testing.T) {
 		require.Equal(t, due, a["dueDate"])
 		require.Equal(t, false, a["overdue"])
 		require.Equal(t, w.assessor.ID, a["createdBy"])
+		require.Equal(t, "every_positive", a["completionEvidence"], "the default evidence rule")
 	})
 	id := a["id"].(string)
 	path := "/api/v1/assessments/" + id
@@ -180,12 +181,13 @@ func TestAssessmentsAPI(t *testing.T) {
 	})
 	step(t, "complete is refused with counts of what is missing", func(t *testing.T) {
 		body := w.assessorC.fails(t, "POST", path+"/complete", map[string]any{"version": a["version"]}, 422, "business_rule_violation")
-		require.Equal(t, []string{"unanswered=2", "no_evidence=Link evidence to at least one requirement."}, detailMessages(body))
+		require.Equal(t, []string{"unanswered=2"}, detailMessages(body))
 		w.rows.answer(id, "yes", "too short", "V1.1")
 		body = w.assessorC.fails(t, "POST", path+"/complete", map[string]any{"version": a["version"]}, 422, "business_rule_violation")
-		require.Equal(t, []string{"unanswered=1", "missing_rationale=1"}, detailMessages(body)[:2])
+		require.Equal(t, []string{"unanswered=1", "missing_rationale=1", "missing_evidence=1"}, detailMessages(body))
 		w.rows.answer(id, "partial", fifteenWords, "V1.1", "V2.1")
 		w.rows.linkEvidence(id, "V2.1", w.assessee.ID)
+		w.rows.linkEvidence(id, "V1.1", w.assessee.ID)
 	})
 	step(t, "complete keeps the score and the end time; the assessment is read-only", func(t *testing.T) {
 		a = move(t, w.assessorC, a, "complete", 200)
@@ -195,7 +197,7 @@ func TestAssessmentsAPI(t *testing.T) {
 		require.NotEmpty(t, a["endedAt"])
 		require.Equal(t, []any{"in_progress", "archived"}, a["allowedStates"])
 		p := a["progress"].(map[string]any)
-		require.Equal(t, []float64{2, 2, 2, 1}, []float64{p["total"].(float64), p["answered"].(float64), p["partial"].(float64), p["withEvidence"].(float64)})
+		require.Equal(t, []float64{2, 2, 2, 2}, []float64{p["total"].(float64), p["answered"].(float64), p["partial"].(float64), p["withEvidence"].(float64)})
 		for _, c := range []struct {
 			method, path string
 			body         any
@@ -253,7 +255,9 @@ func TestAssessmentScoresAndSources(t *testing.T) {
 		w.rows.answer(id, "partial", fifteenWords, "V1.2")
 		w.rows.answer(id, "no", fifteenWords, "V2.1")
 		w.rows.answer(id, "not_applicable", fifteenWords, "S2")
-		w.rows.linkEvidence(id, "S1", w.assessor.ID)
+		for _, yesOrPartial := range []string{"S1", "V1.1", "V1.2"} {
+			w.rows.linkEvidence(id, yesOrPartial, w.assessor.ID)
+		}
 		a = move(t, c, a, "complete", 200)
 		require.Equal(t, 62.5, a["conformanceScore"], "(2 + 0.5) / 4")
 		scores := map[string]any{}

@@ -29,6 +29,7 @@ import (
 	"github.com/assay-dev/assay/pkg/postgres/services"
 	"github.com/assay-dev/assay/pkg/postgres/work"
 	"github.com/assay-dev/assay/pkg/secret"
+	"github.com/assay-dev/assay/standards/starter"
 	"github.com/assay-dev/assay/web"
 )
 
@@ -44,6 +45,10 @@ type options struct {
 	// Observer receives an observation of every request, besides the metrics (tests
 	// record the answers with it).
 	Observer httpapi.RequestObserver
+	// StarterStandards holds the starter set's documents (app.ImportConfig.Starter); nil:
+	// those built into the binary, starter.Files(). Tests give a copy of the catalogue, or
+	// an empty folder for a build without them.
+	StarterStandards fs.FS
 }
 
 // run boots the whole server and blocks until ctx is cancelled, then shuts down in order:
@@ -142,8 +147,16 @@ func run(ctx context.Context, opts options) error {
 	// within the request's deadline.
 	fetcher := notify.NewFetcher(notify.HTTPConfig{Timeout: 10 * time.Second, AllowNetworks: cfg.OutboundAllowNetworks,
 		UserAgent: notify.UserAgent(boot.Version), Logger: log})
+	starterFS := opts.StarterStandards
+	if starterFS == nil {
+		starterFS = starter.Files()
+	}
+	if n, of := len(starter.Documents(starterFS)), len(starter.Manifest()); n < of {
+		log.InfoContext(ctx, "the starter standards are not all built into this binary: the setup wizard imports the others "+
+			"from the standards feed (scripts/fetch-starter-standards.sh before the build puts them in)", "built_in", n, "of", of)
+	}
 	deps.StandardImports = app.NewStandardImports(svc.Transfer, fetcher,
-		app.ImportConfig{FeedURL: cfg.StandardsFeedURL, MaxBytes: cfg.StandardsImportMaxBytes})
+		app.ImportConfig{FeedURL: cfg.StandardsFeedURL, MaxBytes: cfg.StandardsImportMaxBytes, Starter: starterFS})
 	api := httpapi.New(httpapi.Config{
 		Version: boot.Version, StartedAt: started, CORSOrigins: cfg.CORSOrigins, TrustProxyHops: cfg.TrustProxyHops,
 		MaxBodyBytes: cfg.APIMaxBodyBytes, UploadMaxBytes: cfg.UploadMaxFileSize, RequestTimeout: cfg.RequestTimeout, StorageProvider: string(cfg.StorageProvider), PasswordMinLength: cfg.PasswordMinLength,

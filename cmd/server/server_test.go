@@ -76,6 +76,13 @@ func startServerOn(t testing.TB, dsn string, env ...string) *testServer {
 // startTracedServer is startServerOn with a tracer observing every database query.
 func startTracedServer(t testing.TB, dsn string, tracer pgx.QueryTracer, env ...string) *testServer {
 	t.Helper()
+	return startServerWith(t, dsn, options{QueryTracer: tracer}, env...)
+}
+
+// startServerWith is startServerOn with the options a test sets (QueryTracer,
+// StarterStandards); the environment, log, listener and observer are the harness's.
+func startServerWith(t testing.TB, dsn string, opts options, env ...string) *testServer {
+	t.Helper()
 	ts := &testServer{dsn: dsn, logs: &syncBuffer{}}
 	environ := append([]string{
 		"DATABASE_PROVIDER=postgres", "DATABASE_URL=" + ts.dsn, "NODE_ENV=test", "LOG_LEVEL=debug",
@@ -84,9 +91,10 @@ func startTracedServer(t testing.TB, dsn string, tracer pgx.QueryTracer, env ...
 	ctx, cancel := context.WithCancel(context.Background())
 	ready := make(chan string, 1)
 	done := make(chan error, 1)
+	opts.Environ, opts.Stdout, opts.Listen, opts.Observer = environ, ts.logs, "127.0.0.1:0", liveAnswers
+	opts.Ready = func(a string) { ready <- a }
 	go func() {
-		done <- run(ctx, options{Environ: environ, Stdout: ts.logs, Listen: "127.0.0.1:0", Ready: func(a string) { ready <- a },
-			QueryTracer: tracer, Observer: liveAnswers})
+		done <- run(ctx, opts)
 	}()
 	select {
 	case addr := <-ready:

@@ -6,7 +6,9 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"io/fs"
 	"mime/multipart"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -14,6 +16,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -22,6 +25,8 @@ import (
 	"github.com/assay-dev/assay/pkg/assess"
 	"github.com/assay-dev/assay/pkg/cyclonedx"
 	"github.com/assay-dev/assay/pkg/cyclonedx/cdxtest"
+	"github.com/assay-dev/assay/pkg/postgres/pgtest"
+	"github.com/assay-dev/assay/standards/starter"
 )
 
 // standardDocuments returns the catalogue documents, by path relative to standards/.
@@ -287,22 +292,97 @@ func TestStandardImportRules(t *testing.T) {
 	})
 }
 
-// TestStandardImportURLErrors: a download that fails is 422 fetch_failed or too_large.
+// TestStandardImportURLErrors: a download that fails is 422 fetch_failed, saying why in
+// words, or too_large.
 func TestStandardImportURLErrors(t *testing.T) {
 	t.Parallel()
 	ts := startServer(t, "OUTBOUND_ALLOW_NETWORKS=127.0.0.0/8", "STANDARDS_IMPORT_MAX_BYTES=50000")
 	admin := ts.admin(t)
 	srv := serveStandards(t)
-	for _, bad := range []struct{ name, url, code string }{
-		{"missing document", srv.URL + "/nothing-here.json", "fetch_failed"},
-		{"closed port", "http://127.0.0.1:1/x.json", "fetch_failed"},
-		{"too large", srv.URL + "/OWASP/ASVS/asvs-5.0.0.cdx.json", "too_large"},
+	for _, bad := range []struct{ name, url, code, message string }{
+		{"missing document", srv.URL + "/nothing-here.json", "fetch_failed",
+			"The document at 127.0.0.1 could not be downloaded: it answered HTTP 404 Not Found."},
+		{"closed port", "http://127.0.0.1:1/x.json", "fetch_failed",
+			"The document at 127.0.0.1 could not be downloaded: the connection was refused."},
+		{"too large", srv.URL + "/OWASP/ASVS/asvs-5.0.0.cdx.json", "too_large",
+			"The document is larger than 50000 bytes (STANDARDS_IMPORT_MAX_BYTES)."},
 	} {
 		t.Run(bad.name, func(t *testing.T) {
 			body := admin.fails(t, "POST", "/api/v1/standards/import-url", map[string]string{"url": bad.url}, 422, "business_rule_violation")
 			require.Equal(t, bad.code, detailCode(t, body))
+			require.Equal(t, bad.message, body["message"])
 		})
 	}
+}
+
+// startStarterServer is startServer whose starter documents are those of fsys: the
+// catalogue's (catalogueFS), as in a release binary, or none (fstest.MapFS{}), as in a build
+// that did not fetch them.
+func startStarterServer(t *testing.T, fsys fs.FS, env ...string) *testServer {
+	t.Helper()
+	return startServerWith(t, pgtest.NewDatabase(t), options{StarterStandards: fsys}, env...)
+}
+
+// catalogueFS is the shared copy of the CycloneDX catalogue's standards/ folder: it holds the
+// starter documents where the fetch script puts them for the build.
+func catalogueFS(t testing.TB) fs.FS {
+	t.Helper()
+	return os.DirFS(filepath.Join(cdxtest.SharedData(t), "standards"))
+}
+
+// TestStarterStandardsOffline: with the feed unreachable (STANDARDS_FEED_URL at a closed
+// loopback port, as on a machine without the internet) the setup wizard's starter set
+// imports from the documents built into the server, and again lists them as present; the
+// feed page's calls are answered in words with detail feed_unreachable, never a Go error.
+// A server built without the documents answers the starter set the same way.
+func TestStarterStandardsOffline(t *testing.T) {
+	t.Parallel()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	closed := l.Addr().String()
+	require.NoError(t, l.Close())
+	env := []string{"OUTBOUND_ALLOW_NETWORKS=127.0.0.0/8", "STANDARDS_FEED_URL=http://" + closed + "/feed.json"}
+	ts := startStarterServer(t, catalogueFS(t), env...)
+	admin := ts.admin(t)
+
+	step(t, "the starter set imports with no network", func(t *testing.T) {
+		body := admin.post(t, "/api/v1/standards/starter", nil, 201)
+		require.Equal(t, float64(4), body["created"])
+		var got []string
+		for _, st := range body["standards"].([]any) {
+			st := st.(map[string]any)
+			require.Equal(t, "created", st["outcome"])
+			require.Equal(t, "published", st["state"])
+			got = append(got, fmt.Sprint(st["name"], " ", st["standardVersion"]))
+		}
+		require.Equal(t, []string{"Application Security Verification Standard (ASVS) 5.0.0",
+			"Secure Software Development Framework (SSDF) Version 1.1 1.1",
+			"OWASP Software Assurance Maturity Model (SAMM) 2.1.0",
+			"Software Component Verification Standard (SCVS) 1.0"}, got)
+		require.Equal(t, [3]int{4, 442 + 65 + 140 + 93, 9}, countStandards(t, ts))
+	})
+	step(t, "a second call lists them as present", func(t *testing.T) {
+		body := admin.post(t, "/api/v1/standards/starter", nil, 200)
+		require.Equal(t, float64(0), body["created"])
+		require.Equal(t, float64(4), body["unchanged"])
+		require.Len(t, body["standards"], 4)
+	})
+	const unreachable = "The standards feed at 127.0.0.1 could not be reached: the connection was refused."
+	t.Run("the feed says in words that it cannot be reached", func(t *testing.T) {
+		body := admin.fails(t, "GET", "/api/v1/standards/feed", nil, 422, "business_rule_violation")
+		require.Equal(t, unreachable, body["message"])
+		require.Equal(t, "feed_unreachable", detailCode(t, body))
+		body = admin.fails(t, "POST", "/api/v1/standards/feed/import", map[string]string{"itemId": starter.Manifest()[0].FeedItemID}, 422, "business_rule_violation")
+		require.Equal(t, unreachable, body["message"])
+		require.Equal(t, "feed_unreachable", detailCode(t, body))
+	})
+	t.Run("without the documents built in, the starter set needs the feed", func(t *testing.T) {
+		ts := startStarterServer(t, fstest.MapFS{}, env...)
+		body := ts.admin(t).fails(t, "POST", "/api/v1/standards/starter", nil, 422, "business_rule_violation")
+		require.Equal(t, unreachable, body["message"])
+		require.Equal(t, "feed_unreachable", detailCode(t, body))
+		require.Equal(t, [3]int{}, countStandards(t, ts))
+	})
 }
 
 // feedItem returns the item id of the feed answer.
@@ -318,11 +398,12 @@ func feedItem(t testing.TB, body map[string]any, id string) map[string]any {
 }
 
 // TestStandardFeedAPI: statuses before and after imports, update_available, the feed
-// import beside an older version, the starter set.
+// import beside an older version, the starter set from the feed (a server built without
+// its documents).
 func TestStandardFeedAPI(t *testing.T) {
 	t.Parallel()
 	srv := serveStandards(t)
-	ts := startServer(t, "OUTBOUND_ALLOW_NETWORKS=127.0.0.0/8", "STANDARDS_FEED_URL="+srv.URL+"/feed.json")
+	ts := startStarterServer(t, fstest.MapFS{}, "OUTBOUND_ALLOW_NETWORKS=127.0.0.0/8", "STANDARDS_FEED_URL="+srv.URL+"/feed.json")
 	admin := ts.admin(t)
 	const asvs4, asvs5 = "application-security-verification-standard-asvs-@4.0.3", "application-security-verification-standard-asvs-@5.0.0"
 
@@ -369,7 +450,7 @@ func TestStandardFeedAPI(t *testing.T) {
 	t.Run("an unknown item is 404", func(t *testing.T) {
 		admin.fails(t, "POST", "/api/v1/standards/feed/import", map[string]string{"itemId": "nothing@1"}, 404, "not_found")
 	})
-	step(t, "the starter set imports what is missing", func(t *testing.T) {
+	step(t, "the starter set imports from the feed what is missing", func(t *testing.T) {
 		body := admin.post(t, "/api/v1/standards/starter", nil, 201)
 		require.Equal(t, float64(3), body["created"])
 		require.Equal(t, float64(1), body["unchanged"])
@@ -377,8 +458,8 @@ func TestStandardFeedAPI(t *testing.T) {
 		require.Equal(t, float64(0), body["created"])
 		require.Equal(t, float64(4), body["unchanged"])
 		feed := admin.get(t, "/api/v1/standards/feed", 200)
-		for _, id := range assess.StarterFeedItems {
-			require.Equal(t, "imported", feedItem(t, feed, id)["status"], id)
+		for _, d := range starter.Manifest() {
+			require.Equal(t, "imported", feedItem(t, feed, d.FeedItemID)["status"], d.FeedItemID)
 		}
 	})
 }

@@ -1,19 +1,28 @@
 package app
 
 import (
+	"cmp"
 	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/assay-dev/assay/pkg/assess"
 	"github.com/assay-dev/assay/pkg/cyclonedx"
+	"github.com/assay-dev/assay/standards/starter"
 )
 
 // Standards from outside the service: a CycloneDX document downloaded by URL, the public
 // standards feed and its items, the starter set. Documents are downloaded through the
-// DocumentFetcher (the outbound guard), parsed and validated by package cyclonedx, and
-// written by the store in one transaction per import.
+// DocumentFetcher (the outbound guard) — except the starter documents a release binary
+// carries (package starter), so that a first run needs no network — parsed and validated
+// by package cyclonedx, and written by the store in one transaction per import. A download
+// that fails is answered in words (assess.FetchError; from the feed: feed_unreachable).
 
 // StandardStore is what the imports need of the store (pkg/postgres
 // StandardTransferService).
@@ -32,6 +41,11 @@ type ImportConfig struct {
 	// MaxBytes caps a downloaded document, the feed included (STANDARDS_IMPORT_MAX_BYTES;
 	// default 10 MiB).
 	MaxBytes int64
+	// Starter holds the documents of the starter set, laid out like the catalogue's
+	// standards/ folder: starter.Files(), the documents built into the binary (cmd), or a
+	// copy of the catalogue (tests). Those it lacks, or whose SHA-256 is not the manifest's,
+	// come from the feed; nil: all do.
+	Starter fs.FS
 	// Now is the clock of the feed cache (time.Now when nil).
 	Now func() time.Time
 }
@@ -117,15 +131,59 @@ func (s *StandardImports) ImportFeedItem(ctx context.Context, itemID string, act
 	return s.store.ImportStandards(ctx, imports, assess.SourceFeed, actor)
 }
 
-// ImportStarterStandards implements assess.StandardImportService.
+// ImportStarterStandards implements assess.StandardImportService: the documents of the
+// starter set that ImportConfig.Starter holds (in a release binary, all: no network), the
+// others from the feed as the previous releases did — those the feed shows as imported are
+// listed as unchanged, the rest downloaded — all imported in one transaction. The store
+// lists the standards present already as unchanged. The feed stays the place for newer
+// versions.
 func (s *StandardImports) ImportStarterStandards(ctx context.Context, actor assess.Actor) (assess.ImportResult, error) {
-	items, err := s.StandardsFeed(ctx)
+	var imports []assess.StandardImport
+	built := map[string]bool{}
+	if s.cfg.Starter != nil {
+		for _, d := range starter.Documents(s.cfg.Starter) {
+			parsed, err := cyclonedx.Parse(d.Data)
+			if err != nil {
+				// The documents are the manifest's, byte for byte, and tested: a refusal here
+				// is our bug (500, logged), not the caller's 422, so the error is not wrapped.
+				return assess.ImportResult{}, fmt.Errorf("starter standard %s: %s", d.Path, err.Error())
+			}
+			imports = append(imports, parsed...)
+			built[d.FeedItemID] = true
+		}
+	}
+	var fromFeed []string
+	for _, d := range starter.Manifest() {
+		if !built[d.FeedItemID] {
+			fromFeed = append(fromFeed, d.FeedItemID)
+		}
+	}
+	var present []string
+	if len(fromFeed) > 0 {
+		downloaded, ids, err := s.starterFromFeed(ctx, fromFeed)
+		if err != nil {
+			return assess.ImportResult{}, err
+		}
+		imports, present = append(imports, downloaded...), ids
+	}
+	res, err := s.store.ImportStandards(ctx, imports, assess.SourceFeed, actor)
 	if err != nil {
 		return assess.ImportResult{}, err
 	}
+	return s.withPresent(ctx, res, fromFeed, present)
+}
+
+// starterFromFeed downloads the documents of the feed items itemIDs that are not imported
+// yet, and returns the ids of the local standards of those that are. A feed that cannot be
+// reached is 422 feed_unreachable.
+func (s *StandardImports) starterFromFeed(ctx context.Context, itemIDs []string) ([]assess.StandardImport, []string, error) {
+	items, err := s.StandardsFeed(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
 	var missing []assess.FeedItem
 	var present []string
-	for _, id := range assess.StarterFeedItems {
+	for _, id := range itemIDs {
 		i := slices.IndexFunc(items, func(it assess.FeedItem) bool { return it.ID == id })
 		switch {
 		case i < 0:
@@ -137,22 +195,20 @@ func (s *StandardImports) ImportStarterStandards(ctx context.Context, actor asse
 		}
 	}
 	imports, err := s.feedDocuments(ctx, missing)
-	if err != nil {
-		return assess.ImportResult{}, err
-	}
-	res, err := s.store.ImportStandards(ctx, imports, assess.SourceFeed, actor)
-	if err != nil {
-		return assess.ImportResult{}, err
-	}
-	return s.withPresent(ctx, res, present)
+	return imports, present, err
 }
 
-// withPresent adds the standards that were there already to an import result.
-func (s *StandardImports) withPresent(ctx context.Context, res assess.ImportResult, ids []string) (assess.ImportResult, error) {
+// withPresent adds to an import result the standards ids of the feed items itemIDs that were
+// there already.
+func (s *StandardImports) withPresent(ctx context.Context, res assess.ImportResult, itemIDs, ids []string) (assess.ImportResult, error) {
 	if len(ids) == 0 {
 		return res, nil
 	}
-	all, err := s.store.FindStandardsByIdentifier(ctx, identifiersOf(assess.StarterFeedItems))
+	identifiers := make([]string, len(itemIDs))
+	for i, id := range itemIDs {
+		identifiers[i] = assess.FeedItemIdentifier(id)
+	}
+	all, err := s.store.FindStandardsByIdentifier(ctx, identifiers)
 	if err != nil {
 		return res, err
 	}
@@ -163,14 +219,6 @@ func (s *StandardImports) withPresent(ctx context.Context, res assess.ImportResu
 		}
 	}
 	return res, nil
-}
-
-func identifiersOf(itemIDs []string) []string {
-	out := make([]string, len(itemIDs))
-	for i, id := range itemIDs {
-		out[i] = assess.FeedItemIdentifier(id)
-	}
-	return out
 }
 
 // feedItems returns the items of the feed (cached), statuses not set.
@@ -185,7 +233,9 @@ func (s *StandardImports) feedItems(ctx context.Context) ([]assess.FeedItem, err
 	c.mu.Unlock()
 	data, err := s.fetchDocument(ctx, "feed", s.cfg.FeedURL)
 	if err != nil {
-		return nil, err
+		return nil, feedUnreachable("feed", s.cfg.FeedURL, err, func(host, reason string) string {
+			return "The standards feed at " + host + " could not be reached: " + reason
+		})
 	}
 	items, err := cyclonedx.ParseFeed("feed", data)
 	if err != nil {
@@ -205,10 +255,13 @@ func (s *StandardImports) feedDocuments(ctx context.Context, items []assess.Feed
 	for i, it := range items {
 		wg.Go(func() {
 			data, err := s.fetchDocument(ctx, "itemId", it.URL)
-			if err == nil {
-				parsed[i], err = cyclonedx.Parse(data)
+			if err != nil {
+				errs[i] = feedUnreachable("itemId", it.URL, err, func(host, reason string) string {
+					return "The document of " + strings.TrimSpace(cmp.Or(it.Title, it.ID)+" "+it.Version) + " at " + host + " could not be downloaded: " + reason
+				})
+				return
 			}
-			errs[i] = err
+			parsed[i], errs[i] = cyclonedx.Parse(data)
 		})
 	}
 	wg.Wait()
@@ -228,6 +281,30 @@ func (s *StandardImports) fetchDocument(ctx context.Context, field, url string) 
 		return nil, &assess.Error{Code: assess.ECodeUnavailable, Message: "Downloading documents is not configured."}
 	}
 	return s.fetcher.FetchDocument(ctx, field, url, s.cfg.MaxBytes)
+}
+
+// feedUnreachable rewords a download from the standards feed that failed (the feed, or an
+// item's document at rawURL): message names what could not be had and why, in words, and
+// the detail feed_unreachable tells the client that a file upload is the way around. Other
+// errors (too_large, 503 without a fetcher, a cancelled request) pass unchanged.
+func feedUnreachable(field, rawURL string, err error, message func(host, reason string) string) error {
+	host := rawURL
+	if u, perr := url.Parse(rawURL); perr == nil && u.Hostname() != "" {
+		host = u.Hostname()
+	}
+	var fetch *assess.FetchError
+	var refused *assess.Error
+	var reason string
+	switch {
+	case errors.As(err, &fetch):
+		host, reason = fetch.Host, fetch.Reason
+	case errors.As(err, &refused) && len(refused.Details) > 0 && refused.Details[0].Code == "url_not_allowed":
+		reason = refused.Details[0].Message // "the URL has no host.", "plain http is accepted only …"
+	default:
+		return err
+	}
+	return &assess.Error{Code: assess.ECodeBusinessRule, Message: message(host, reason),
+		Details: []assess.Detail{{Field: field, Code: "feed_unreachable", Message: "Standards can also be imported from a CycloneDX file upload."}}}
 }
 
 var _ assess.StandardImportService = (*StandardImports)(nil)

@@ -119,29 +119,30 @@ type AssessmentProgress struct {
 
 // Assessment is one entity assessed against one or more standards by a team.
 type Assessment struct {
-	ID               string               `json:"id"`
-	Title            string               `json:"title"`
-	Description      string               `json:"description"`
-	State            AssessmentState      `json:"state" enum:"new,pending,in_progress,on_hold,cancelled,complete,archived"`
-	AllowedStates    []AssessmentState    `json:"allowedStates" doc:"The states this assessment may move to now"`
-	EntityID         string               `json:"entityId"`
-	EntityName       string               `json:"entityName"`
-	ProjectID        string               `json:"projectId,omitempty"`
-	ProjectName      string               `json:"projectName,omitempty"`
-	Standards        []AssessmentStandard `json:"standards"`
-	Assessors        []UserRef            `json:"assessors"`
-	Assessees        []UserRef            `json:"assessees"`
-	Tags             []TagRef             `json:"tags"`
-	DueDate          string               `json:"dueDate,omitempty" doc:"YYYY-MM-DD"`
-	Overdue          bool                 `json:"overdue" doc:"The due date has passed and the assessment is not complete, cancelled or archived"`
-	StartedAt        *time.Time           `json:"startedAt,omitempty"`
-	EndedAt          *time.Time           `json:"endedAt,omitempty" doc:"When it was completed or cancelled"`
-	ConformanceScore *float64             `json:"conformanceScore" doc:"0–100 (docs/assessments.md, Score); null until complete or when every answer is not applicable"`
-	Progress         AssessmentProgress   `json:"progress"`
-	CreatedBy        string               `json:"createdBy,omitempty"`
-	Version          int64                `json:"version" doc:"Optimistic-concurrency version; send it back on update"`
-	CreatedAt        time.Time            `json:"createdAt"`
-	UpdatedAt        time.Time            `json:"updatedAt"`
+	ID                 string               `json:"id"`
+	Title              string               `json:"title"`
+	Description        string               `json:"description"`
+	State              AssessmentState      `json:"state" enum:"new,pending,in_progress,on_hold,cancelled,complete,archived"`
+	AllowedStates      []AssessmentState    `json:"allowedStates" doc:"The states this assessment may move to now"`
+	EntityID           string               `json:"entityId"`
+	EntityName         string               `json:"entityName"`
+	ProjectID          string               `json:"projectId,omitempty"`
+	ProjectName        string               `json:"projectName,omitempty"`
+	Standards          []AssessmentStandard `json:"standards"`
+	Assessors          []UserRef            `json:"assessors"`
+	Assessees          []UserRef            `json:"assessees"`
+	Tags               []TagRef             `json:"tags"`
+	DueDate            string               `json:"dueDate,omitempty" doc:"YYYY-MM-DD"`
+	Overdue            bool                 `json:"overdue" doc:"The due date has passed and the assessment is not complete, cancelled or archived"`
+	StartedAt          *time.Time           `json:"startedAt,omitempty"`
+	EndedAt            *time.Time           `json:"endedAt,omitempty" doc:"When it was completed or cancelled"`
+	ConformanceScore   *float64             `json:"conformanceScore" doc:"0–100 (docs/assessments.md, Score); null until complete or when every answer is not applicable"`
+	CompletionEvidence CompletionEvidence   `json:"completionEvidence" enum:"none,at_least_one,every_positive" doc:"The evidence completing the assessment needs: none; at_least_one (evidence linked to at least one requirement, unless every answer is not applicable); every_positive (evidence linked to every requirement answered yes or partial). A completion the rule refuses is 422 no_evidence or missing_evidence."`
+	Progress           AssessmentProgress   `json:"progress"`
+	CreatedBy          string               `json:"createdBy,omitempty"`
+	Version            int64                `json:"version" doc:"Optimistic-concurrency version; send it back on update"`
+	CreatedAt          time.Time            `json:"createdAt"`
+	UpdatedAt          time.Time            `json:"updatedAt"`
 }
 
 // AssessmentStandardInput names a standard for a new assessment and, optionally, a level
@@ -219,10 +220,14 @@ type NewAssessment struct {
 	AssesseeIDs []string                  `json:"assesseeIds,omitempty" maxItems:"200" doc:"Active users"`
 	DueDate     string                    `json:"dueDate,omitempty" maxLength:"10" doc:"YYYY-MM-DD"`
 	TagIDs      []string                  `json:"tagIds,omitempty" maxItems:"100"`
+	// CompletionEvidence is the evidence completing will need; DefaultCompletionEvidence
+	// when empty.
+	CompletionEvidence CompletionEvidence `json:"completionEvidence,omitempty" enum:"none,at_least_one,every_positive" doc:"The evidence completing the assessment needs: none; at_least_one (evidence linked to at least one requirement, unless every answer is not applicable); every_positive (evidence linked to every requirement answered yes or partial). A completion the rule refuses is 422 no_evidence or missing_evidence. Default: every_positive."`
 }
 
 // Validate trims and checks the assessment: a title of 1–300 characters without control
-// characters, an entity, a well-formed due date, at most 20 standards each named once.
+// characters, an entity, a well-formed due date, at most 20 standards each named once, an
+// evidence rule of CompletionEvidenceRules (DefaultCompletionEvidence when empty).
 // Whether the ids exist is the store's check.
 func (n *NewAssessment) Validate() error {
 	var details []Detail
@@ -238,6 +243,10 @@ func (n *NewAssessment) Validate() error {
 	details = append(details, checkAssessmentStandards(n.Standards)...)
 	n.AssessorIDs, n.AssesseeIDs, n.TagIDs = idSet(n.AssessorIDs), idSet(n.AssesseeIDs), idSet(n.TagIDs)
 	details = append(details, checkTeamSize(n.AssessorIDs, n.AssesseeIDs)...)
+	if n.CompletionEvidence == "" {
+		n.CompletionEvidence = DefaultCompletionEvidence
+	}
+	details = addTagDetail(details, checkCompletionEvidence(n.CompletionEvidence))
 	if len(details) > 0 {
 		return &Error{Code: ECodeValidation, Message: "The assessment is invalid.", Details: details}
 	}
@@ -249,13 +258,14 @@ func (n *NewAssessment) Validate() error {
 // standards change only while the assessment is new or pending (409 conflict, code
 // started, afterwards). The team and the state change through their own operations.
 type AssessmentUpdate struct {
-	Version     int64                      `json:"version" minimum:"1" doc:"The version last read; a stale one is refused with 409 version_conflict"`
-	Title       *string                    `json:"title,omitempty" minLength:"1" maxLength:"300"`
-	Description *string                    `json:"description,omitempty" maxLength:"10000"`
-	DueDate     *string                    `json:"dueDate,omitempty" maxLength:"10" doc:"YYYY-MM-DD; empty to clear"`
-	ProjectID   *string                    `json:"projectId,omitempty" maxLength:"64" doc:"A project id; empty to clear"`
-	TagIDs      *[]string                  `json:"tagIds,omitempty" maxItems:"100" doc:"The whole set"`
-	Standards   *[]AssessmentStandardInput `json:"standards,omitempty" maxItems:"20" doc:"The whole set; only while new or pending"`
+	Version            int64                      `json:"version" minimum:"1" doc:"The version last read; a stale one is refused with 409 version_conflict"`
+	Title              *string                    `json:"title,omitempty" minLength:"1" maxLength:"300"`
+	Description        *string                    `json:"description,omitempty" maxLength:"10000"`
+	DueDate            *string                    `json:"dueDate,omitempty" maxLength:"10" doc:"YYYY-MM-DD; empty to clear"`
+	ProjectID          *string                    `json:"projectId,omitempty" maxLength:"64" doc:"A project id; empty to clear"`
+	TagIDs             *[]string                  `json:"tagIds,omitempty" maxItems:"100" doc:"The whole set"`
+	Standards          *[]AssessmentStandardInput `json:"standards,omitempty" maxItems:"20" doc:"The whole set; only while new or pending"`
+	CompletionEvidence *CompletionEvidence        `json:"completionEvidence,omitempty" enum:"none,at_least_one,every_positive" doc:"The evidence completing the assessment needs: none; at_least_one (evidence linked to at least one requirement, unless every answer is not applicable); every_positive (evidence linked to every requirement answered yes or partial). A completion the rule refuses is 422 no_evidence or missing_evidence."`
 }
 
 // Validate trims and checks the fields present.
@@ -276,6 +286,9 @@ func (u *AssessmentUpdate) Validate() error {
 	}
 	if u.Standards != nil {
 		details = append(details, checkAssessmentStandards(*u.Standards)...)
+	}
+	if u.CompletionEvidence != nil {
+		details = addTagDetail(details, checkCompletionEvidence(*u.CompletionEvidence))
 	}
 	if len(details) > 0 {
 		return &Error{Code: ECodeValidation, Message: "The assessment is invalid.", Details: details}
@@ -441,6 +454,10 @@ type AssessmentService interface {
 	// TransitionAssessment moves an assessment along AssessmentLifecycle, with the
 	// preconditions and effects of the target (start loads requirements, complete scores).
 	TransitionAssessment(ctx context.Context, id string, tr AssessmentTransition, actor Actor) (Assessment, error)
+	// CheckAssessmentCompletion answers whether the assessment may complete now and which
+	// completion rules it breaks, as completing would decide (CheckCompletion), without
+	// changing anything.
+	CheckAssessmentCompletion(ctx context.Context, id string, actor Actor) (CompletionCheck, error)
 	// DeleteAssessment deletes an assessment (not complete or archived) for good.
 	DeleteAssessment(ctx context.Context, id string, version int64, actor Actor) error
 }

@@ -104,6 +104,15 @@ func TestNewAssessmentValidate(t *testing.T) {
 	if !slices.Equal(ok.AssessorIDs, []string{"u_1", "u_2"}) || !slices.Equal(ok.TagIDs, []string{"tg_1"}) {
 		t.Errorf("sets not normalised: %v %v", ok.AssessorIDs, ok.TagIDs)
 	}
+	if ok.CompletionEvidence != CompletionEvidenceEveryPositive {
+		t.Errorf("no evidence rule named: %q, want the default every_positive", ok.CompletionEvidence)
+	}
+	for _, rule := range CompletionEvidenceRules {
+		named := NewAssessment{Title: "T", EntityID: "en_1", CompletionEvidence: rule}
+		if err := named.Validate(); err != nil || named.CompletionEvidence != rule {
+			t.Errorf("%s: %v, kept %q", rule, err, named.CompletionEvidence)
+		}
+	}
 	many := make([]AssessmentStandardInput, 21)
 	for i := range many {
 		many[i].StandardID = "st_" + strings.Repeat("x", i+1)
@@ -124,6 +133,8 @@ func TestNewAssessmentValidate(t *testing.T) {
 			Standards: []AssessmentStandardInput{{StandardID: " "}}}, []string{"standards:required"}},
 		{"too many standards", NewAssessment{Title: "T", EntityID: "en_1", Standards: many}, []string{"standards:too_many"}},
 		{"several faults at once", NewAssessment{DueDate: "soon"}, []string{"title:required", "entityId:required", "dueDate:invalid"}},
+		{"unknown evidence rule", NewAssessment{Title: "T", EntityID: "en_1", CompletionEvidence: "all"}, []string{"completionEvidence:invalid"}},
+		{"evidence rule in another case", NewAssessment{Title: "T", EntityID: "en_1", CompletionEvidence: "None"}, []string{"completionEvidence:invalid"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -150,9 +161,16 @@ func TestAssessmentUpdateValidate(t *testing.T) {
 	}
 	blank, bad := "", "30.06.2025"
 	dup := []AssessmentStandardInput{{StandardID: "st_a"}, {StandardID: "st_a"}}
-	err := (&AssessmentUpdate{Version: 1, Title: &blank, DueDate: &bad, Standards: &dup}).Validate()
-	if got := fieldCodes(t, err); !slices.Equal(got, []string{"title:required", "dueDate:invalid", "standards:duplicate"}) {
+	rule := CompletionEvidence("every")
+	err := (&AssessmentUpdate{Version: 1, Title: &blank, DueDate: &bad, Standards: &dup, CompletionEvidence: &rule}).Validate()
+	if got := fieldCodes(t, err); !slices.Equal(got, []string{"title:required", "dueDate:invalid", "standards:duplicate",
+		"completionEvidence:invalid"}) {
 		t.Errorf("got %v", got)
+	}
+	for _, rule := range CompletionEvidenceRules {
+		if err := (&AssessmentUpdate{Version: 1, CompletionEvidence: &rule}).Validate(); err != nil {
+			t.Errorf("%s: %v", rule, err)
+		}
 	}
 }
 

@@ -1,10 +1,45 @@
 package assess
 
-import "strconv"
+import (
+	"slices"
+	"strconv"
+)
 
 // Completing an assessment (docs/assessments.md, "Complete" and "Score"): the store loads
 // the answers of its requirements in one query; the rules below decide whether it may
 // complete and what it scored.
+
+// CompletionEvidence is an assessment's rule for the evidence that must be linked before
+// it can complete: a setting of each assessment.
+type CompletionEvidence string
+
+// The evidence rules of completion.
+const (
+	// CompletionEvidenceNone needs no evidence linked.
+	CompletionEvidenceNone CompletionEvidence = "none"
+	// CompletionEvidenceAtLeastOne needs evidence linked to at least one requirement,
+	// unless every answer is not applicable: the only rule before the setting existed, which
+	// the assessments created before it keep.
+	CompletionEvidenceAtLeastOne CompletionEvidence = "at_least_one"
+	// CompletionEvidenceEveryPositive needs evidence linked to every requirement answered
+	// yes or partial (answers of no and not applicable need none).
+	CompletionEvidenceEveryPositive CompletionEvidence = "every_positive"
+)
+
+// CompletionEvidenceRules are the evidence rules, as the API and the database's CHECK
+// constraint name them.
+var CompletionEvidenceRules = []CompletionEvidence{CompletionEvidenceNone, CompletionEvidenceAtLeastOne, CompletionEvidenceEveryPositive}
+
+// DefaultCompletionEvidence is the evidence rule of a new assessment that names none.
+const DefaultCompletionEvidence = CompletionEvidenceEveryPositive
+
+// checkCompletionEvidence refuses a value that is not one of CompletionEvidenceRules.
+func checkCompletionEvidence(v CompletionEvidence) *Detail {
+	if slices.Contains(CompletionEvidenceRules, v) {
+		return nil
+	}
+	return &Detail{Field: "completionEvidence", Code: "invalid", Message: "One of none, at_least_one, every_positive."}
+}
 
 // RequirementAnswer is what completing an assessment reads of one of its requirements.
 type RequirementAnswer struct {
@@ -15,47 +50,118 @@ type RequirementAnswer struct {
 	RationaleEmpty bool
 	// RationaleWords is the rationale's RationaleWords, counted when it was written.
 	RationaleWords int
-}
-
-// CompletionFacts are what the completion rules are decided from: the answers of every
-// requirement of the assessment and whether evidence is linked to any of them.
-type CompletionFacts struct {
-	Answers        []RequirementAnswer
+	// EvidenceLinked: at least one piece of evidence is linked to the requirement.
 	EvidenceLinked bool
 }
 
-// CompletionBlockers refuses to complete an assessment with unanswered requirements,
-// results whose rationale is empty or shorter than minWords words (an empty one blocks
-// even without a minimum), or no evidence linked while not every answer is not
-// applicable: 422 business_rule_violation with one detail per rule broken, in that order,
-// counts as messages. nil when it may complete.
-func CompletionBlockers(f CompletionFacts, minWords int) error {
-	var unanswered, missing, applicable int
+// CompletionFacts are what the completion rules are decided from: the assessment's state
+// and evidence rule, and the answers of every requirement with whether evidence is linked
+// to each.
+type CompletionFacts struct {
+	State    AssessmentState
+	Evidence CompletionEvidence
+	Answers  []RequirementAnswer
+}
+
+// Detail codes of the completion rules, in the order they are reported.
+const (
+	BlockerUnanswered       = "unanswered"
+	BlockerMissingRationale = "missing_rationale"
+	BlockerNoEvidence       = "no_evidence"
+	BlockerMissingEvidence  = "missing_evidence"
+)
+
+// CompletionBlocker is one completion rule an assessment breaks.
+type CompletionBlocker struct {
+	Field string `json:"field" enum:"requirements,evidence" doc:"What is missing: requirements (answers, rationales, evidence per requirement) or evidence (none linked at all)"`
+	Code  string `json:"code" enum:"unanswered,missing_rationale,no_evidence,missing_evidence" doc:"unanswered: requirements without a result; missing_rationale: results whose rationale is empty or shorter than rationaleMinWords; no_evidence (rule at_least_one): no evidence is linked to any requirement; missing_evidence (rule every_positive): requirements answered yes or partial without linked evidence"`
+	Count int    `json:"count" doc:"How many requirements break the rule; for no_evidence 1: any one requirement needs linked evidence"`
+}
+
+// CompletionCheck says whether an assessment may complete now and, if not, why: what
+// the complete dialog shows before the assessment is completed.
+type CompletionCheck struct {
+	CanComplete        bool                `json:"canComplete" doc:"The assessment may move to complete now: its state allows the move and no rule blocks it"`
+	CompletionEvidence CompletionEvidence  `json:"completionEvidence" enum:"none,at_least_one,every_positive" doc:"The assessment's evidence rule"`
+	RationaleMinWords  int                 `json:"rationaleMinWords" doc:"The fewest words a result's rationale needs (ASSESSMENT_RATIONALE_MIN_WORDS; 0: no minimum, but not empty)"`
+	Blockers           []CompletionBlocker `json:"blockers" doc:"The rules broken, in the order a refused completion lists them; empty when none is"`
+}
+
+// CheckCompletion decides whether an assessment with facts f may complete, a rationale
+// needing minWords words: the rules broken, in order — unanswered requirements, results
+// whose rationale is empty or shorter than minWords words (an empty one blocks even
+// without a minimum), and the evidence rule: at_least_one needs evidence linked to some
+// requirement while not every answer is not applicable (no_evidence), every_positive
+// needs it on every requirement answered yes or partial (missing_evidence, counting
+// them), none needs nothing; an unknown rule counts as every_positive. It may complete
+// when its state allows the move and no rule is broken.
+func CheckCompletion(f CompletionFacts, minWords int) CompletionCheck {
+	var unanswered, missingRationale, applicable, linked, positiveBare int
 	for _, a := range f.Answers {
 		if a.Result == "" {
 			unanswered++
 		} else if a.RationaleEmpty || a.RationaleWords < minWords {
-			missing++
+			missingRationale++
 		}
 		if a.Result != ResultNotApplicable {
 			applicable++
 		}
+		if a.EvidenceLinked {
+			linked++
+		} else if a.Result == ResultYes || a.Result == ResultPartial {
+			positiveBare++
+		}
 	}
-	var details []Detail
-	if unanswered > 0 {
-		details = append(details, Detail{Field: "requirements", Code: "unanswered", Message: strconv.Itoa(unanswered)})
+	rule := f.Evidence
+	if checkCompletionEvidence(rule) != nil {
+		rule = CompletionEvidenceEveryPositive
 	}
-	if missing > 0 {
-		details = append(details, Detail{Field: "requirements", Code: "missing_rationale", Message: strconv.Itoa(missing)})
+	c := CompletionCheck{CompletionEvidence: rule, RationaleMinWords: max(minWords, 0), Blockers: []CompletionBlocker{}}
+	add := func(field, code string, n int) {
+		if n > 0 {
+			c.Blockers = append(c.Blockers, CompletionBlocker{Field: field, Code: code, Count: n})
+		}
 	}
-	if !f.EvidenceLinked && applicable > 0 {
-		details = append(details, Detail{Field: "evidence", Code: "no_evidence", Message: "Link evidence to at least one requirement."})
+	add("requirements", BlockerUnanswered, unanswered)
+	add("requirements", BlockerMissingRationale, missingRationale)
+	switch rule {
+	case CompletionEvidenceAtLeastOne:
+		if linked == 0 && applicable > 0 {
+			add("evidence", BlockerNoEvidence, 1)
+		}
+	case CompletionEvidenceEveryPositive:
+		add("requirements", BlockerMissingEvidence, positiveBare)
 	}
-	if len(details) == 0 {
+	c.CanComplete = len(c.Blockers) == 0 && slices.Contains(AssessmentLifecycle.Allowed(f.State), AssessmentComplete)
+	return c
+}
+
+// CompletionBlockers refuses to complete an assessment while CheckCompletion finds rules
+// broken (its state is the lifecycle's check): 422 business_rule_violation with one
+// detail per rule broken, in CheckCompletion's order, the counts as messages (no_evidence
+// says what to do instead). nil when it may complete.
+func CompletionBlockers(f CompletionFacts, minWords int) error {
+	c := CheckCompletion(f, minWords)
+	if len(c.Blockers) == 0 {
 		return nil
 	}
-	return &Error{Code: ECodeBusinessRule, Details: details,
-		Message: "The assessment cannot be completed yet: every requirement needs a result and a rationale, and evidence must be linked."}
+	details := make([]Detail, len(c.Blockers))
+	for i, b := range c.Blockers {
+		details[i] = Detail{Field: b.Field, Code: b.Code, Message: strconv.Itoa(b.Count)}
+		if b.Code == BlockerNoEvidence {
+			details[i].Message = "Link evidence to at least one requirement."
+		}
+	}
+	return &Error{Code: ECodeBusinessRule, Details: details, Message: completionRefusal[c.CompletionEvidence]}
+}
+
+// completionRefusal is the message of a refused completion under each evidence rule.
+var completionRefusal = map[CompletionEvidence]string{
+	CompletionEvidenceNone: "The assessment cannot be completed yet: every requirement needs a result and a rationale.",
+	CompletionEvidenceAtLeastOne: "The assessment cannot be completed yet: every requirement needs a result and a rationale, " +
+		"and evidence must be linked.",
+	CompletionEvidenceEveryPositive: "The assessment cannot be completed yet: every requirement needs a result and a rationale, " +
+		"and every requirement answered yes or partial needs linked evidence.",
 }
 
 // Score is a conformance score in hundredths of a percentage point: 6250 is 62.50. The

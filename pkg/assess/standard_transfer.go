@@ -43,17 +43,44 @@ type StandardImportService interface {
 	// ImportFeedItem downloads the document of the feed item itemID and imports it (source
 	// feed); 404 when the feed has no such item.
 	ImportFeedItem(ctx context.Context, itemID string, actor Actor) (ImportResult, error)
-	// ImportStarterStandards imports the StarterFeedItems the feed offers, in one
-	// transaction; those present already are listed as unchanged.
+	// ImportStarterStandards imports the starter set (OWASP ASVS 5.0.0, NIST SSDF 1.1,
+	// OWASP SAMM 2.1.0, OWASP SCVS 1.0) in one transaction, from the documents built into
+	// the binary (no network) and, for those it lacks, from the feed; those present already
+	// are listed as unchanged.
 	ImportStarterStandards(ctx context.Context, actor Actor) (ImportResult, error)
 }
 
 // DocumentFetcher downloads a document from outside (the standards feed, an import by URL)
 // through the outbound SSRF guard of webhooks: https to public addresses, plain http and
-// internal addresses only inside OUTBOUND_ALLOW_NETWORKS. A URL it will not use, a failed
-// download and a document larger than limit are 422 business_rule_violation naming field.
+// internal addresses only inside OUTBOUND_ALLOW_NETWORKS. A URL it will not use is 422
+// url_not_allowed and a document larger than limit 422 too_large, naming field; a download
+// that fails is a *FetchError.
 type DocumentFetcher interface {
 	FetchDocument(ctx context.Context, field, rawURL string, limit int64) ([]byte, error)
+}
+
+// FetchError is a download that did not succeed, said in words: the host of the URL asked
+// for (never an address it resolved to) and the reason, lower case and ending in a period
+// ("the name does not resolve.", "it answered HTTP 404 Not Found."), never a Go error text.
+// It unwraps to its answer, 422 business_rule_violation "The document at <host> could not
+// be downloaded: <reason>" with detail fetch_failed on Field; a caller that knows what it
+// was downloading says so instead (the standards feed: feed_unreachable).
+type FetchError struct {
+	Field  string
+	Host   string
+	Reason string
+}
+
+// Error implements the error interface.
+func (e *FetchError) Error() string {
+	return e.Unwrap().Error()
+}
+
+// Unwrap returns the answer to the client: the 422 with detail fetch_failed. Its detail
+// says what the client can do instead, as the message already says why.
+func (e *FetchError) Unwrap() error {
+	return &Error{Code: ECodeBusinessRule, Message: "The document at " + e.Host + " could not be downloaded: " + e.Reason,
+		Details: []Detail{{Field: e.Field, Code: "fetch_failed", Message: "The document can also be imported as a file upload."}}}
 }
 
 // StandardImport is one standard of an imported document in the neutral model that the
@@ -379,15 +406,6 @@ func (it *FeedItem) SetStatus(local []Standard) {
 	case len(it.StandardIDs) > 0 && newer:
 		it.Status = FeedUpdateAvailable
 	}
-}
-
-// StarterFeedItems are the feed items of the starter set (POST /standards/starter): OWASP
-// ASVS 5.0.0, NIST SSDF 1.1, OWASP SAMM 2.1.0 and OWASP SCVS 1.0.
-var StarterFeedItems = []string{
-	"application-security-verification-standard-asvs-@5.0.0",
-	"secure-software-development-framework-ssdf-version-1-1@1.1",
-	"owasp-software-assurance-maturity-model-samm-@2.1.0",
-	"software-component-verification-standard-scvs-@1.0",
 }
 
 // MaxRequirementRows bounds one CSV import.

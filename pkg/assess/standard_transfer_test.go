@@ -1,6 +1,9 @@
 package assess
 
-import "testing"
+import (
+	"errors"
+	"testing"
+)
 
 func TestStandardIdentifier(t *testing.T) {
 	for name, want := range map[string]string{
@@ -63,5 +66,21 @@ func TestTreeCycle(t *testing.T) {
 	}
 	if c := TreeCycle(map[string]string{"a": "a"}); c != "a" {
 		t.Errorf("a self-parent is a cycle, got %q", c)
+	}
+}
+
+// TestFetchErrorAnswer: a failed download is a 422 whose message names the host and the
+// reason, with detail fetch_failed on the field that named the URL.
+func TestFetchErrorAnswer(t *testing.T) {
+	err := error(&FetchError{Field: "url", Host: "example.com", Reason: "the name does not resolve."})
+	if ErrorCode(err) != ECodeBusinessRule {
+		t.Fatalf("code %s, want %s", ErrorCode(err), ECodeBusinessRule)
+	}
+	if got, want := ErrorMessage(err), "The document at example.com could not be downloaded: the name does not resolve."; got != want {
+		t.Errorf("message %q, want %q", got, want)
+	}
+	var answer *Error
+	if !errors.As(err, &answer) || answer.Details[0].Field != "url" || answer.Details[0].Code != "fetch_failed" {
+		t.Errorf("answer %+v, want detail fetch_failed on url", answer)
 	}
 }

@@ -29,9 +29,10 @@ func (s *Server) handleAssessmentList(ctx context.Context, in *assess.Assessment
 var docAssessmentCreate = huma.Operation{OperationID: "createAssessment", Summary: "Create an assessment", Tags: tagAssessments,
 	DefaultStatus: http.StatusCreated, Errors: []int{http.StatusUnprocessableEntity},
 	Description: "An assessment of an entity (not archived) against up to 20 published standards, each optionally " +
-		"narrowed to one of its levels, optionally in a project, with a team of active users and a due date. It starts " +
-		"as new. The creator joins as assessor unless already in the team or holding assessments.view_all. Without " +
-		"standards, they are decided when it starts (the entity's compliance policies, else the project's standards). " +
+		"narrowed to one of its levels, optionally in a project, with a team of active users, a due date and the " +
+		"evidence completing it needs (completionEvidence, default every_positive). It starts as new. The creator " +
+		"joins as assessor unless already in the team or holding assessments.view_all. Without standards, they are " +
+		"decided when it starts (the entity's compliance policies, else the project's standards). " +
 		"Unknown ids are 400 naming the field; an archived entity or project, a standard not published or a " +
 		"deactivated user are 422."}
 
@@ -52,8 +53,8 @@ func (s *Server) handleAssessmentGet(ctx context.Context, in *idInput) (*body[as
 var docAssessmentUpdate = huma.Operation{OperationID: "updateAssessment", Summary: "Update an assessment", Tags: tagAssessments,
 	Errors: []int{http.StatusNotFound, http.StatusConflict, http.StatusUnprocessableEntity},
 	Description: "Absent fields stay; an empty dueDate or projectId clears it; tagIds and standards replace the whole " +
-		"set. Standards change only while the assessment is new or pending (409 conflict, code started). A complete, " +
-		"archived or cancelled assessment is read-only (409 conflict, code read_only). Send the version last read; a " +
+		"set; completionEvidence changes the evidence completing needs. Standards change only while the assessment " +
+		"is new or pending (409 conflict, code started). A complete, archived or cancelled assessment is read-only (409 conflict, code read_only). Send the version last read; a " +
 		"stale one gets 409 version_conflict. The team and the state change through their own operations." + notVisible}
 
 func (s *Server) handleAssessmentUpdate(ctx context.Context, in *idBody[assess.AssessmentUpdate]) (*body[assess.Assessment], error) {
@@ -77,9 +78,10 @@ var docAssessmentTransition = huma.Operation{OperationID: "transitionAssessment"
 		"on_hold, complete, cancelled; on_hold → in_progress, cancelled; complete → in_progress (reopen), archived; " +
 		"cancelled and archived are final. Another move is 409 invalid_state_transition whose details list the allowed " +
 		"states. The first move to in_progress loads the requirements (422 no_requirements when there are none); " +
-		"complete needs every requirement answered with a rationale of the minimum length and evidence linked (422 " +
-		"with details unanswered and missing_rationale carrying counts, and no_evidence) and keeps the score; " +
-		"reopening clears it." + notVisible}
+		"complete needs every requirement answered with a rationale of the minimum length and the evidence the " +
+		"assessment's completionEvidence rule asks for (422 with details unanswered, missing_rationale and " +
+		"missing_evidence carrying counts, and no_evidence; GET …/completion-check tells beforehand) and keeps the " +
+		"score; reopening clears it." + notVisible}
 
 func (s *Server) handleAssessmentTransition(ctx context.Context, in *idBody[assess.AssessmentTransition]) (*body[assess.Assessment], error) {
 	a, err := s.dep.Assessments.TransitionAssessment(ctx, in.ID, in.Body, requestActor(ctx))
@@ -109,10 +111,26 @@ func (s *Server) handleAssessmentStart(ctx context.Context, in *idBody[assess.As
 }
 
 var docAssessmentComplete = assessmentActionDoc("completeAssessment", "Complete an assessment",
-	"Moves to complete after checking the answers (422 unanswered, missing_rationale, no_evidence) and keeps the conformance score.")
+	"Moves to complete after checking the answers and the evidence its completionEvidence rule asks for (422 "+
+		"unanswered, missing_rationale, no_evidence, missing_evidence; GET …/completion-check tells beforehand) and keeps "+
+		"the conformance score.")
 
 func (s *Server) handleAssessmentComplete(ctx context.Context, in *idBody[assess.AssessmentVersion]) (*body[assess.Assessment], error) {
 	return s.transitionTo(ctx, in, "", assess.AssessmentComplete)
+}
+
+var docAssessmentCompletionCheck = huma.Operation{OperationID: "checkAssessmentCompletion", Summary: "Check whether an assessment can complete",
+	Tags: tagAssessments, Errors: []int{http.StatusNotFound},
+	Description: "Decides as POST …/complete would, without changing anything: canComplete when the state allows the " +
+		"move and no rule blocks it, and the rules broken in the order a refused completion lists them, each with the " +
+		"number of requirements concerned — unanswered, missing_rationale (results whose rationale is empty or shorter " +
+		"than rationaleMinWords words), and by the assessment's completionEvidence rule no_evidence (at_least_one: no " +
+		"evidence linked to any requirement, unless every answer is not applicable) or missing_evidence (every_positive: " +
+		"requirements answered yes or partial without linked evidence)." + notVisible}
+
+func (s *Server) handleAssessmentCompletionCheck(ctx context.Context, in *idInput) (*body[assess.CompletionCheck], error) {
+	c, err := s.dep.Assessments.CheckAssessmentCompletion(ctx, in.ID, requestActor(ctx))
+	return reply(c), err
 }
 
 var docAssessmentReopen = assessmentActionDoc("reopenAssessment", "Reopen a complete assessment",

@@ -247,6 +247,7 @@ func (s *Server) assessmentRoutes() []route {
 		on(http.MethodPut, as+"/team", assess.PermAssessmentsManage, s.handleAssessmentTeam, docAssessmentTeam),
 		on(httpPost, as+"/transition", assess.PermAssessmentsManage, s.handleAssessmentTransition, docAssessmentTransition),
 		on(httpPost, as+"/start", assess.PermAssessmentsManage, s.handleAssessmentStart, docAssessmentStart),
+		on(httpGet, as+"/completion-check", assess.PermAssessmentsView, s.handleAssessmentCompletionCheck, docAssessmentCompletionCheck),
 		on(httpPost, as+"/complete", assess.PermAssessmentsManage, s.handleAssessmentComplete, docAssessmentComplete),
 		on(httpPost, as+"/reopen", assess.PermAssessmentsManage, s.handleAssessmentReopen, docAssessmentReopen),
 		on(httpPost, as+"/archive", assess.PermAssessmentsManage, s.handleAssessmentArchive, docAssessmentArchive),

@@ -99,7 +99,9 @@ type ImportURL struct {
 var docStandardImportURL = huma.Operation{OperationID: "importStandardsFromURL", Summary: "Import standards from a URL",
 	Tags: tagTransfer, DefaultStatus: http.StatusCreated, Errors: []int{http.StatusUnprocessableEntity}, Responses: importResponses(),
 	Description: "Downloads the document (the outbound guard of webhooks applies: https to public addresses; " +
-		"422 url_not_allowed, fetch_failed or too_large otherwise) and imports it." + importDescription}
+		"422 url_not_allowed otherwise) and imports it. A download that fails is 422 with detail fetch_failed and the " +
+		"reason in words (\"The document at example.com could not be downloaded: the connection was refused.\"), so " +
+		"the client can offer the file upload instead; too_large when it is over STANDARDS_IMPORT_MAX_BYTES." + importDescription}
 
 func (s *Server) handleStandardImportURL(ctx context.Context, in *body[ImportURL]) (*importResultOutput, error) {
 	return importAnswer(s.dep.StandardImports.ImportStandardsFromURL(ctx, in.Body.URL, requestActor(ctx)))

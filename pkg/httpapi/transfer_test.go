@@ -7,8 +7,8 @@ import (
 	"github.com/assay-dev/assay/pkg/assess"
 )
 
-// TestDownloadsNotConfigured: without StandardImports (pkg/app) wired in, the operations
-// that download — import by URL, the feed, a feed item, the starter set — answer 503.
+// TestDownloadsNotConfigured: without StandardImports (pkg/app) wired in, its operations —
+// import by URL, the feed, a feed item, the starter set — answer 503.
 func TestDownloadsNotConfigured(t *testing.T) {
 	h := newHarness(t, permAuthorizer{granted: assess.PermStandardsImport})
 	for _, c := range []struct{ method, path, body string }{

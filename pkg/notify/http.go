@@ -37,7 +37,8 @@ type HTTPConfig struct {
 	AllowNetworks []netip.Prefix
 	// UserAgent is sent with every request (see UserAgent).
 	UserAgent string
-	// Resolver looks up host names for the plain-http check (default net.DefaultResolver).
+	// Resolver looks up host names, for the plain-http check and for dialling (default
+	// net.DefaultResolver).
 	Resolver *net.Resolver
 	// Now is the clock of the webhook-timestamp header (default time.Now).
 	Now func() time.Time
@@ -74,7 +75,8 @@ func NewHTTPClient(cfg HTTPConfig) *HTTPClient {
 }
 
 func guardedClient(cfg HTTPConfig, strict bool) *http.Client {
-	dialer := &net.Dialer{Timeout: cfg.Timeout, KeepAlive: 30 * time.Second, Control: dialControl(cfg.AllowNetworks, strict)}
+	dialer := &net.Dialer{Timeout: cfg.Timeout, KeepAlive: 30 * time.Second, Resolver: cfg.Resolver,
+		Control: dialControl(cfg.AllowNetworks, strict)}
 	transport := &http.Transport{
 		Proxy:                 nil,
 		DialContext:           dialer.DialContext,

@@ -152,10 +152,14 @@ func TestOverdueAndFinishedRulesAgreeInGoAndSQL(t *testing.T) {
 // refused with the details of assess.CompletionBlockers in order, whatever the result
 // rows hold (a blank rationale, one word short, a requirement unanswered), and then keeps
 // exactly the scores of assess.ScoreAssessment: overall and per standard, two decimals.
+// The assessment has the evidence rule at_least_one (the other rules:
+// TestCompletionEvidenceFromTheLoadedLinks).
 func TestCompleteDecidesFromTheLoadedAnswers(t *testing.T) {
 	t.Parallel()
 	w := newWorkspace(t)
 	ctx, svc := w.f.ctx, w.f.svc.Assessments
+	_, err := w.f.pool.Exec(ctx, "UPDATE assessments SET completion_evidence = $2 WHERE id = $1", w.assessmentID, assess.CompletionEvidenceAtLeastOne)
+	require.NoError(t, err)
 	answer := func(leaf string, result assess.Result, rationale string) {
 		t.Helper()
 		_, err := w.f.pool.Exec(ctx, `UPDATE assessment_requirements SET result = nullif($2, ''), rationale = $3, rationale_words = $4
@@ -181,7 +185,7 @@ func TestCompleteDecidesFromTheLoadedAnswers(t *testing.T) {
 	}
 	noEvidence := "evidence:no_evidence=Link evidence to at least one requirement."
 
-	_, err := complete()
+	_, err = complete()
 	require.Equal(t, []string{"requirements:unanswered=6", noEvidence}, details(err))
 
 	fourteen := strings.Join(strings.Fields(fifteenWords)[:14], " ")

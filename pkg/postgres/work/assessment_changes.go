@@ -38,8 +38,8 @@ func (s *AssessmentService) CreateAssessment(ctx context.Context, in assess.NewA
 			createdBy = &tx.Actor.ID
 		}
 		if _, err := tx.Exec(ctx, `INSERT INTO assessments (id, title, description, entity_id, project_id, due_date, created_by,
-			created_at, updated_at) VALUES ($1, $2, $3, $4, nullif($5::text, ''), nullif($6::text, '')::date, $7, $8, $8)`,
-			id, in.Title, in.Description, in.EntityID, in.ProjectID, in.DueDate, createdBy, tx.Now); err != nil {
+			completion_evidence, created_at, updated_at) VALUES ($1, $2, $3, $4, nullif($5::text, ''), nullif($6::text, '')::date, $7, $8, $9, $9)`,
+			id, in.Title, in.Description, in.EntityID, in.ProjectID, in.DueDate, createdBy, in.CompletionEvidence, tx.Now); err != nil {
 			return err
 		}
 		if err := replaceAssessmentStandards(ctx, tx, id, in.Standards); err != nil {
@@ -53,7 +53,7 @@ func (s *AssessmentService) CreateAssessment(ctx context.Context, in assess.NewA
 		}
 		var err error
 		a, err = recordAssessment(ctx, tx, assess.ChangeAssessmentCreated, id, map[string]any{"title": in.Title,
-			"entityId": in.EntityID, "projectId": in.ProjectID})
+			"entityId": in.EntityID, "projectId": in.ProjectID, "completionEvidence": in.CompletionEvidence})
 		return err
 	})
 	return a, err
@@ -231,8 +231,9 @@ func applyAssessmentUpdate(ctx context.Context, tx *postgres.Tx, id string, la l
 	}
 	if _, err := tx.Exec(ctx, `UPDATE assessments SET title = coalesce($2, title), description = coalesce($3, description),
 		due_date = CASE WHEN $4::text IS NULL THEN due_date ELSE nullif($4::text, '')::date END,
-		project_id = CASE WHEN $5::text IS NULL THEN project_id ELSE nullif($5::text, '') END WHERE id = $1`,
-		id, upd.Title, upd.Description, upd.DueDate, upd.ProjectID); err != nil {
+		project_id = CASE WHEN $5::text IS NULL THEN project_id ELSE nullif($5::text, '') END,
+		completion_evidence = coalesce($6, completion_evidence) WHERE id = $1`,
+		id, upd.Title, upd.Description, upd.DueDate, upd.ProjectID, upd.CompletionEvidence); err != nil {
 		return err
 	}
 	return postgres.ReplaceTags(ctx, tx, postgres.AssessmentTags, id, derefSet(upd.TagIDs))
@@ -247,6 +248,7 @@ func assessmentAuditChanges(upd assess.AssessmentUpdate) map[string]any {
 	postgres.PutSet(m, "projectId", upd.ProjectID)
 	postgres.PutSet(m, "tagIds", upd.TagIDs)
 	postgres.PutSet(m, "standards", upd.Standards)
+	postgres.PutSet(m, "completionEvidence", upd.CompletionEvidence)
 	return m
 }
 

@@ -82,7 +82,7 @@ func (s *AssessmentService) enterState(ctx context.Context, tx *postgres.Tx, id 
 	case to == assess.AssessmentInProgress && la.startedAt == nil:
 		return startAssessment(ctx, tx, id)
 	case to == assess.AssessmentComplete:
-		return completeAssessment(ctx, tx, id, s.minWords)
+		return completeAssessment(ctx, tx, id, la.state, s.minWords)
 	case to == assess.AssessmentCancelled:
 		_, err := tx.Exec(ctx, `UPDATE assessments SET ended_at = $2 WHERE id = $1`, id, tx.Now)
 		return err
@@ -185,30 +185,34 @@ const loadRequirementsSQL = `WITH RECURSIVE sel AS (
 		$1, w.id, w.standard_id, $3, $3
 	FROM walk w WHERE w.in_level AND NOT EXISTS (SELECT 1 FROM requirements ch WHERE ch.parent_id = w.id)`
 
-// completionFactsSQL loads what completing assessment $1 is decided from, in one row: the
-// answers of all its requirements (standard, result or null, whether the rationale is
-// empty or only spaces, its word count), as arrays in the same order, and whether
-// evidence is linked to any of them.
-const completionFactsSQL = `SELECT EXISTS (SELECT 1 FROM assessment_requirement_evidence l WHERE l.assessment_id = $1),
+// completionFactsSQL loads what completing assessment $1 is decided from, in one row: its
+// evidence rule and the answers of all its requirements (standard, result or null,
+// whether the rationale is empty or only spaces, its word count, whether evidence is
+// linked to it), as arrays in the same order. The links are found by the primary key of
+// assessment_requirement_evidence, which leads with the requirement.
+const completionFactsSQL = `SELECT (SELECT completion_evidence FROM assessments WHERE id = $1),
 	coalesce(array_agg(r.standard_id ORDER BY r.id), '{}'), coalesce(array_agg(r.result ORDER BY r.id), '{}'),
-	coalesce(array_agg(btrim(r.rationale) = '' ORDER BY r.id), '{}'), coalesce(array_agg(r.rationale_words ORDER BY r.id), '{}')
+	coalesce(array_agg(btrim(r.rationale) = '' ORDER BY r.id), '{}'), coalesce(array_agg(r.rationale_words ORDER BY r.id), '{}'),
+	coalesce(array_agg(EXISTS (SELECT 1 FROM assessment_requirement_evidence l WHERE l.assessment_requirement_id = r.id)
+		ORDER BY r.id), '{}')
 	FROM assessment_requirements r WHERE r.assessment_id = $1`
 
-// completionFacts loads the facts of assessment id that assess.CompletionBlockers and
-// assess.ScoreAssessment decide from, in one query however many requirements it has.
-func completionFacts(ctx context.Context, tx *postgres.Tx, id string) (assess.CompletionFacts, error) {
-	var f assess.CompletionFacts
+// completionFacts loads the facts of assessment id, which is in state, that
+// assess.CompletionBlockers and assess.ScoreAssessment decide from, in one query however
+// many requirements it has.
+func completionFacts(ctx context.Context, q postgres.Querier, id string, state assess.AssessmentState) (assess.CompletionFacts, error) {
+	f := assess.CompletionFacts{State: state}
 	var standards []string
 	var results []*string
-	var empty []bool
+	var empty, linked []bool
 	var words []int32
-	if err := tx.QueryRow(ctx, completionFactsSQL, id).Scan(&f.EvidenceLinked, &standards, &results, &empty, &words); err != nil {
+	if err := q.QueryRow(ctx, completionFactsSQL, id).Scan(&f.Evidence, &standards, &results, &empty, &words, &linked); err != nil {
 		return f, err
 	}
 	f.Answers = make([]assess.RequirementAnswer, len(standards))
 	for i := range standards {
 		a := &f.Answers[i]
-		a.StandardID, a.RationaleEmpty, a.RationaleWords = standards[i], empty[i], int(words[i])
+		a.StandardID, a.RationaleEmpty, a.RationaleWords, a.EvidenceLinked = standards[i], empty[i], int(words[i]), linked[i]
 		if results[i] != nil {
 			a.Result = assess.Result(*results[i])
 		}
@@ -216,11 +220,11 @@ func completionFacts(ctx context.Context, tx *postgres.Tx, id string) (assess.Co
 	return f, nil
 }
 
-// completeAssessment refuses to complete assessment id while assess.CompletionBlockers
-// says so, and otherwise keeps its conformance scores, overall and per standard, and sets
-// its end time.
-func completeAssessment(ctx context.Context, tx *postgres.Tx, id string, minWords int) error {
-	f, err := completionFacts(ctx, tx, id)
+// completeAssessment refuses to complete assessment id, which is in state, while
+// assess.CompletionBlockers says so, and otherwise keeps its conformance scores, overall
+// and per standard, and sets its end time.
+func completeAssessment(ctx context.Context, tx *postgres.Tx, id string, state assess.AssessmentState, minWords int) error {
+	f, err := completionFacts(ctx, tx, id, state)
 	if err != nil {
 		return err
 	}
@@ -228,6 +232,21 @@ func completeAssessment(ctx context.Context, tx *postgres.Tx, id string, minWord
 		return err
 	}
 	return keepScores(ctx, tx, id, assess.ScoreAssessment(f.Answers))
+}
+
+// CheckAssessmentCompletion implements assess.AssessmentService: the facts completing
+// would load, decided by assess.CheckCompletion, in two reads (visibility with the state,
+// then the facts) whatever the number of requirements.
+func (s *AssessmentService) CheckAssessmentCompletion(ctx context.Context, id string, actor assess.Actor) (assess.CompletionCheck, error) {
+	state, err := postgres.VisibleAssessmentState(ctx, s.db.Pool, actor, id, false)
+	if err != nil {
+		return assess.CompletionCheck{}, postgres.DBError(err)
+	}
+	f, err := completionFacts(ctx, s.db.Pool, id, state)
+	if err != nil {
+		return assess.CompletionCheck{}, postgres.DBError(err)
+	}
+	return assess.CheckCompletion(f, s.minWords), nil
 }
 
 // keepScores writes the scores of assessment id and sets its end time, in one statement:

@@ -19,7 +19,7 @@ import (
 // key of the title order.
 const assessmentColumns = `a.id, a.title, a.description, a.state, a.entity_id, e.name, coalesce(a.project_id, ''),
 	coalesce(p.name, ''), coalesce(to_char(a.due_date, 'YYYY-MM-DD'), ''), a.started_at, a.ended_at,
-	a.conformance_score::float8, coalesce(a.created_by, ''), a.version, a.created_at, a.updated_at, lower(a.title)`
+	a.conformance_score::float8, a.completion_evidence, coalesce(a.created_by, ''), a.version, a.created_at, a.updated_at, lower(a.title)`
 
 const assessmentFrom = ` FROM assessments a JOIN entities e ON e.id = a.entity_id LEFT JOIN projects p ON p.id = a.project_id`
 
@@ -32,7 +32,7 @@ type assessmentRow struct {
 func scanAssessment(r pgx.Row) (assessmentRow, error) {
 	var a assessmentRow
 	err := r.Scan(&a.ID, &a.Title, &a.Description, &a.State, &a.EntityID, &a.EntityName, &a.ProjectID, &a.ProjectName,
-		&a.DueDate, &a.StartedAt, &a.EndedAt, &a.ConformanceScore, &a.CreatedBy, &a.Version, &a.CreatedAt, &a.UpdatedAt, &a.sortTitle)
+		&a.DueDate, &a.StartedAt, &a.EndedAt, &a.ConformanceScore, &a.CompletionEvidence, &a.CreatedBy, &a.Version, &a.CreatedAt, &a.UpdatedAt, &a.sortTitle)
 	a.CreatedAt, a.UpdatedAt, a.StartedAt, a.EndedAt = a.CreatedAt.UTC(), a.UpdatedAt.UTC(), postgres.UTCPtr(a.StartedAt), postgres.UTCPtr(a.EndedAt)
 	return a, err
 }

@@ -613,7 +613,7 @@ export interface paths {
         put?: never;
         /**
          * Create an assessment
-         * @description An assessment of an entity (not archived) against up to 20 published standards, each optionally narrowed to one of its levels, optionally in a project, with a team of active users and a due date. It starts as new. The creator joins as assessor unless already in the team or holding assessments.view_all. Without standards, they are decided when it starts (the entity's compliance policies, else the project's standards). Unknown ids are 400 naming the field; an archived entity or project, a standard not published or a deactivated user are 422.
+         * @description An assessment of an entity (not archived) against up to 20 published standards, each optionally narrowed to one of its levels, optionally in a project, with a team of active users, a due date and the evidence completing it needs (completionEvidence, default every_positive). It starts as new. The creator joins as assessor unless already in the team or holding assessments.view_all. Without standards, they are decided when it starts (the entity's compliance policies, else the project's standards). Unknown ids are 400 naming the field; an archived entity or project, a standard not published or a deactivated user are 422.
          */
         post: operations["createAssessment"];
         delete?: never;
@@ -645,7 +645,7 @@ export interface paths {
         head?: never;
         /**
          * Update an assessment
-         * @description Absent fields stay; an empty dueDate or projectId clears it; tagIds and standards replace the whole set. Standards change only while the assessment is new or pending (409 conflict, code started). A complete, archived or cancelled assessment is read-only (409 conflict, code read_only). Send the version last read; a stale one gets 409 version_conflict. The team and the state change through their own operations. An assessment the caller may not see (not a participant, no assessments.view_all) answers 404, as an unknown one does.
+         * @description Absent fields stay; an empty dueDate or projectId clears it; tagIds and standards replace the whole set; completionEvidence changes the evidence completing needs. Standards change only while the assessment is new or pending (409 conflict, code started). A complete, archived or cancelled assessment is read-only (409 conflict, code read_only). Send the version last read; a stale one gets 409 version_conflict. The team and the state change through their own operations. An assessment the caller may not see (not a participant, no assessments.view_all) answers 404, as an unknown one does.
          */
         patch: operations["updateAssessment"];
         trace?: never;
@@ -745,9 +745,29 @@ export interface paths {
         put?: never;
         /**
          * Complete an assessment
-         * @description Moves to complete after checking the answers (422 unanswered, missing_rationale, no_evidence) and keeps the conformance score. The rules of POST /api/v1/assessments/{id}/transition apply. An assessment the caller may not see (not a participant, no assessments.view_all) answers 404, as an unknown one does.
+         * @description Moves to complete after checking the answers and the evidence its completionEvidence rule asks for (422 unanswered, missing_rationale, no_evidence, missing_evidence; GET …/completion-check tells beforehand) and keeps the conformance score. The rules of POST /api/v1/assessments/{id}/transition apply. An assessment the caller may not see (not a participant, no assessments.view_all) answers 404, as an unknown one does.
          */
         post: operations["completeAssessment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/assessments/{id}/completion-check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Check whether an assessment can complete
+         * @description Decides as POST …/complete would, without changing anything: canComplete when the state allows the move and no rule blocks it, and the rules broken in the order a refused completion lists them, each with the number of requirements concerned — unanswered, missing_rationale (results whose rationale is empty or shorter than rationaleMinWords words), and by the assessment's completionEvidence rule no_evidence (at_least_one: no evidence linked to any requirement, unless every answer is not applicable) or missing_evidence (every_positive: requirements answered yes or partial without linked evidence). An assessment the caller may not see (not a participant, no assessments.view_all) answers 404, as an unknown one does.
+         */
+        get: operations["checkAssessmentCompletion"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -977,7 +997,7 @@ export interface paths {
         put?: never;
         /**
          * Move an assessment to another state
-         * @description new → pending, in_progress, cancelled; pending → in_progress, on_hold, cancelled; in_progress → on_hold, complete, cancelled; on_hold → in_progress, cancelled; complete → in_progress (reopen), archived; cancelled and archived are final. Another move is 409 invalid_state_transition whose details list the allowed states. The first move to in_progress loads the requirements (422 no_requirements when there are none); complete needs every requirement answered with a rationale of the minimum length and evidence linked (422 with details unanswered and missing_rationale carrying counts, and no_evidence) and keeps the score; reopening clears it. An assessment the caller may not see (not a participant, no assessments.view_all) answers 404, as an unknown one does.
+         * @description new → pending, in_progress, cancelled; pending → in_progress, on_hold, cancelled; in_progress → on_hold, complete, cancelled; on_hold → in_progress, cancelled; complete → in_progress (reopen), archived; cancelled and archived are final. Another move is 409 invalid_state_transition whose details list the allowed states. The first move to in_progress loads the requirements (422 no_requirements when there are none); complete needs every requirement answered with a rationale of the minimum length and the evidence the assessment's completionEvidence rule asks for (422 with details unanswered, missing_rationale and missing_evidence carrying counts, and no_evidence; GET …/completion-check tells beforehand) and keeps the score; reopening clears it. An assessment the caller may not see (not a participant, no assessments.view_all) answers 404, as an unknown one does.
          */
         post: operations["transitionAssessment"];
         delete?: never;
@@ -2577,7 +2597,7 @@ export interface paths {
         };
         /**
          * Browse the standards feed
-         * @description The standards the public CycloneDX feed (STANDARDS_FEED_URL, cached for five minutes) offers, each with its local status: imported (this version is present), update_available (an older version is present and this one is newer than every local one), not_imported. 422 fetch_failed when the feed cannot be read.
+         * @description The standards the public CycloneDX feed (STANDARDS_FEED_URL, cached for five minutes) offers, each with its local status: imported (this version is present), update_available (an older version is present and this one is newer than every local one), not_imported. When the feed cannot be downloaded (the name does not resolve, the connection is refused, no answer in time, an HTTP error status, an address OUTBOUND_ALLOW_NETWORKS does not allow) the answer is 422 business_rule_violation whose message says so in words ("The standards feed at cyclonedx.org could not be reached: the name does not resolve.") and whose detail has code feed_unreachable: standards can still be imported from a file (POST /api/v1/standards/import), and the starter set is built into release images. 422 invalid_feed when its answer is not a JSON feed.
          */
         get: operations["listStandardsFeed"];
         put?: never;
@@ -2599,7 +2619,7 @@ export interface paths {
         put?: never;
         /**
          * Import a standard from the feed
-         * @description Downloads the item's CycloneDX document and imports it (source feed), beside any other version of the same standard. 404 when the feed has no such item. The document must be valid CycloneDX 1.6 or 1.7 (checked against the official schema; 422 business_rule_violation whose details name the JSON pointer of each problem, code schema_invalid) and define at least one standard. Every standard of the document is written in one transaction, or none is. A standard whose identifier and standardVersion are already present is left as it is (outcome unchanged): 201 when a standard was created, 200 when none was. New standards are published. See docs/catalogue.md for the mapping.
+         * @description Downloads the item's CycloneDX document and imports it (source feed), beside any other version of the same standard. 404 when the feed has no such item. When the feed or the item's document cannot be downloaded: 422 with detail feed_unreachable (field feed or itemId) and the reason in words; too_large when the document is over STANDARDS_IMPORT_MAX_BYTES. The document must be valid CycloneDX 1.6 or 1.7 (checked against the official schema; 422 business_rule_violation whose details name the JSON pointer of each problem, code schema_invalid) and define at least one standard. Every standard of the document is written in one transaction, or none is. A standard whose identifier and standardVersion are already present is left as it is (outcome unchanged): 201 when a standard was created, 200 when none was. New standards are published. See docs/catalogue.md for the mapping.
          */
         post: operations["importStandardFromFeed"];
         delete?: never;
@@ -2639,7 +2659,7 @@ export interface paths {
         put?: never;
         /**
          * Import standards from a URL
-         * @description Downloads the document (the outbound guard of webhooks applies: https to public addresses; 422 url_not_allowed, fetch_failed or too_large otherwise) and imports it. The document must be valid CycloneDX 1.6 or 1.7 (checked against the official schema; 422 business_rule_violation whose details name the JSON pointer of each problem, code schema_invalid) and define at least one standard. Every standard of the document is written in one transaction, or none is. A standard whose identifier and standardVersion are already present is left as it is (outcome unchanged): 201 when a standard was created, 200 when none was. New standards are published. See docs/catalogue.md for the mapping.
+         * @description Downloads the document (the outbound guard of webhooks applies: https to public addresses; 422 url_not_allowed otherwise) and imports it. A download that fails is 422 with detail fetch_failed and the reason in words ("The document at example.com could not be downloaded: the connection was refused."), so the client can offer the file upload instead; too_large when it is over STANDARDS_IMPORT_MAX_BYTES. The document must be valid CycloneDX 1.6 or 1.7 (checked against the official schema; 422 business_rule_violation whose details name the JSON pointer of each problem, code schema_invalid) and define at least one standard. Every standard of the document is written in one transaction, or none is. A standard whose identifier and standardVersion are already present is left as it is (outcome unchanged): 201 when a standard was created, 200 when none was. New standards are published. See docs/catalogue.md for the mapping.
          */
         post: operations["importStandardsFromURL"];
         delete?: never;
@@ -2659,7 +2679,7 @@ export interface paths {
         put?: never;
         /**
          * Import the starter standards
-         * @description Imports from the feed the starter set — OWASP ASVS 5.0.0, NIST SSDF 1.1, OWASP SAMM 2.1.0 and OWASP SCVS 1.0 — except those already present (listed as unchanged), in one transaction. 201 when a standard was created, 200 when all were present.
+         * @description Imports the starter set — OWASP ASVS 5.0.0, NIST SSDF 1.1, OWASP SAMM 2.1.0 and OWASP SCVS 1.0 — from the CycloneDX documents built into the server (the feed's documents, unchanged, with their licences; release images have them), so it needs no network; those already present are listed as unchanged. A server built without them imports them from the feed instead, and then answers 422 with detail feed_unreachable when the feed cannot be downloaded. One transaction. 201 when a standard was created, 200 when all were present. Newer versions come from the feed.
          */
         post: operations["importStarterStandards"];
         delete?: never;
@@ -4783,6 +4803,11 @@ export interface components {
             assessees: components["schemas"]["UserRef"][] | null;
             assessors: components["schemas"]["UserRef"][] | null;
             /**
+             * @description The evidence completing the assessment needs: none; at_least_one (evidence linked to at least one requirement, unless every answer is not applicable); every_positive (evidence linked to every requirement answered yes or partial). A completion the rule refuses is 422 no_evidence or missing_evidence.
+             * @enum {string}
+             */
+            completionEvidence: "none" | "at_least_one" | "every_positive";
+            /**
              * Format: double
              * @description 0–100 (docs/assessments.md, Score); null until complete or when every answer is not applicable
              */
@@ -4868,6 +4893,11 @@ export interface components {
             allowedStates: string[] | null;
             assessees: components["schemas"]["UserRef"][] | null;
             assessors: components["schemas"]["UserRef"][] | null;
+            /**
+             * @description The evidence completing the assessment needs: none; at_least_one (evidence linked to at least one requirement, unless every answer is not applicable); every_positive (evidence linked to every requirement answered yes or partial). A completion the rule refuses is 422 no_evidence or missing_evidence.
+             * @enum {string}
+             */
+            completionEvidence: "none" | "at_least_one" | "every_positive";
             /**
              * Format: double
              * @description 0–100 (docs/assessments.md, Score); null until complete or when every answer is not applicable
@@ -5041,6 +5071,11 @@ export interface components {
             version: number;
         };
         AssessmentUpdate: {
+            /**
+             * @description The evidence completing the assessment needs: none; at_least_one (evidence linked to at least one requirement, unless every answer is not applicable); every_positive (evidence linked to every requirement answered yes or partial). A completion the rule refuses is 422 no_evidence or missing_evidence.
+             * @enum {string}
+             */
+            completionEvidence?: "none" | "at_least_one" | "every_positive";
             description?: string;
             /** @description YYYY-MM-DD; empty to clear */
             dueDate?: string;
@@ -5681,6 +5716,39 @@ export interface components {
             timestamp: string;
             /** @constant */
             type: "claim.updated";
+        };
+        CompletionBlocker: {
+            /**
+             * @description unanswered: requirements without a result; missing_rationale: results whose rationale is empty or shorter than rationaleMinWords; no_evidence (rule at_least_one): no evidence is linked to any requirement; missing_evidence (rule every_positive): requirements answered yes or partial without linked evidence
+             * @enum {string}
+             */
+            code: "unanswered" | "missing_rationale" | "no_evidence" | "missing_evidence";
+            /**
+             * Format: int64
+             * @description How many requirements break the rule; for no_evidence 1: any one requirement needs linked evidence
+             */
+            count: number;
+            /**
+             * @description What is missing: requirements (answers, rationales, evidence per requirement) or evidence (none linked at all)
+             * @enum {string}
+             */
+            field: "requirements" | "evidence";
+        };
+        CompletionCheck: {
+            /** @description The rules broken, in the order a refused completion lists them; empty when none is */
+            blockers: components["schemas"]["CompletionBlocker"][] | null;
+            /** @description The assessment may move to complete now: its state allows the move and no rule blocks it */
+            canComplete: boolean;
+            /**
+             * @description The assessment's evidence rule
+             * @enum {string}
+             */
+            completionEvidence: "none" | "at_least_one" | "every_positive";
+            /**
+             * Format: int64
+             * @description The fewest words a result's rationale needs (ASSESSMENT_RATIONALE_MIN_WORDS; 0: no minimum, but not empty)
+             */
+            rationaleMinWords: number;
         };
         CreatedAPIKey: {
             apiKey: components["schemas"]["APIKey"];
@@ -6706,6 +6774,11 @@ export interface components {
             assesseeIds?: string[] | null;
             /** @description Active users */
             assessorIds?: string[] | null;
+            /**
+             * @description The evidence completing the assessment needs: none; at_least_one (evidence linked to at least one requirement, unless every answer is not applicable); every_positive (evidence linked to every requirement answered yes or partial). A completion the rule refuses is 422 no_evidence or missing_evidence. Default: every_positive.
+             * @enum {string}
+             */
+            completionEvidence?: "none" | "at_least_one" | "every_positive";
             description?: string;
             /** @description YYYY-MM-DD */
             dueDate?: string;
@@ -13053,6 +13126,100 @@ export interface operations {
             };
             /** @description Unsupported Media Type */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    checkAssessmentCompletion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CompletionCheck"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -27,6 +27,7 @@ export function anAssessment(overrides: Partial<Assessment> = {}): Assessment {
     startedAt: '2026-01-10T10:00:00Z',
     conformanceScore: null,
     progress: { total: 3, answered: 1, yes: 1, partial: 0, no: 0, notApplicable: 0, withEvidence: 1 },
+    completionEvidence: 'every_positive',
     version: 4,
     createdAt: '2026-01-01T00:00:00Z',
     updatedAt: '2026-01-10T10:00:00Z',
