@@ -2,12 +2,16 @@
 // the folder rules of docs/architecture.md ("Web app layout and import rules"):
 //
 //   src/api/              the typed client; imports nothing of ours
-//   src/app/              the shell and every module two or more features share;
-//                         imports src/api/ and src/locales/, never a feature, except
-//                         router.ts (each feature's routes.ts) and AppLayout.vue
-//                         (a feature's top-level components, e.g. the bell)
-//   src/features/<name>/  one feature; imports src/app/, src/api/, src/locales/ and
-//                         its own folder, never another feature
+//   src/app/              the shell and the generic helpers every page may use;
+//                         imports src/api/ and src/locales/, never a resource or a
+//                         feature, except router.ts (each feature's routes.ts),
+//                         AppLayout.vue (a feature's top-level components, e.g. the
+//                         bell) and App.test.ts (api.ts modules, to mock them)
+//   src/resources/<name>/ one shared resource (API calls, types, rules, components);
+//                         imports src/app/, src/api/, src/locales/, its own folder and
+//                         other resources (never in a cycle), never a feature
+//   src/features/<name>/  one feature; imports src/resources/, src/app/, src/api/,
+//                         src/locales/ and its own folder, never another feature
 //
 // The boundaries are import-x/no-restricted-paths zones on resolved file paths, so
 // they hold for relative paths of any depth. import-x/no-unresolved makes sure every
@@ -30,14 +34,17 @@ const features = readdirSync(join(webDir, 'src/features'), { withFileTypes: true
   .map((entry) => entry.name)
 
 const FEATURE_RULE =
-  'A feature imports only src/app/, src/api/, src/locales/ and its own folder. Move what two features share into src/app/.'
+  'A feature imports only src/resources/, src/app/, src/api/, src/locales/ and its own folder. Move what two features share into src/resources/<name>/ (or, if it is generic, src/app/).'
+const RESOURCE_RULE = 'A resource never imports a feature: move what it needs into the resource.'
 const APP_RULE =
-  'src/app/ never imports a feature: only router.ts (routes.ts modules) and AppLayout.vue (top-level components) may.'
+  'src/app/ never imports a feature or a resource: only router.ts (routes.ts modules), AppLayout.vue (top-level components) and App.test.ts (api.ts, to mock it) may.'
+// The modules that compose the application: only the entry and the shell import them.
+const COMPOSITION = ['src/main.ts', 'src/app/router.ts', 'src/app/App.vue', 'src/app/AppLayout.vue']
 
 // The app files allowed to reach into features, each with what it may import.
 const ROUTER = 'src/app/router.ts'
 const SHELL = 'src/app/AppLayout.vue'
-// App.test.ts boots the whole app (router and every page) and mocks features' api.ts.
+// App.test.ts boots the whole app (router and every page) and mocks api.ts modules.
 const APP_TEST = 'src/app/App.test.ts'
 
 /** restrictedPaths is the import-x/no-restricted-paths rule with the given zones. */
@@ -45,16 +52,19 @@ function restrictedPaths(zones) {
   return ['error', { basePath: webDir, zones }]
 }
 
-/** onlyFeatureFiles lets `target` import from src/features/ only files matching `allowed` (globs). */
-function onlyFeatureFiles(target, allowed, what) {
-  return restrictedPaths([
-    {
+/**
+ * onlyFiles lets `target` import from src/features/ and src/resources/ only files
+ * matching `allowed` (globs below src/), and nothing else from either.
+ */
+function onlyFiles(target, allowed, what) {
+  return restrictedPaths(
+    ['features', 'resources'].map((layer) => ({
       target,
-      from: 'src/features/**',
-      except: allowed.map((glob) => `**/src/features/${glob}`),
-      message: `${target} may import from a feature only ${what}.`,
-    },
-  ])
+      from: `src/${layer}/**`,
+      except: allowed.filter((glob) => glob.startsWith(`${layer}/`)).map((glob) => `**/src/${glob}`),
+      message: `${target} may import from features and resources only ${what}.`,
+    })),
+  )
 }
 
 export default defineConfig(
@@ -127,7 +137,7 @@ export default defineConfig(
       'import-x/no-restricted-paths': restrictedPaths([
         {
           target: 'src/api',
-          from: ['src/app', 'src/features'],
+          from: ['src/app', 'src/resources', 'src/features'],
           message: 'The API client is the lowest layer: it imports nothing of ours.',
         },
         ...features.map((feature) => ({
@@ -136,30 +146,54 @@ export default defineConfig(
           except: [`./${feature}`],
           message: FEATURE_RULE,
         })),
+        {
+          target: ['src/features', 'src/resources'],
+          from: COMPOSITION,
+          message: 'The entry, the router and the shell compose the application; features and resources never import them.',
+        },
       ]),
     },
   },
-  // src/app/ never imports a feature, with the three exceptions that follow.
+  // src/resources/ never imports a feature (resources may import each other; no-cycle
+  // keeps that a tree).
+  {
+    files: ['src/resources/**/*.{ts,vue}'],
+    rules: {
+      'import-x/no-restricted-paths': restrictedPaths([
+        { target: 'src/resources', from: 'src/features', message: RESOURCE_RULE },
+        {
+          target: 'src/resources',
+          from: COMPOSITION,
+          message: 'The entry, the router and the shell compose the application; resources never import them.',
+        },
+      ]),
+    },
+  },
+  // src/app/ never imports a feature or a resource, with the three exceptions that follow.
   {
     files: ['src/app/**/*.{ts,vue}'],
     ignores: [ROUTER, SHELL, APP_TEST],
     rules: {
       'import-x/no-restricted-paths': restrictedPaths([
-        { target: 'src/app', from: 'src/features', message: APP_RULE },
+        { target: 'src/app', from: ['src/features', 'src/resources'], message: APP_RULE },
         { target: 'src/app', from: 'src/main.ts', message: 'src/main.ts is the entry; nothing imports it.' },
       ]),
     },
   },
   {
     files: [ROUTER],
-    rules: { 'import-x/no-restricted-paths': onlyFeatureFiles(ROUTER, ['*/routes.ts'], 'its routes.ts') },
+    rules: { 'import-x/no-restricted-paths': onlyFiles(ROUTER, ['features/*/routes.ts'], "a feature's routes.ts") },
   },
   {
     files: [SHELL],
-    rules: { 'import-x/no-restricted-paths': onlyFeatureFiles(SHELL, ['*/*.vue'], 'top-level components') },
+    rules: { 'import-x/no-restricted-paths': onlyFiles(SHELL, ['features/*/*.vue'], "a feature's top-level components") },
   },
   {
+    // App.test.ts boots the whole application; it mocks the api.ts of features and of
+    // the resources the shell's pages call (API keys, events, notification rules).
     files: [APP_TEST],
-    rules: { 'import-x/no-restricted-paths': onlyFeatureFiles(APP_TEST, ['*/api.ts'], 'api.ts, to mock it') },
+    rules: {
+      'import-x/no-restricted-paths': onlyFiles(APP_TEST, ['features/*/api.ts', 'resources/*/api.ts'], 'api.ts, to mock it'),
+    },
   },
 )

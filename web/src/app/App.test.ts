@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { createMemoryHistory, type Router } from 'vue-router'
 import { ApiError } from '../api/errors'
 import { fetchHealth } from '../features/dashboard/api'
-import { listApiKeys } from './api-keys/api'
+import { listApiKeys } from '../resources/api-keys/api'
 import App from './App.vue'
 import { createAppI18n } from './i18n'
 import { usePreferencesStore } from './preferences'
@@ -24,13 +24,13 @@ vi.mock('../features/notifications/api', async (importOriginal) => ({
   fetchUnreadCount: vi.fn(async () => 0),
   listNotifications: vi.fn(async () => ({ items: [], hasMore: false })),
 }))
-vi.mock('./events/api', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('./events/api')>()),
+vi.mock('../resources/events/api', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../resources/events/api')>()),
   fetchEventTypes: vi.fn(async () => []),
   fetchChannelStatus: vi.fn(async () => ({ inApp: true, email: false, webhook: true, slack: false, teams: false, mattermost: false })),
 }))
-vi.mock('./notification-rules/api', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('./notification-rules/api')>()
+vi.mock('../resources/notification-rules/api', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../resources/notification-rules/api')>()
   const rules = { list: vi.fn(async () => ({ items: [], hasMore: false })), create: vi.fn(), update: vi.fn(), remove: vi.fn() }
   return { ...actual, rulesFor: () => rules }
 })
@@ -39,8 +39,8 @@ vi.mock('../features/profile/api', async (importOriginal) => ({
   changePassword: vi.fn(),
   updateProfile: vi.fn(),
 }))
-vi.mock('./api-keys/api', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('./api-keys/api')>()
+vi.mock('../resources/api-keys/api', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../resources/api-keys/api')>()
   const listApiKeys = vi.fn()
   const createApiKey = vi.fn()
   const revokeApiKey = vi.fn()

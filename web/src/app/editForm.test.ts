@@ -63,4 +63,13 @@ describe('useEditForm', () => {
     expect(edit.conflict.value).toBe(false)
     expect(form.clearValidate).toHaveBeenCalled()
   })
+
+  it('sends values a form of their own has validated without a form here', async () => {
+    const edit = useEditForm(['name'] as const)
+    const send = vi.fn(async () => {})
+    await edit.submit(send)
+    expect(send).not.toHaveBeenCalled()
+    await edit.submit(send, { validated: true })
+    expect(send).toHaveBeenCalledTimes(1)
+  })
 })

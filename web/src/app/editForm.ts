@@ -19,9 +19,10 @@ export interface EditForm<F extends string> {
   reset(): void
   /**
    * submit validates the form and then runs `send`; a version conflict sets
-   * `conflict`, any other failure goes onto the fields or into `failure`.
+   * `conflict`, any other failure goes onto the fields or into `failure`. With
+   * `validated`, a form of its own (a child component) has checked the values already.
    */
-  submit(send: () => Promise<void>): Promise<void>
+  submit(send: () => Promise<void>, options?: { validated?: boolean }): Promise<void>
   /** reload runs `fetch` (reading the record afresh); its failure goes into `failure`. */
   reload(fetch: () => Promise<void>): Promise<void>
 }
@@ -57,11 +58,16 @@ export function useEditForm<F extends string>(
     formRef.value?.clearValidate()
   }
 
-  async function submit(send: () => Promise<void>): Promise<void> {
-    if (saving.value || !formRef.value) return
-    clear()
-    const valid = await formRef.value.validate().catch(() => false)
-    if (!valid) return
+  async function submit(send: () => Promise<void>, options: { validated?: boolean } = {}): Promise<void> {
+    if (saving.value) return
+    if (!options.validated) {
+      if (!formRef.value) return
+      clear()
+      const valid = await formRef.value.validate().catch(() => false)
+      if (!valid) return
+    } else {
+      clear()
+    }
     saving.value = true
     try {
       await send()

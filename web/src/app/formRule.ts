@@ -18,3 +18,15 @@ export function problemRule<P extends string>(
     },
   }
 }
+
+/**
+ * requiredTextRule checks a text that must not be blank and may be at most `max`
+ * characters long (as people count them, after trimming).
+ */
+export function requiredTextRule(text: () => string, max: number, messages: { required: () => string; length: () => string }): FormItemRule {
+  return problemRule(() => {
+    const trimmed = text().trim()
+    if (trimmed === '') return 'required'
+    return [...trimmed].length > max ? 'length' : null
+  }, messages)
+}

@@ -1,4 +1,7 @@
+import { createPinia, setActivePinia, type Pinia } from 'pinia'
+import { usePreferencesStore } from '../preferences'
 import type { Me } from './api'
+import { useSessionStore } from './store'
 
 // Sessions as GET /api/v1/auth/me describes them, for tests.
 
@@ -31,4 +34,16 @@ export const signedInAssessee: Me = {
     createdAt: '2025-03-02T09:00:00Z',
   },
   permissions: ['projects.view'],
+}
+
+/**
+ * signedInPinia makes the active Pinia of a test: the preferences in English and `me`
+ * signed in, holding `permissions` (those of `me` when not given).
+ */
+export function signedInPinia(me: Me, permissions: string[] = me.permissions ?? []): Pinia {
+  const pinia = createPinia()
+  setActivePinia(pinia)
+  usePreferencesStore().setLocale('en')
+  useSessionStore().me = { ...me, permissions }
+  return pinia
 }

@@ -14,8 +14,8 @@ vi.mock('./api', async (importOriginal) => ({
   fetchProjectChoice: vi.fn(async () => ({ id: 'pr_1', name: 'Shop 2026', standardIds: [] })),
   searchProjects: vi.fn(async () => []),
 }))
-vi.mock('../../app/catalogue/api', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../app/catalogue/api')>()),
+vi.mock('../../resources/catalogue/api', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../resources/catalogue/api')>()),
   fetchTagOptions: vi.fn(async () => []),
   fetchPublishedStandards: vi.fn(async () => [{ id: 'st_asvs', name: 'OWASP ASVS', standardVersion: '5.0.0' }]),
   fetchStandardLevels: vi.fn(async () => []),

@@ -1,11 +1,8 @@
 import { flushPromises, mount } from '@vue/test-utils'
-import { createPinia, setActivePinia } from 'pinia'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { createMemoryHistory, createRouter } from 'vue-router'
 import { createAppI18n } from '../../app/i18n'
-import { usePreferencesStore } from '../../app/preferences'
-import { signedInAdmin } from '../../app/session/fixtures'
-import { useSessionStore } from '../../app/session/store'
+import { signedInAdmin, signedInPinia } from '../../app/session/fixtures'
 import { listAssessments } from './api'
 import AssessmentsPage from './AssessmentsPage.vue'
 import { anAssessment } from './fixtures'
@@ -14,17 +11,14 @@ vi.mock('./api', async (importOriginal) => ({
   ...(await importOriginal<typeof import('./api')>()),
   listAssessments: vi.fn(),
 }))
-vi.mock('../../app/catalogue/api', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../app/catalogue/api')>()),
+vi.mock('../../resources/catalogue/api', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../resources/catalogue/api')>()),
   fetchTagOptions: vi.fn(async () => []),
   fetchPublishedStandards: vi.fn(async () => []),
 }))
 
 async function mountAt(path: string) {
-  const pinia = createPinia()
-  setActivePinia(pinia)
-  usePreferencesStore().setLocale('en')
-  useSessionStore().me = { ...signedInAdmin, permissions: ['assessments.view'] }
+  const pinia = signedInPinia(signedInAdmin, ['assessments.view'])
   const router = createRouter({
     history: createMemoryHistory(),
     routes: [

@@ -1,5 +1,6 @@
 import { api, unwrap } from '../../api/client'
 import type { components } from '../../api/schema'
+import type { PickerChoice } from '../../resources/catalogue/api'
 import { assessmentQuery, type AssessmentFilters } from './filters'
 import type {
   Assessment,
@@ -188,6 +189,11 @@ export async function searchProjects(q: string): Promise<ProjectChoice[]> {
   const text = q.trim()
   const page = await unwrap(api.GET('/api/v1/projects', { params: { query: { ...(text ? { q: text } : {}), limit: 20 } } }))
   return (page.items ?? []).map((project) => ({ id: project.id, name: project.name, standardIds: (project.standards ?? []).map((s) => s.id) }))
+}
+
+/** projectChoices searches projects for a picker or a filter. */
+export async function projectChoices(q: string): Promise<PickerChoice[]> {
+  return (await searchProjects(q)).map((project) => ({ value: project.id, label: project.name }))
 }
 
 /** fetchProjectChoice reads one project with its standards. */

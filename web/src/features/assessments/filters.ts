@@ -1,4 +1,5 @@
 import type { LocationQuery, LocationQueryRaw } from 'vue-router'
+import { queryChoice, queryText } from '../../app/queryFilters'
 import { ASSESSMENT_STATES, type AssessmentState } from './types'
 
 // The assessment list's filters, kept in the URL's query so a filtered list can be
@@ -57,27 +58,19 @@ export function emptyAssessmentFilters(): AssessmentFilters {
   return { q: '', state: '', project: '', entity: '', standard: '', tag: '', mine: false, due: '', sort: '-createdAt' }
 }
 
-function one(value: LocationQuery[string] | undefined): string {
-  const first = Array.isArray(value) ? value[0] : value
-  return typeof first === 'string' ? first : ''
-}
-
-function oneOf<T extends string>(value: string, allowed: readonly T[], fallback: T | ''): T | '' {
-  return (allowed as readonly string[]).includes(value) ? (value as T) : fallback
-}
 
 /** assessmentFiltersFromQuery reads the filters from a route's query; unknown values are ignored. */
 export function assessmentFiltersFromQuery(query: LocationQuery): AssessmentFilters {
   return {
-    q: one(query.q),
-    state: oneOf(one(query.state), ASSESSMENT_STATES, ''),
-    project: one(query.project),
-    entity: one(query.entity),
-    standard: one(query.standard),
-    tag: one(query.tag),
-    mine: one(query.mine) === 'true',
-    due: oneOf(one(query.due), DUE_FILTERS, ''),
-    sort: (oneOf(one(query.sort), ASSESSMENT_SORTS, '-createdAt') || '-createdAt') as AssessmentSort,
+    q: queryText(query.q),
+    state: queryChoice(queryText(query.state), ASSESSMENT_STATES, ''),
+    project: queryText(query.project),
+    entity: queryText(query.entity),
+    standard: queryText(query.standard),
+    tag: queryText(query.tag),
+    mine: queryText(query.mine) === 'true',
+    due: queryChoice(queryText(query.due), DUE_FILTERS, ''),
+    sort: queryChoice(queryText(query.sort), ASSESSMENT_SORTS, '-createdAt'),
   }
 }
 

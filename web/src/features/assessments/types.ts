@@ -1,5 +1,5 @@
 import type { components } from '../../api/schema'
-import type { AssertSame } from '../../app/catalogue/api'
+import type { AssertSame } from '../../resources/catalogue/api'
 
 // The assessment types as the API answers them: the generated schema's (src/api/schema.d.ts),
 // with the lists of states and results in their usual order, checked against its enums.

@@ -1,4 +1,5 @@
 import type { LocationQuery, LocationQueryRaw } from 'vue-router'
+import { queryChoice, queryText } from '../../app/queryFilters'
 import { ATTESTATION_STATES, type AttestationState } from './types'
 
 // The attestation list's filters, kept in the URL's query (GET /attestations filters them).
@@ -21,17 +22,11 @@ export interface AttestationQuery {
   limit: number
 }
 
-function one(value: LocationQuery[string] | undefined): string {
-  const first = Array.isArray(value) ? value[0] : value
-  return typeof first === 'string' ? first : ''
-}
-
 /** attestationFiltersFromQuery reads the filters from a route's query, ignoring what it does not know. */
 export function attestationFiltersFromQuery(query: LocationQuery): AttestationFilters {
-  const state = one(query.state)
   return {
-    state: (ATTESTATION_STATES as readonly string[]).includes(state) ? (state as AttestationState) : '',
-    assessment: one(query.assessment),
+    state: queryChoice(queryText(query.state), ATTESTATION_STATES, ''),
+    assessment: queryText(query.assessment),
   }
 }
 

@@ -1,5 +1,5 @@
 import type { components } from '../../api/schema'
-import type { AssertSame } from '../../app/catalogue/api'
+import type { AssertSame } from '../../resources/catalogue/api'
 
 // The attestation types as the API answers them (src/api/schema.d.ts).
 

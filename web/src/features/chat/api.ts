@@ -1,13 +1,13 @@
 import { api, unwrap } from '../../api/client'
 import type { components } from '../../api/schema'
-import type { ChatDestination } from '../../app/destinations/api'
+import type { ChatDestination } from '../../resources/destinations/api'
 import {
   DELIVERY_PAGE_SIZE,
   type Delivery,
   type DeliveryLogApi,
   type DeliveryPage,
   type DeliveryStatusFilter,
-} from '../../app/destinations/deliveries'
+} from '../../resources/destinations/deliveries'
 
 /** NewChatDestination is what the create dialog submits. */
 export type NewChatDestination = components['schemas']['NewChatDestination']

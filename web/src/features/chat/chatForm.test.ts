@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { ChatDestination } from '../../app/destinations/api'
+import type { ChatDestination } from '../../resources/destinations/api'
 import { chatUpdate, formOf, isChatPlatform, newChatDestination } from './chatForm'
 
 const destination: ChatDestination = {

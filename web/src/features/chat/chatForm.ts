@@ -1,5 +1,5 @@
-import type { ChatDestination, ChatPlatform } from '../../app/destinations/api'
-import { sameEntries } from '../../app/destinations/destinationForm'
+import type { ChatDestination, ChatPlatform } from '../../resources/destinations/api'
+import { sameEntries } from '../../resources/destinations/destinationForm'
 import type { ChatDestinationUpdate, NewChatDestination } from './api'
 
 /** CHAT_PLATFORMS are the chat platforms, in display order. */

@@ -6,7 +6,7 @@ import {
   type DeliveryLogApi,
   type DeliveryPage,
   type DeliveryStatusFilter,
-} from '../../app/destinations/deliveries'
+} from '../../resources/destinations/deliveries'
 
 /** EmailSettings is the effective SMTP configuration with the source of each field; never the password. */
 export type EmailSettings = components['schemas']['EmailSettings']

@@ -1,11 +1,8 @@
 import { flushPromises, mount } from '@vue/test-utils'
-import { createPinia, setActivePinia } from 'pinia'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { createMemoryHistory, createRouter, type Router } from 'vue-router'
 import { createAppI18n } from '../../app/i18n'
-import { usePreferencesStore } from '../../app/preferences'
-import { signedInAdmin } from '../../app/session/fixtures'
-import { useSessionStore } from '../../app/session/store'
+import { signedInAdmin, signedInPinia } from '../../app/session/fixtures'
 import { listEntities, type Entity } from './api'
 import EntitiesPage from './EntitiesPage.vue'
 
@@ -14,8 +11,8 @@ vi.mock('./api', async (importOriginal) => ({
   listEntities: vi.fn(),
   fetchOrganisationGraph: vi.fn(async () => ({ nodes: [], edges: [], truncated: false })),
 }))
-vi.mock('../../app/catalogue/api', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../app/catalogue/api')>()),
+vi.mock('../../resources/catalogue/api', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../resources/catalogue/api')>()),
   fetchTagOptions: vi.fn(async () => [{ id: 'tg_1', name: 'Critical', color: '#dc2626' }]),
   searchUsers: vi.fn(async () => []),
 }))
@@ -29,10 +26,7 @@ const shop: Entity = {
 let router: Router
 
 async function mountAt(path: string, permissions: string[]) {
-  const pinia = createPinia()
-  setActivePinia(pinia)
-  usePreferencesStore().setLocale('en')
-  useSessionStore().me = { ...signedInAdmin, permissions }
+  const pinia = signedInPinia(signedInAdmin, permissions)
   router = createRouter({
     history: createMemoryHistory(),
     routes: [

@@ -1,13 +1,10 @@
 import { flushPromises, mount } from '@vue/test-utils'
 import { ElMessageBox } from 'element-plus'
-import { createPinia, setActivePinia } from 'pinia'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { createMemoryHistory, createRouter } from 'vue-router'
 import { ApiError } from '../../api/errors'
 import { createAppI18n } from '../../app/i18n'
-import { usePreferencesStore } from '../../app/preferences'
-import { signedInAdmin } from '../../app/session/fixtures'
-import { useSessionStore } from '../../app/session/store'
+import { signedInAdmin, signedInPinia } from '../../app/session/fixtures'
 import { deleteEntity, fetchEntity, listPolicies, updateEntity, type Entity } from './api'
 import EntityDetailPage from './EntityDetailPage.vue'
 
@@ -19,8 +16,8 @@ vi.mock('./api', async (importOriginal) => ({
   listPolicies: vi.fn(async () => []),
   listRelationships: vi.fn(async () => ({ items: [], hasMore: false })),
 }))
-vi.mock('../../app/catalogue/api', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../app/catalogue/api')>()),
+vi.mock('../../resources/catalogue/api', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../resources/catalogue/api')>()),
   fetchTagOptions: vi.fn(async () => []),
 }))
 
@@ -32,10 +29,7 @@ const team: Entity = {
 const EDITOR = ['entities.view', 'entities.edit', 'entities.delete']
 
 async function mountAt(path: string, permissions: string[] = EDITOR) {
-  const pinia = createPinia()
-  setActivePinia(pinia)
-  usePreferencesStore().setLocale('en')
-  useSessionStore().me = { ...signedInAdmin, permissions }
+  const pinia = signedInPinia(signedInAdmin, permissions)
   const router = createRouter({
     history: createMemoryHistory(),
     routes: [

@@ -1,4 +1,5 @@
 import type { LocationQuery, LocationQueryRaw } from 'vue-router'
+import { queryChoice, queryText } from '../../app/queryFilters'
 import { ENTITY_STATES, ENTITY_TYPES, type EntityState, type EntityType } from './types'
 
 // The entity list's filters, kept in the URL's query so a filtered list can be
@@ -41,40 +42,24 @@ export function emptyEntityFilters(): EntityFilters {
   return { q: '', type: '', state: '', tag: '', owner: '', sort: 'name', view: 'table' }
 }
 
-function one(value: LocationQuery[string] | undefined): string {
-  const first = Array.isArray(value) ? value[0] : value
-  return typeof first === 'string' ? first : ''
-}
-
-function oneOf<T extends string>(value: string, allowed: readonly T[]): T | '' {
-  return (allowed as readonly string[]).includes(value) ? (value as T) : ''
-}
 
 /** entityFiltersFromQuery reads the filters from a route's query; unknown values are ignored. */
 export function entityFiltersFromQuery(query: LocationQuery): EntityFilters {
   return {
-    q: one(query.q),
-    type: oneOf(one(query.type), ENTITY_TYPES),
-    state: oneOf(one(query.state), ENTITY_STATES),
-    tag: one(query.tag),
-    owner: one(query.owner),
-    sort: one(query.sort) === '-createdAt' ? '-createdAt' : 'name',
-    view: one(query.view) === 'graph' ? 'graph' : 'table',
+    q: queryText(query.q),
+    type: queryChoice(queryText(query.type), ENTITY_TYPES, ''),
+    state: queryChoice(queryText(query.state), ENTITY_STATES, ''),
+    tag: queryText(query.tag),
+    owner: queryText(query.owner),
+    sort: queryText(query.sort) === '-createdAt' ? '-createdAt' : 'name',
+    view: queryText(query.view) === 'graph' ? 'graph' : 'table',
   }
 }
 
 /** entityFiltersToQuery writes the filters into a route query, leaving out the defaults. */
 export function entityFiltersToQuery(filters: EntityFilters): LocationQueryRaw {
-  const query: LocationQueryRaw = {}
-  const q = filters.q.trim()
-  if (q !== '') query.q = q
-  if (filters.type !== '') query.type = filters.type
-  if (filters.state !== '') query.state = filters.state
-  if (filters.tag !== '') query.tag = filters.tag
-  if (filters.owner !== '') query.owner = filters.owner
-  if (filters.sort !== 'name') query.sort = filters.sort
-  if (filters.view !== 'table') query.view = filters.view
-  return query
+  const { limit: _limit, ...query } = entityQuery(filters)
+  return { ...query, ...(filters.view !== 'table' ? { view: filters.view } : {}) }
 }
 
 /**

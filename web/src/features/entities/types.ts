@@ -1,18 +1,7 @@
-import {
-  Box,
-  Connection,
-  Cpu,
-  Files,
-  OfficeBuilding,
-  Operation,
-  Shop,
-  Suitcase,
-  User,
-  Van,
-} from '@element-plus/icons-vue'
+import { Box, Connection, Cpu, Files, OfficeBuilding, Operation, Shop, Suitcase, User, Van } from '@element-plus/icons-vue'
 import type { Component } from 'vue'
 import type { components } from '../../api/schema'
-import type { AssertSame } from '../../app/catalogue/api'
+import type { AssertSame } from '../../resources/catalogue/api'
 
 // The entity types come from the generated schema (src/api/schema.d.ts); the lists
 // below give their order in pickers and are checked against the generated enums.

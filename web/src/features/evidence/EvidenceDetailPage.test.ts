@@ -7,10 +7,10 @@ import { createAppI18n } from '../../app/i18n'
 import { usePreferencesStore } from '../../app/preferences'
 import { signedInAssessee } from '../../app/session/fixtures'
 import { useSessionStore } from '../../app/session/store'
+import { attachment, AUTHOR, evidence, REVIEWER } from '../../resources/evidence/fixtures'
+import type { Evidence } from '../../resources/evidence/types'
 import { fetchEvidence, listAttachments, listEvidenceClaims, listLinks, listNotes } from './api'
 import EvidenceDetailPage from './EvidenceDetailPage.vue'
-import { attachment, AUTHOR, evidence, REVIEWER } from '../../app/evidence/fixtures'
-import type { Evidence } from '../../app/evidence/types'
 
 vi.mock('./api', async (importOriginal) => ({
   ...(await importOriginal<typeof import('./api')>()),
@@ -20,8 +20,8 @@ vi.mock('./api', async (importOriginal) => ({
   listEvidenceClaims: vi.fn(),
   listNotes: vi.fn(),
 }))
-vi.mock('../../app/catalogue/api', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../app/catalogue/api')>()),
+vi.mock('../../resources/catalogue/api', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../resources/catalogue/api')>()),
   fetchTagOptions: vi.fn(async () => []),
 }))
 

@@ -2,10 +2,10 @@ import { flushPromises, mount } from '@vue/test-utils'
 import { createPinia, setActivePinia } from 'pinia'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { createMemoryHistory, createRouter } from 'vue-router'
-import { evidence } from '../../app/evidence/fixtures'
 import { createAppI18n } from '../../app/i18n'
 import { signedInAssessee } from '../../app/session/fixtures'
 import { useSessionStore } from '../../app/session/store'
+import { evidence } from '../../resources/evidence/fixtures'
 import { listEvidence } from './api'
 import EvidencePage from './EvidencePage.vue'
 
@@ -13,8 +13,8 @@ vi.mock('./api', async (importOriginal) => ({
   ...(await importOriginal<typeof import('./api')>()),
   listEvidence: vi.fn(),
 }))
-vi.mock('../../app/catalogue/api', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../app/catalogue/api')>()),
+vi.mock('../../resources/catalogue/api', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../resources/catalogue/api')>()),
   fetchTagOptions: vi.fn(async () => []),
 }))
 

@@ -1,5 +1,5 @@
 import { api, unwrap } from '../../api/client'
-import { evidenceQuery, type EvidenceFilters } from './filters'
+import { attachmentsPath } from '../../resources/evidence/api'
 import type {
   Attachment,
   Evidence,
@@ -9,12 +9,12 @@ import type {
   EvidenceUpdate,
   NewEvidence,
   Page,
-} from '../../app/evidence/types'
-import { attachmentsPath } from '../../app/evidence/api'
+} from '../../resources/evidence/types'
+import { evidenceQuery, type EvidenceFilters } from './filters'
 
 export type { Attachment, Evidence, EvidenceClaim, EvidenceLink, EvidenceNote, EvidenceUpdate, NewEvidence }
 export { VERSION_CONFLICT } from '../../api/errors'
-// The operations the shared evidence components use too live in src/app/evidence/api.ts.
+// The operations the shared evidence components use too live in src/resources/evidence/api.ts.
 export {
   attachmentsPath,
   createEvidence,
@@ -24,11 +24,11 @@ export {
   searchEvidence,
   updateEvidence,
   type EvidenceScope,
-} from '../../app/evidence/api'
+} from '../../resources/evidence/api'
 
 // The evidence API (contract sections B and C) through the typed client: the library,
 // one piece of evidence with its review, notes, links and citing claims, and its
-// attachments. Uploads go through src/app/evidence/upload.ts (XMLHttpRequest, for progress and cancel).
+// attachments. Uploads go through src/resources/evidence/upload.ts (XMLHttpRequest, for progress and cancel).
 // The server sends null for a reviewer not yet chosen and for users whose account is
 // gone; the types here say so, hence the casts from the generated ones.
 

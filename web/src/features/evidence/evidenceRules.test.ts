@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { AUTHOR, evidence, REVIEWER } from '../../app/evidence/fixtures'
+import { AUTHOR, evidence, REVIEWER } from '../../resources/evidence/fixtures'
 import { evidenceActions, type Viewer } from './evidenceRules'
 
 const ALL = ['evidence.view', 'evidence.create', 'evidence.edit', 'evidence.submit', 'evidence.review', 'evidence.delete']

@@ -1,4 +1,4 @@
-import type { Evidence } from '../../app/evidence/types'
+import type { Evidence } from '../../resources/evidence/types'
 
 // What the evidence detail page offers, decided from the evidence's state, its lock and
 // the viewer's permissions (the server decides again; this keeps buttons honest).

@@ -1,5 +1,6 @@
 import type { LocationQuery, LocationQueryRaw } from 'vue-router'
-import { EVIDENCE_STATES, type EvidenceState } from '../../app/evidence/types'
+import { queryChoice, queryText } from '../../app/queryFilters'
+import { EVIDENCE_STATES, type EvidenceState } from '../../resources/evidence/types'
 
 // The evidence library's filters, kept in the URL's query so a filtered list can be
 // bookmarked, shared and restored with the back button. Every filter is applied by the
@@ -54,26 +55,19 @@ export function emptyEvidenceFilters(): EvidenceFilters {
   return { q: '', state: '', mine: false, toReview: false, assessment: '', tag: '', expiringWithin: 0, counter: false, sort: '-createdAt' }
 }
 
-function one(value: LocationQuery[string] | undefined): string {
-  const first = Array.isArray(value) ? value[0] : value
-  return typeof first === 'string' ? first : ''
-}
-
 /** evidenceFiltersFromQuery reads the filters from a route's query; what it does not understand is ignored. */
 export function evidenceFiltersFromQuery(query: LocationQuery): EvidenceFilters {
-  const state = one(query.state)
-  const sort = one(query.sort)
-  const days = Number.parseInt(one(query.expiringWithin), 10)
+  const days = Number.parseInt(queryText(query.expiringWithin), 10)
   return {
-    q: one(query.q),
-    state: (EVIDENCE_STATES as readonly string[]).includes(state) ? (state as EvidenceState) : '',
-    mine: one(query.author) === 'me',
-    toReview: one(query.reviewer) === 'me',
-    assessment: one(query.assessment),
-    tag: one(query.tag),
+    q: queryText(query.q),
+    state: queryChoice(queryText(query.state), EVIDENCE_STATES, ''),
+    mine: queryText(query.author) === 'me',
+    toReview: queryText(query.reviewer) === 'me',
+    assessment: queryText(query.assessment),
+    tag: queryText(query.tag),
     expiringWithin: Number.isInteger(days) && days > 0 && days <= 3650 ? days : 0,
-    counter: one(query.counter) === 'true',
-    sort: (EVIDENCE_SORTS as readonly string[]).includes(sort) ? (sort as EvidenceSort) : '-createdAt',
+    counter: queryText(query.counter) === 'true',
+    sort: queryChoice(queryText(query.sort), EVIDENCE_SORTS, '-createdAt'),
   }
 }
 

@@ -2,18 +2,18 @@ import { flushPromises, mount, type VueWrapper } from '@vue/test-utils'
 import { createPinia, setActivePinia } from 'pinia'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { createMemoryHistory, createRouter } from 'vue-router'
-import { fetchAuthOptions, type RegistrationMode } from '../../app/auth-options/api'
 import { createAppI18n } from '../../app/i18n'
 import { usePreferencesStore } from '../../app/preferences'
+import { fetchAuthOptions, type RegistrationMode } from '../../resources/auth-options/api'
 import InvitesPage from './InvitesPage.vue'
 
 vi.mock('./api', async (importOriginal) => ({
   ...(await importOriginal<typeof import('./api')>()),
   listInvites: vi.fn(async () => ({ items: [], hasMore: false })),
 }))
-vi.mock('../../app/roles', () => ({ fetchRoles: vi.fn(async () => [{ id: 'ro_1', name: 'assessee' }]) }))
-vi.mock('../../app/events/api', () => ({ fetchChannelStatus: vi.fn(async () => ({ email: false })) }))
-vi.mock('../../app/auth-options/api', () => ({ fetchAuthOptions: vi.fn() }))
+vi.mock('../../resources/roles/api', () => ({ fetchRoles: vi.fn(async () => [{ id: 'ro_1', name: 'assessee' }]) }))
+vi.mock('../../resources/events/api', () => ({ fetchChannelStatus: vi.fn(async () => ({ email: false })) }))
+vi.mock('../../resources/auth-options/api', () => ({ fetchAuthOptions: vi.fn() }))
 
 const WARNING = 'Invites cannot be redeemed'
 

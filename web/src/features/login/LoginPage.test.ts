@@ -3,16 +3,16 @@ import { createPinia, setActivePinia } from 'pinia'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { createMemoryHistory, createRouter, type Router } from 'vue-router'
 import { ApiError } from '../../api/errors'
-import { fetchAuthOptions, type AuthOptions } from '../../app/auth-options/api'
 import { createAppI18n } from '../../app/i18n'
 import { fetchMe } from '../../app/session/api'
 import { signedInAdmin } from '../../app/session/fixtures'
 import { useSessionStore } from '../../app/session/store'
+import { fetchAuthOptions, type AuthOptions } from '../../resources/auth-options/api'
 import { signIn } from './api'
 import LoginPage from './LoginPage.vue'
 
 vi.mock('./api', () => ({ signIn: vi.fn() }))
-vi.mock('../../app/auth-options/api', () => ({ fetchAuthOptions: vi.fn() }))
+vi.mock('../../resources/auth-options/api', () => ({ fetchAuthOptions: vi.fn() }))
 vi.mock('../../app/session/api', () => ({ fetchMe: vi.fn(), signOut: vi.fn() }))
 
 const login = vi.mocked(signIn)

@@ -1,6 +1,6 @@
 import { api, unwrap } from '../../api/client'
 import type { components } from '../../api/schema'
-import type { Notification } from '../../app/events/api'
+import type { Notification } from '../../resources/events/api'
 
 /** NotificationPage is one page of notifications, newest first. */
 export type NotificationPage = components['schemas']['PageNotification']

@@ -1,6 +1,6 @@
 import { defineStore } from 'pinia'
 import { ref } from 'vue'
-import type { Notification } from '../../app/events/api'
+import type { Notification } from '../../resources/events/api'
 import { fetchUnreadCount, markAllNotificationsRead, markNotificationRead } from './api'
 
 /**

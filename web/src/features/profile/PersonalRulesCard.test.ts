@@ -1,16 +1,16 @@
 import { flushPromises, mount, type VueWrapper } from '@vue/test-utils'
 import { createPinia, setActivePinia } from 'pinia'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { fetchChannelStatus, fetchEventTypes, type ChannelStatus } from '../../app/events/api'
-import { catalogue } from '../../app/events/fixtures'
 import { createAppI18n } from '../../app/i18n'
-import { rulesFor } from '../../app/notification-rules/api'
 import { signedInAssessee } from '../../app/session/fixtures'
 import { useSessionStore } from '../../app/session/store'
+import { fetchChannelStatus, fetchEventTypes, type ChannelStatus } from '../../resources/events/api'
+import { catalogue } from '../../resources/events/fixtures'
+import { rulesFor } from '../../resources/notification-rules/api'
 import PersonalRulesCard from './PersonalRulesCard.vue'
 
-vi.mock('../../app/events/api', () => ({ fetchEventTypes: vi.fn(), fetchChannelStatus: vi.fn() }))
-vi.mock('../../app/notification-rules/api', () => {
+vi.mock('../../resources/events/api', () => ({ fetchEventTypes: vi.fn(), fetchChannelStatus: vi.fn() }))
+vi.mock('../../resources/notification-rules/api', () => {
   const rules = { list: vi.fn(), create: vi.fn(), update: vi.fn(), remove: vi.fn() }
   return { rulesFor: () => rules, personalRules: rules, globalRules: rules }
 })

@@ -3,14 +3,14 @@ import { createPinia, setActivePinia } from 'pinia'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { createMemoryHistory, createRouter } from 'vue-router'
 import { ApiError } from '../../api/errors'
-import { listApiKeys } from '../../app/api-keys/api'
 import { createAppI18n } from '../../app/i18n'
 import { usePreferencesStore } from '../../app/preferences'
 import type { Me } from '../../app/session/api'
 import { signedInAdmin, signedInAssessee } from '../../app/session/fixtures'
 import { useSessionStore } from '../../app/session/store'
 import { useSetupStore } from '../../app/setup/store'
-import { fetchSignatureImage } from '../../app/signature/api'
+import { listApiKeys } from '../../resources/api-keys/api'
+import { fetchSignatureImage } from '../../resources/signature/api'
 import { changePassword, listSigningKeys, updateProfile } from './api'
 import ProfilePage from './ProfilePage.vue'
 
@@ -20,33 +20,24 @@ vi.mock('./api', async (importOriginal) => ({
   updateProfile: vi.fn(),
   listSigningKeys: vi.fn(async () => []),
 }))
-vi.mock('../../app/api-keys/api', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('../../app/api-keys/api')>()
-  const listApiKeys = vi.fn(async () => ({ items: [], hasMore: false }))
-  const createApiKey = vi.fn()
-  const revokeApiKey = vi.fn()
-  return {
-    ...actual,
-    listApiKeys,
-    createApiKey,
-    revokeApiKey,
-    apiKeysFor: () => ({ list: listApiKeys, create: createApiKey, revoke: revokeApiKey }),
-  }
+vi.mock('../../resources/api-keys/api', async (importOriginal) => {
+  const { mockedApiKeys } = await import('../../resources/api-keys/fixtures')
+  return mockedApiKeys(await importOriginal(), vi.fn(async () => ({ items: [], hasMore: false })))
 })
 vi.mock('../../app/session/api', () => ({ fetchMe: vi.fn(), signOut: vi.fn() }))
-vi.mock('../../app/events/api', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../app/events/api')>()),
+vi.mock('../../resources/events/api', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../resources/events/api')>()),
   fetchEventTypes: vi.fn(async () => []),
   fetchChannelStatus: vi.fn(async () => ({ inApp: true, email: true, webhook: true, slack: false, teams: false, mattermost: false })),
 }))
-vi.mock('../../app/notification-rules/api', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('../../app/notification-rules/api')>()
+vi.mock('../../resources/notification-rules/api', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../resources/notification-rules/api')>()
   const rules = { list: vi.fn(async () => ({ items: [], hasMore: false })), create: vi.fn(), update: vi.fn(), remove: vi.fn() }
   return { ...actual, rulesFor: () => rules }
 })
 vi.mock('../../app/setup/api', () => ({ fetchSetupStatus: vi.fn() }))
-vi.mock('../../app/signature/api', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../app/signature/api')>()),
+vi.mock('../../resources/signature/api', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../resources/signature/api')>()),
   fetchSignatureImage: vi.fn(async () => null),
 }))
 

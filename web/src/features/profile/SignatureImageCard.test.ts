@@ -1,15 +1,13 @@
-import { flushPromises, mount, type VueWrapper } from '@vue/test-utils'
+import { type VueWrapper } from '@vue/test-utils'
 import { ElMessageBox } from 'element-plus'
-import { createPinia, setActivePinia } from 'pinia'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { ApiError } from '../../api/errors'
-import { createAppI18n } from '../../app/i18n'
-import { usePreferencesStore } from '../../app/preferences'
-import { deleteSignatureImage, fetchSignatureImage, saveSignatureImage } from '../../app/signature/api'
+import { mountInApp, settle } from '../../app/testing'
+import { deleteSignatureImage, fetchSignatureImage, saveSignatureImage } from '../../resources/signature/api'
 import SignatureImageCard from './SignatureImageCard.vue'
 
-vi.mock('../../app/signature/api', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../app/signature/api')>()),
+vi.mock('../../resources/signature/api', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../resources/signature/api')>()),
   fetchSignatureImage: vi.fn(),
   saveSignatureImage: vi.fn(),
   deleteSignatureImage: vi.fn(),
@@ -21,18 +19,8 @@ const keptImage = new Blob([PNG_BYTES], { type: 'image/png' })
 let mounted: VueWrapper | null = null
 let urls = 0
 
-async function settle(): Promise<void> {
-  for (let i = 0; i < 5; i++) {
-    await flushPromises()
-    await new Promise((resolve) => setTimeout(resolve, 0))
-  }
-}
-
 async function mountCard(): Promise<VueWrapper> {
-  const pinia = createPinia()
-  setActivePinia(pinia)
-  usePreferencesStore().setLocale('en')
-  mounted = mount(SignatureImageCard, { attachTo: document.body, global: { plugins: [pinia, createAppI18n('en')] } })
+  mounted = mountInApp(SignatureImageCard)
   await settle()
   return mounted
 }

@@ -1,10 +1,8 @@
-import { flushPromises, mount, type VueWrapper } from '@vue/test-utils'
+import { type VueWrapper } from '@vue/test-utils'
 import { ElMessageBox } from 'element-plus'
-import { createPinia, setActivePinia } from 'pinia'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { ApiError } from '../../api/errors'
-import { createAppI18n } from '../../app/i18n'
-import { usePreferencesStore } from '../../app/preferences'
+import { mountInApp, settle } from '../../app/testing'
 import { addSigningKey, deleteSigningKey, listSigningKeys, type SigningKey } from './api'
 import SigningKeysCard from './SigningKeysCard.vue'
 
@@ -34,18 +32,8 @@ const token: SigningKey = {
 }
 let mounted: VueWrapper | null = null
 
-async function settle(): Promise<void> {
-  for (let i = 0; i < 5; i++) {
-    await flushPromises()
-    await new Promise((resolve) => setTimeout(resolve, 0))
-  }
-}
-
 async function mountCard(): Promise<VueWrapper> {
-  const pinia = createPinia()
-  setActivePinia(pinia)
-  usePreferencesStore().setLocale('en')
-  mounted = mount(SigningKeysCard, { attachTo: document.body, global: { plugins: [pinia, createAppI18n('en')] } })
+  mounted = mountInApp(SigningKeysCard)
   await settle()
   return mounted
 }

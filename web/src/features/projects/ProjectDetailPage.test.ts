@@ -1,12 +1,9 @@
 import { flushPromises, mount } from '@vue/test-utils'
-import { createPinia, setActivePinia } from 'pinia'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { createMemoryHistory, createRouter } from 'vue-router'
 import { ApiError } from '../../api/errors'
 import { createAppI18n } from '../../app/i18n'
-import { usePreferencesStore } from '../../app/preferences'
-import { signedInAdmin } from '../../app/session/fixtures'
-import { useSessionStore } from '../../app/session/store'
+import { signedInAdmin, signedInPinia } from '../../app/session/fixtures'
 import { changeProjectState, fetchProject, fetchProjectFigures, type Project } from './api'
 import ProjectDetailPage from './ProjectDetailPage.vue'
 
@@ -16,8 +13,8 @@ vi.mock('./api', async (importOriginal) => ({
   fetchProjectFigures: vi.fn(),
   changeProjectState: vi.fn(),
 }))
-vi.mock('../../app/catalogue/api', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../app/catalogue/api')>()),
+vi.mock('../../resources/catalogue/api', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../resources/catalogue/api')>()),
   fetchTagOptions: vi.fn(async () => []),
 }))
 
@@ -32,10 +29,7 @@ const project: Project = {
 }
 
 async function mountAt(path: string, permissions: string[]) {
-  const pinia = createPinia()
-  setActivePinia(pinia)
-  usePreferencesStore().setLocale('en')
-  useSessionStore().me = { ...signedInAdmin, permissions }
+  const pinia = signedInPinia(signedInAdmin, permissions)
   const router = createRouter({
     history: createMemoryHistory(),
     routes: [

@@ -1,4 +1,5 @@
 import type { LocationQuery, LocationQueryRaw } from 'vue-router'
+import { queryChoice, queryText } from '../../app/queryFilters'
 import { PROJECT_STATES, type ProjectState } from './types'
 
 // The project list's filters, kept in the URL's query so a filtered list can be
@@ -43,23 +44,16 @@ export function emptyProjectFilters(): ProjectFilters {
   return { q: '', state: '', tag: '', standard: '', entity: '', archived: false, sort: 'name' }
 }
 
-function one(value: LocationQuery[string] | undefined): string {
-  const first = Array.isArray(value) ? value[0] : value
-  return typeof first === 'string' ? first : ''
-}
-
 /** projectFiltersFromQuery reads the filters from a route's query; unknown values are ignored. */
 export function projectFiltersFromQuery(query: LocationQuery): ProjectFilters {
-  const state = one(query.state)
-  const sort = one(query.sort)
   return {
-    q: one(query.q),
-    state: (PROJECT_STATES as readonly string[]).includes(state) ? (state as ProjectState) : '',
-    tag: one(query.tag),
-    standard: one(query.standard),
-    entity: one(query.entity),
-    archived: one(query.archived) === 'true',
-    sort: (PROJECT_SORTS as readonly string[]).includes(sort) ? (sort as ProjectSort) : 'name',
+    q: queryText(query.q),
+    state: queryChoice(queryText(query.state), PROJECT_STATES, ''),
+    tag: queryText(query.tag),
+    standard: queryText(query.standard),
+    entity: queryText(query.entity),
+    archived: queryText(query.archived) === 'true',
+    sort: queryChoice(queryText(query.sort), PROJECT_SORTS, 'name'),
   }
 }
 

@@ -1,5 +1,5 @@
 import type { components } from '../../api/schema'
-import type { AssertSame } from '../../app/catalogue/api'
+import type { AssertSame } from '../../resources/catalogue/api'
 
 // The project types come from the generated schema (src/api/schema.d.ts); the list of
 // states gives their usual order and is checked against the generated enum.

@@ -3,15 +3,15 @@ import { createPinia, setActivePinia } from 'pinia'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { createMemoryHistory, createRouter } from 'vue-router'
 import { ApiError } from '../../api/errors'
-import { fetchAuthOptions } from '../../app/auth-options/api'
 import { createAppI18n } from '../../app/i18n'
 import { useSetupStore } from '../../app/setup/store'
+import { fetchAuthOptions } from '../../resources/auth-options/api'
 import { registerAccount } from './api'
 import RegisterPage from './RegisterPage.vue'
 
 vi.mock('./api', () => ({ registerAccount: vi.fn() }))
 vi.mock('../../app/setup/api', () => ({ fetchSetupStatus: vi.fn() }))
-vi.mock('../../app/auth-options/api', () => ({ fetchAuthOptions: vi.fn() }))
+vi.mock('../../resources/auth-options/api', () => ({ fetchAuthOptions: vi.fn() }))
 
 const send = vi.mocked(registerAccount)
 const accepted = 'If this account does not exist yet, it has been created: sign in with the credentials you chose.'

@@ -1,6 +1,6 @@
 import { api, unwrap } from '../../api/client'
 import type { components } from '../../api/schema'
-import type { Role } from '../../app/roles'
+import type { Role } from '../../resources/roles/api'
 
 /** Permission is one entry of the permission catalogue. */
 export type Permission = components['schemas']['Permission']

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import type { Role } from '../../app/roles'
+import type { Role } from '../../resources/roles/api'
 import type { Permission } from './api'
-import { ROLE_NAME_PATTERN, groupPermissions, groupState, roleUpdate, sameKeys, setGroup, setPermission } from './matrix'
+import { groupPermissions, groupState, ROLE_NAME_PATTERN, roleUpdate, sameKeys, setGroup, setPermission } from './matrix'
 
 const catalogue: Permission[] = [
   { key: 'projects.view', category: 'projects', description: 'See projects' },

@@ -1,4 +1,4 @@
-import type { Role } from '../../app/roles'
+import type { Role } from '../../resources/roles/api'
 import type { Permission, RoleUpdate } from './api'
 
 /** ROLE_NAME_PATTERN is the server's rule for a custom role's name. */

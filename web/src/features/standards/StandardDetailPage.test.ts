@@ -1,13 +1,10 @@
 import { flushPromises, mount, type VueWrapper } from '@vue/test-utils'
 import { ElMessageBox } from 'element-plus'
-import { createPinia, setActivePinia } from 'pinia'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createMemoryHistory, createRouter } from 'vue-router'
 import { ApiError } from '../../api/client'
 import { createAppI18n } from '../../app/i18n'
-import { usePreferencesStore } from '../../app/preferences'
-import { signedInAssessee } from '../../app/session/fixtures'
-import { useSessionStore } from '../../app/session/store'
+import { signedInAssessee, signedInPinia } from '../../app/session/fixtures'
 import { approveStandard, fetchTree, retireStandard } from './api'
 import { standard } from './fixtures'
 import StandardDetailPage from './StandardDetailPage.vue'
@@ -35,10 +32,7 @@ async function settle(): Promise<void> {
 async function mountWith(shown: Standard | ApiError, permissions: string[]): Promise<void> {
   if (shown instanceof ApiError) vi.mocked(fetchTree).mockRejectedValue(shown)
   else vi.mocked(fetchTree).mockResolvedValue({ standard: shown, requirements: [], levels: [] })
-  const pinia = createPinia()
-  setActivePinia(pinia)
-  usePreferencesStore().setLocale('en')
-  useSessionStore().me = { ...signedInAssessee, permissions: ['standards.view', ...permissions] }
+  const pinia = signedInPinia(signedInAssessee, ['standards.view', ...permissions])
   const router = createRouter({
     history: createMemoryHistory(),
     routes: [

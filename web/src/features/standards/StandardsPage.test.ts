@@ -1,11 +1,8 @@
 import { flushPromises, mount } from '@vue/test-utils'
-import { createPinia, setActivePinia } from 'pinia'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { createMemoryHistory, createRouter, type Router } from 'vue-router'
 import { createAppI18n } from '../../app/i18n'
-import { usePreferencesStore } from '../../app/preferences'
-import { signedInAssessee } from '../../app/session/fixtures'
-import { useSessionStore } from '../../app/session/store'
+import { signedInAssessee, signedInPinia } from '../../app/session/fixtures'
 import { listStandards } from './api'
 import { standard } from './fixtures'
 import StandardsPage from './StandardsPage.vue'
@@ -17,10 +14,7 @@ vi.mock('./api', async (importOriginal) => ({
 }))
 
 async function mountAt(path: string, permissions: string[]): Promise<{ router: Router; text: () => string; unmount: () => void }> {
-  const pinia = createPinia()
-  setActivePinia(pinia)
-  usePreferencesStore().setLocale('en')
-  useSessionStore().me = { ...signedInAssessee, permissions }
+  const pinia = signedInPinia(signedInAssessee, permissions)
   const Stub = { template: '<div />' }
   const router = createRouter({
     history: createMemoryHistory(),

@@ -1,6 +1,6 @@
 import { api, unwrap } from '../../api/client'
 import type { components } from '../../api/schema'
-import type { TagOption } from '../../app/tags/tag'
+import type { TagOption } from '../../resources/tags/tag'
 import { standardQuery, VERSIONS_PAGE_SIZE, type StandardFilters } from './filters'
 import type { Level, Requirement, Standard } from './types'
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { emptyFilters, filtersFromRoute, routeQueryOf, sameFilters, STANDARD_PAGE_SIZE, standardQuery } from './filters'
+import { emptyFilters, filtersFromRoute, routeQueryOf, STANDARD_PAGE_SIZE, standardQuery } from './filters'
 
 describe('standardQuery', () => {
   it('asks for the first page, sorted by name, when nothing narrows the list', () => {
@@ -39,10 +39,5 @@ describe('the filters in the URL', () => {
 
   it('ignores unknown states and sorts and takes the first of repeated values', () => {
     expect(filtersFromRoute({ state: 'lost', sort: 'size', q: ['a', 'b'] })).toEqual({ ...emptyFilters(), q: 'a' })
-  })
-
-  it('compares filters field by field', () => {
-    expect(sameFilters(emptyFilters(), emptyFilters())).toBe(true)
-    expect(sameFilters(emptyFilters(), { ...emptyFilters(), tag: 'tg_1' })).toBe(false)
   })
 })

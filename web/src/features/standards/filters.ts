@@ -1,4 +1,5 @@
 import type { LocationQuery, LocationQueryRaw } from 'vue-router'
+import { queryChoice, queryText } from '../../app/queryFilters'
 import { STANDARD_STATES, type StandardState } from './types'
 
 // The standard list's filters, their query string for the server, and their place in the
@@ -62,22 +63,15 @@ export function standardQuery(filters: StandardFilters, cursor?: string): Standa
   return query
 }
 
-function first(value: LocationQuery[string] | undefined): string {
-  const one = Array.isArray(value) ? value[0] : value
-  return typeof one === 'string' ? one : ''
-}
-
 /** filtersFromRoute reads the filters from the page's URL query; unknown values fall back to "any". */
 export function filtersFromRoute(query: LocationQuery): StandardFilters {
-  const state = first(query.state)
-  const sort = first(query.sort)
   return {
-    q: first(query.q),
-    state: (STANDARD_STATES as readonly string[]).includes(state) ? (state as StandardState) : '',
-    owner: first(query.owner),
-    tag: first(query.tag),
-    identifier: first(query.identifier),
-    sort: (STANDARD_SORTS as readonly string[]).includes(sort) ? (sort as StandardSort) : 'name',
+    q: queryText(query.q),
+    state: queryChoice(queryText(query.state), STANDARD_STATES, ''),
+    owner: queryText(query.owner),
+    tag: queryText(query.tag),
+    identifier: queryText(query.identifier),
+    sort: queryChoice(queryText(query.sort), STANDARD_SORTS, 'name'),
   }
 }
 
@@ -91,9 +85,4 @@ export function routeQueryOf(filters: StandardFilters): LocationQueryRaw {
   if (filters.identifier !== '') query.identifier = filters.identifier
   if (filters.sort !== 'name') query.sort = filters.sort
   return query
-}
-
-/** sameFilters compares two sets of filters field by field. */
-export function sameFilters(a: StandardFilters, b: StandardFilters): boolean {
-  return (Object.keys(a) as (keyof StandardFilters)[]).every((key) => a[key] === b[key])
 }

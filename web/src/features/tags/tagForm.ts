@@ -1,4 +1,4 @@
-import { DEFAULT_TAG_COLOR, normalizeTagColor } from '../../app/tags/palette'
+import { DEFAULT_TAG_COLOR, normalizeTagColor } from '../../resources/tags/palette'
 
 /** TAG_NAME_MAX_LENGTH bounds a tag's name, as the database does. */
 export const TAG_NAME_MAX_LENGTH = 100

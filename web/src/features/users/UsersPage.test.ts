@@ -12,7 +12,7 @@ vi.mock('./api', async (importOriginal) => ({
   listUsers: vi.fn(async () => ({ items: [], hasMore: false })),
   fetchUser: vi.fn(),
 }))
-vi.mock('../../app/roles', () => ({ fetchRoles: vi.fn(async () => []) }))
+vi.mock('../../resources/roles/api', () => ({ fetchRoles: vi.fn(async () => []) }))
 
 const bob: User = {
   id: 'u_01hx8n6q7k3m2v9c4t5r6s7p8b', username: 'bob', email: 'bob@example.com', displayName: 'Bob Builder',

@@ -1,7 +1,7 @@
 import { api, unwrap } from '../../api/client'
 import type { components } from '../../api/schema'
-import type { Webhook } from '../../app/destinations/api'
-import { DELIVERY_PAGE_SIZE, type Delivery, type DeliveryLogApi, type DeliveryPage, type DeliveryStatusFilter } from '../../app/destinations/deliveries'
+import type { Webhook } from '../../resources/destinations/api'
+import { DELIVERY_PAGE_SIZE, type Delivery, type DeliveryLogApi, type DeliveryPage, type DeliveryStatusFilter } from '../../resources/destinations/deliveries'
 
 /** NewWebhook is what the create dialog submits. */
 export type NewWebhook = components['schemas']['NewWebhook']

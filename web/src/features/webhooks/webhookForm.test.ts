@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { Webhook } from '../../app/destinations/api'
+import type { Webhook } from '../../resources/destinations/api'
 import { formOf, newWebhook, webhookUpdate } from './webhookForm'
 
 const webhook: Webhook = {

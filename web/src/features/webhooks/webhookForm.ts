@@ -1,5 +1,5 @@
-import type { Webhook } from '../../app/destinations/api'
-import { sameEntries } from '../../app/destinations/destinationForm'
+import type { Webhook } from '../../resources/destinations/api'
+import { sameEntries } from '../../resources/destinations/destinationForm'
 import type { NewWebhook, WebhookUpdate } from './api'
 
 /** DESCRIPTION_MAX_LENGTH is the server's limit for a webhook's description. */

@@ -2,10 +2,10 @@ import { flushPromises, mount } from '@vue/test-utils'
 import { createPinia, setActivePinia } from 'pinia'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { createMemoryHistory, createRouter } from 'vue-router'
-import { fetchClaim } from '../../../app/claims/api'
 import { createAppI18n } from '../../../app/i18n'
 import { signedInAssessee } from '../../../app/session/fixtures'
 import { useSessionStore } from '../../../app/session/store'
+import { fetchClaim } from '../../../resources/claims/api'
 import { listClaims } from '../api'
 import { anAssessment } from '../fixtures'
 import type { Claim } from '../types'
@@ -15,8 +15,8 @@ vi.mock('../api', async (importOriginal) => ({
   ...(await importOriginal<typeof import('../api')>()),
   listClaims: vi.fn(),
 }))
-vi.mock('../../../app/claims/api', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../app/claims/api')>()),
+vi.mock('../../../resources/claims/api', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../../resources/claims/api')>()),
   fetchClaim: vi.fn(),
   fetchRequirementOptions: vi.fn(async () => []),
 }))

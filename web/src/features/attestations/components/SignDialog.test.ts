@@ -5,14 +5,14 @@ import { ApiError } from '../../../api/errors'
 import { createAppI18n } from '../../../app/i18n'
 import { signedInAdmin } from '../../../app/session/fixtures'
 import { useSessionStore } from '../../../app/session/store'
-import { fetchSignatureImage } from '../../../app/signature/api'
+import { fetchSignatureImage } from '../../../resources/signature/api'
 import { freezeAttestation, signDigitally, signElectronically } from '../api'
-import { aSlot, anAttestation } from '../fixtures'
+import { anAttestation, aSlot } from '../fixtures'
 import { verifySigner, type JsfSigner } from '../jsf'
 import SignDialog from './SignDialog.vue'
 
-vi.mock('../../../app/signature/api', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../app/signature/api')>()),
+vi.mock('../../../resources/signature/api', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../../resources/signature/api')>()),
   fetchSignatureImage: vi.fn(),
 }))
 vi.mock('../api', async (importOriginal) => ({

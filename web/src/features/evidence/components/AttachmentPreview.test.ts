@@ -2,9 +2,9 @@ import { flushPromises, mount } from '@vue/test-utils'
 import { createPinia, setActivePinia } from 'pinia'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createAppI18n } from '../../../app/i18n'
+import { attachment } from '../../../resources/evidence/fixtures'
+import type { Attachment } from '../../../resources/evidence/types'
 import { fetchAttachmentContent } from '../api'
-import { attachment } from '../../../app/evidence/fixtures'
-import type { Attachment } from '../../../app/evidence/types'
 import AttachmentPreview from './AttachmentPreview.vue'
 
 vi.mock('../api', async (importOriginal) => ({

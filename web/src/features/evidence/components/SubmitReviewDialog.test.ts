@@ -1,14 +1,14 @@
 import { flushPromises, mount } from '@vue/test-utils'
 import { createPinia, setActivePinia } from 'pinia'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
-import { AUTHOR, evidence, REVIEWER } from '../../../app/evidence/fixtures'
 import { createAppI18n } from '../../../app/i18n'
-import { searchPeople } from '../../../app/people/api'
+import { AUTHOR, evidence, REVIEWER } from '../../../resources/evidence/fixtures'
+import { searchPeople } from '../../../resources/people/api'
 import { submitEvidence } from '../api'
 import SubmitReviewDialog from './SubmitReviewDialog.vue'
 
-vi.mock('../../../app/people/api', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../app/people/api')>()),
+vi.mock('../../../resources/people/api', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../../resources/people/api')>()),
   searchPeople: vi.fn(),
 }))
 vi.mock('../api', async (importOriginal) => ({
