@@ -10,7 +10,7 @@ LDFLAGS       := -s -w -X github.com/assay-dev/assay/cmd/internal/boot.Version=$
 GOLANGCI_LINT_VERSION := v2.15.0
 BIN           := $(CURDIR)/bin
 
-.PHONY: run build web-deps web-build starter-standards go-build test lint bench bench-startup bench-auth bench-deliveries bench-upload bench-attachments bench-attestations clean
+.PHONY: run build web-deps web-build starter-standards go-build test lint bench bench-startup bench-auth bench-deliveries bench-upload bench-attachments bench-attestations bench-reports clean
 
 # Links in e-mails and chat messages point at APP_URL; for a local run that is this server.
 run: build
@@ -72,9 +72,18 @@ bench-attachments:
 	$(GO) test ./cmd/server -run '^$$' -bench BenchmarkAttachmentUpload50MiB -benchtime 3x -count 1
 
 # An attestation of a 70-requirement assessment from draft to sealed document (create, slot,
-# an electronic signature that freezes the statement, seal) on a throw-away database.
+# an electronic signature that freezes the statement, seal) on a throw-away database; then the
+# import of the specification's example attestation (schema check, reading, signature verdict,
+# one transaction of 12 records) and its dry run.
 bench-attestations:
 	$(GO) test ./pkg/postgres -run '^$$' -bench BenchmarkAttestationBuildAndSeal -benchtime 50x -count 3
+	$(GO) test ./pkg/app -run '^$$' -bench BenchmarkAttestationImport -benchtime 100x -count 3
+
+# The PDF report of a complete 1,000-requirement assessment through the real server, ten
+# downloads a run: peak resident-memory growth of the process (must stay under 32 MiB),
+# seconds per report, its pages and size (docs/performance.md).
+bench-reports:
+	$(GO) test ./cmd/server -run '^$$' -bench BenchmarkAssessmentReport1000 -benchtime 10x -count 3
 
 lint: $(BIN)/golangci-lint
 	$(BIN)/golangci-lint run ./...

@@ -85,6 +85,15 @@ deny  pkg/attest                  M/pkg/httpapi
 allow pkg/attest                  M/pkg/jsf
 allow pkg/postgres                M/pkg/attest
 allow pkg/httpapi                 M/pkg/attest
+deny  pkg/report                  M/pkg/postgres
+deny  pkg/report                  M/pkg/httpapi
+deny  pkg/report                  M/pkg/attest
+deny  pkg/report                  M/pkg/postgres              test
+deny  pkg/postgres/work           M/pkg/report
+allow pkg/report                  M/pkg/assess
+allow pkg/httpapi                 M/pkg/report
+deny  pkg/httpapi                 M/pkg/report/reporttest
+allow pkg/report                  M/pkg/report/reporttest     test
 deny  pkg/cyclonedx               M/jobs/workers
 deny  pkg/assess                  github.com/jackc/pgx/v5
 deny  pkg/assess                  M/pkg/secret

@@ -65,7 +65,7 @@ func TestEncryptionLifecycle(t *testing.T) {
 	require.Len(t, st.Versions, 3)
 	require.Equal(t, []assess.EncryptedFieldCount{{Kind: "jwt_secret", Encrypted: 1}, {Kind: "api_key_hash"},
 		{Kind: "webhook_url"}, {Kind: "webhook_secret"}, {Kind: "chat_url"}, {Kind: "email_params"}, {Kind: "smtp_password"},
-		{Kind: "platform_signing_key", Encrypted: 2}}, st.Fields)
+		{Kind: "platform_signing_key", Encrypted: 2}, {Kind: "held_signing_key"}}, st.Fields)
 
 	_, err = execute(t, append(base, "MASTER_ENCRYPTION_KEY="+keyB, "OLD_MASTER_ENCRYPTION_KEY="+keyC), "rekey-master")
 	require.ErrorContains(t, err, "does not open key version 1")

@@ -312,3 +312,78 @@ func TestSignatureImageOnTheProfile(t *testing.T) {
 	annC.delete(t, "/api/v1/me/signature-image", http.StatusNoContent)
 	annC.fails(t, http.MethodDelete, "/api/v1/me/signature-image", nil, http.StatusNotFound, "not_found")
 }
+
+// TestHeldSigningKeysAPI: with encryption at rest, a user generates a key held by the
+// service (the answer and the list carry the public key only) and signs a slot with it
+// by giving the password again; a wrong password, another user's key or a key id with a
+// NUL byte signs nothing; the sealed document verifies; after the revocation the key
+// signs nothing more and the document stays valid. Without a master key generation is
+// 409 with the reason.
+func TestHeldSigningKeysAPI(t *testing.T) {
+	t.Parallel()
+	ts := startServer(t, "MASTER_ENCRYPTION_KEY="+strings.Repeat("4", 64))
+	admin := ts.admin(t)
+	w := newClaimWorld(t, ts)
+	ann, annC := ts.newUserNamed(t, "ann", assess.RoleAssessor)
+	_, ozC := ts.newUserNamed(t, "ozzy", assess.RoleAssessor)
+	aid, ars := w.assessment("Payments review", []string{ann.ID}, nil)
+	for _, ar := range ars {
+		ts.sqlExec(t, `UPDATE assessment_requirements SET result = 'yes', rationale = $2 WHERE id = $1`, ar, fifteenWords)
+	}
+	w.setState(aid, "complete")
+	newSlot := func() (string, string) {
+		at := annC.post(t, "/api/v1/attestations", map[string]any{"assessmentId": aid}, http.StatusCreated)
+		id := at["id"].(string)
+		slots := admin.post(t, "/api/v1/attestations/"+id+"/signatories", map[string]any{"title": "Lead", "userId": ann.ID}, http.StatusCreated)
+		return id, slots["signatories"].([]any)[0].(map[string]any)["id"].(string)
+	}
+	sign := func(id, slot string) string { return "/api/v1/attestations/" + id + "/signatories/" + slot + "/sign" }
+	body := func(keyID, password string) map[string]any {
+		return map[string]any{"kind": "digital", "digital": map[string]any{"heldKeyId": keyID, "password": password}}
+	}
+
+	k := annC.post(t, "/api/v1/me/signing-keys/generate", map[string]any{"label": "Office key", "algorithm": "Ed25519"}, http.StatusCreated)
+	keyID := k["id"].(string)
+	require.Equal(t, true, k["held"])
+	require.Nil(t, k["revokedAt"])
+	require.NotContains(t, k["publicKey"], "d", "the public key only")
+	listed := items(t, annC.get(t, "/api/v1/me/signing-keys", http.StatusOK))
+	require.Len(t, listed, 1)
+	require.Equal(t, true, listed[0]["held"])
+	annC.fails(t, http.MethodPost, "/api/v1/me/signing-keys/generate", map[string]any{"label": "Bad\u0000", "algorithm": "Ed25519"},
+		http.StatusBadRequest, "validation_failed")
+	annC.fails(t, http.MethodPost, "/api/v1/me/signing-keys/generate", map[string]any{"label": "RSA", "algorithm": "RS256"},
+		http.StatusBadRequest, "validation_failed")
+
+	id, slot := newSlot()
+	path := sign(id, slot)
+	annC.fails(t, http.MethodPost, path, body(keyID, "not my password"), http.StatusBadRequest, "validation_failed")
+	annC.fails(t, http.MethodPost, path, body(keyID, ""), http.StatusBadRequest, "validation_failed")
+	annC.fails(t, http.MethodPost, path, body("uk_\u0000", fixturePassword), http.StatusBadRequest, "validation_failed")
+	ozKey := ozC.post(t, "/api/v1/me/signing-keys/generate", map[string]any{"label": "Ozzy's", "algorithm": "ES256"}, http.StatusCreated)
+	annC.fails(t, http.MethodPost, path, body(ozKey["id"].(string), fixturePassword), http.StatusNotFound, "not_found")
+	annC.fails(t, http.MethodPost, path, map[string]any{"kind": "digital", "digital": map[string]any{"heldKeyId": keyID,
+		"password": fixturePassword, "signer": map[string]any{"algorithm": "Ed25519"}}}, http.StatusBadRequest, "validation_failed")
+	ozC.fails(t, http.MethodPost, "/api/v1/me/signing-keys/"+keyID+"/revoke", nil, http.StatusNotFound, "not_found")
+	require.Equal(t, "draft", annC.get(t, "/api/v1/attestations/"+id, http.StatusOK)["state"], "nothing signed yet")
+	signed := annC.post(t, path, body(keyID, fixturePassword), http.StatusOK)
+	require.Equal(t, k["keyId"], signed["signatories"].([]any)[0].(map[string]any)["keyId"])
+	admin.post(t, "/api/v1/attestations/"+id+"/seal", nil, http.StatusOK)
+	require.Equal(t, true, annC.post(t, "/api/v1/attestations/"+id+"/verify", nil, http.StatusOK)["ok"])
+
+	annC.fails(t, http.MethodDelete, "/api/v1/me/signing-keys/"+keyID, nil, http.StatusConflict, "conflict")
+	revoked := annC.post(t, "/api/v1/me/signing-keys/"+keyID+"/revoke", nil, http.StatusOK)
+	require.NotNil(t, revoked["revokedAt"])
+	annC.fails(t, http.MethodPost, "/api/v1/me/signing-keys/"+keyID+"/revoke", nil, http.StatusConflict, "conflict")
+	id2, slot2 := newSlot()
+	annC.fails(t, http.MethodPost, sign(id2, slot2), body(keyID, fixturePassword), http.StatusConflict, "conflict")
+	require.Equal(t, true, annC.post(t, "/api/v1/attestations/"+id+"/verify", nil, http.StatusOK)["ok"],
+		"signed before the revocation: still valid")
+	_, _, list := ts.browser(t).raw(t, http.MethodGet, "/api/v1/rescissions", nil, "")
+	require.Contains(t, string(list), k["keyId"].(string), "the revocation is published")
+
+	plain := startServer(t)
+	_, c := plain.newUserNamed(t, "ann", assess.RoleAssessor)
+	c.fails(t, http.MethodPost, "/api/v1/me/signing-keys/generate", map[string]any{"label": "Office", "algorithm": "ES256"},
+		http.StatusConflict, "conflict")
+}

@@ -247,7 +247,8 @@ func TestProjectFiguresFromAssessments(t *testing.T) {
 	a := figures["assessments"].(map[string]any)
 	require.Equal(t, map[string]any{"new": float64(1), "pending": float64(0), "in_progress": float64(1), "on_hold": float64(0),
 		"cancelled": float64(1), "complete": float64(1), "archived": float64(1)}, a["byState"])
-	require.Equal(t, []any{float64(5), float64(2), float64(1), float64(6), float64(5), 83.33},
+	// Completion counts the four not cancelled alike: 50 + 100 + 100 + 0 (the new one).
+	require.Equal(t, []any{float64(5), float64(2), float64(1), float64(6), float64(5), 62.5},
 		[]any{a["total"], a["complete"], a["inProgress"], a["requirements"], a["answered"], a["percentComplete"]})
 	require.Equal(t, map[string]any{"project": false, "assessments": float64(1)}, figures["overdue"])
 	require.Equal(t, map[string]any{"requirements": float64(6), "withEvidence": float64(1), "percent": 16.67}, figures["evidenceCoverage"])
@@ -256,7 +257,7 @@ func TestProjectFiguresFromAssessments(t *testing.T) {
 	for _, w := range figures["warnings"].([]any) {
 		codes = append(codes, w.(map[string]any)["code"].(string))
 	}
-	require.Equal(t, []string{"assessments_overdue"}, codes)
+	require.Equal(t, []string{"assessments_overdue", "work_started"}, codes)
 
 	// A participant of one assessment counts only that one: figures reveal nothing else.
 	mine := memberC.get(t, "/api/v1/projects/"+pid+"/figures", 200)

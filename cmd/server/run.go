@@ -131,7 +131,7 @@ func run(ctx context.Context, opts options) error {
 		Deliveries: svc.Deliveries, Email: svc.Email, PasswordReset: svc.PasswordReset,
 		Standards: svc.Standards, Transfer: svc.Transfer, Entities: svc.Entities, Projects: svc.Projects, Demo: svc.Demo, Tags: svc.Tags,
 		People: svc.Users, Assessments: svc.Assessments, Results: svc.Results, Evidence: svc.Evidence, Attachments: files, Claims: svc.Claims, Attestations: svc.Attestations, PlatformKeys: svc.PlatformKeys,
-		WorkNotes: svc.WorkNotes}
+		WorkNotes: svc.WorkNotes, Reports: svc.Reports}
 	deps.Storage = storageHealth
 	if deps.Web, err = fs.Sub(web.Dist, "dist"); err != nil {
 		return err
@@ -157,6 +157,8 @@ func run(ctx context.Context, opts options) error {
 	}
 	deps.StandardImports = app.NewStandardImports(svc.Transfer, fetcher,
 		app.ImportConfig{FeedURL: cfg.StandardsFeedURL, MaxBytes: cfg.StandardsImportMaxBytes, Starter: starterFS})
+	deps.AttestationImports = app.NewAttestationImports(svc.AttestationImports, svc.PlatformKeys, fetcher, cfg.StandardsImportMaxBytes)
+	deps.AttestationImportRecords = svc.AttestationImports
 	api := httpapi.New(httpapi.Config{
 		Version: boot.Version, StartedAt: started, CORSOrigins: cfg.CORSOrigins, TrustProxyHops: cfg.TrustProxyHops,
 		MaxBodyBytes: cfg.APIMaxBodyBytes, UploadMaxBytes: cfg.UploadMaxFileSize, RequestTimeout: cfg.RequestTimeout, StorageProvider: string(cfg.StorageProvider), PasswordMinLength: cfg.PasswordMinLength,

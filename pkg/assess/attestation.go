@@ -25,10 +25,15 @@ const (
 
 // AttestationHoldsResult reports whether an attestation in state s fixes the result of
 // its assessment, which then cannot be reopened (409 affirmation_sealed): while it is
-// being signed and once it is sealed. A rescinded attestation no longer holds it.
+// being signed and once it is sealed; an imported one always (the assessment is the
+// document's record). A rescinded attestation no longer holds it.
 func AttestationHoldsResult(s AttestationState) bool {
-	return s == AttestationSigning || s == AttestationSealed
+	return s == AttestationSigning || s == AttestationSealed || s == AttestationImported
 }
+
+// ErrImportedReadOnly refuses a change to what an attestation import created.
+var ErrImportedReadOnly = &Error{Code: ECodeConflict, Message: "This record was imported with an attestation document and cannot change; import a newer version of the document instead.",
+	Details: []Detail{{Field: "state", Code: "imported"}}}
 
 // AttestationFreezesEvidence reports whether an attestation in state s locks the evidence
 // its claims cite (LockAffirmationSealed): in every state past the draft, rescinded
@@ -122,7 +127,7 @@ type Attestation struct {
 	EntityName      string           `json:"entityName"`
 	Summary         string           `json:"summary"`
 	Statement       string           `json:"statement" doc:"The affirmation the signatories sign"`
-	State           AttestationState `json:"state" enum:"draft,signing,sealed,rescinded"`
+	State           AttestationState `json:"state" enum:"draft,signing,sealed,rescinded,imported"`
 	Assessors       []Assessor       `json:"assessors"`
 	ClaimIDs        []string         `json:"claimIds" doc:"The claims of the assessment that go into the attestation"`
 	Score           *float64         `json:"score" doc:"Overall conformance, 0–100 (two decimals): the mean of the requirements' scores; null when none has one"`
@@ -134,6 +139,7 @@ type Attestation struct {
 	ValidUntil      string           `json:"validUntil,omitempty" doc:"YYYY-MM-DD: the earliest valid-until day of the evidence it cites"`
 	RescindedAt     *time.Time       `json:"rescindedAt"`
 	RescindReason   string           `json:"rescindReason,omitempty"`
+	Imported        *ImportedFrom    `json:"imported,omitempty" doc:"Set for an attestation imported from a document made elsewhere (state imported)"`
 	CreatedBy       UserRef          `json:"createdBy"`
 	Version         int64            `json:"version"`
 	CreatedAt       time.Time        `json:"createdAt"`
@@ -210,7 +216,7 @@ func (u *AttestationUpdate) Validate() error {
 // AttestationFilter narrows the attestation list.
 type AttestationFilter struct {
 	Assessment string `query:"assessment" maxLength:"64" doc:"Only attestations of this assessment (as_…)"`
-	State      string `query:"state" enum:"draft,signing,sealed,rescinded," doc:"Only attestations in this state"`
+	State      string `query:"state" enum:"draft,signing,sealed,rescinded,imported," doc:"Only attestations in this state"`
 	PageRequest
 }
 
@@ -361,9 +367,17 @@ type SignatureImage struct {
 }
 
 // DigitalSignature is a JSF signer object made over the frozen statement by a key the
-// service never sees: algorithm, the public key (JWK) and the value.
+// service never sees (algorithm, the public key (JWK) and the value), or, for a key the
+// service holds for the signer (HeldKeyID), the signer's password to have the service
+// make that object.
 type DigitalSignature struct {
-	Signer map[string]any `json:"signer" doc:"The JSF signer object: {algorithm, publicKey, value}; see docs/attestations.md"`
+	Signer map[string]any `json:"signer,omitempty" doc:"The JSF signer object: {algorithm, publicKey, value}; see docs/attestations.md. Not with heldKeyId."`
+	// HeldKeyID names a key the service holds for the signer (uk_…): the service signs
+	// the same content the signer object would cover.
+	HeldKeyID string `json:"heldKeyId,omitempty" maxLength:"64" doc:"Sign on the server with this key held by the service for the caller (uk_…); needs password. Not with signer."`
+	// Password is the signer's current password, asked again for every server-side
+	// signature; never stored or logged.
+	Password string `json:"password,omitempty" maxLength:"1024" doc:"With heldKeyId: the caller's current password (a wrong one counts as a failed sign-in)"`
 }
 
 // SignRequest signs a slot, electronically or digitally.
@@ -388,12 +402,22 @@ func (r *SignRequest) Validate() error {
 		details = appendTextProblem(details, "electronic.organization", e.Organization, 300, false)
 		return validationError(details)
 	case SignatureDigital:
-		if r.Digital == nil || len(r.Digital.Signer) == 0 {
-			return validationError([]Detail{{Field: "digital.signer", Code: "required", Message: "Give the JSF signer object."}})
-		}
-		return nil
+		return r.Digital.validate()
 	}
 	return validationError([]Detail{{Field: "kind", Code: "invalid", Message: "electronic or digital."}})
+}
+
+// validate checks that d carries either a signer object or a held key with a password.
+func (d *DigitalSignature) validate() error {
+	switch {
+	case d == nil || (len(d.Signer) == 0 && d.HeldKeyID == ""):
+		return validationError([]Detail{{Field: "digital.signer", Code: "required", Message: "Give the JSF signer object, or heldKeyId and password."}})
+	case len(d.Signer) > 0 && (d.HeldKeyID != "" || d.Password != ""):
+		return validationError([]Detail{{Field: "digital.heldKeyId", Code: "invalid", Message: "Give either the signer object or heldKeyId, not both."}})
+	case d.HeldKeyID != "" && d.Password == "":
+		return validationError([]Detail{{Field: "digital.password", Code: "required", Message: "Give your password to sign with a key held by the service."}})
+	}
+	return nil
 }
 
 // RescindRequest withdraws a sealed attestation.
@@ -412,6 +436,9 @@ type AttestationDocument struct {
 	Bytes    []byte
 	Sealed   bool
 	Filename string
+	// SpecVersion is the document's CycloneDX version when it is not the one asked for (an
+	// imported document is served as it came).
+	SpecVersion string
 }
 
 // Errors of the attestation work.
@@ -487,6 +514,11 @@ type AttestationService interface {
 	FindSigningKeys(ctx context.Context, actor Actor) (SigningKeyList, error)
 	AddSigningKey(ctx context.Context, n NewSigningKey, actor Actor) (SigningKey, error)
 	DeleteSigningKey(ctx context.Context, id string, actor Actor) error
+	// GenerateHeldSigningKey creates a key pair the service holds for the actor, its
+	// private half sealed at rest (409 in passthrough mode); RevokeSigningKey destroys the
+	// private half of such a key and records when (docs/attestations.md).
+	GenerateHeldSigningKey(ctx context.Context, n NewHeldSigningKey, actor Actor) (SigningKey, error)
+	RevokeSigningKey(ctx context.Context, id string, actor Actor) (SigningKey, error)
 	// ProfileSignatureImage returns the PNG kept on the actor's profile (404 when none);
 	// SetProfileSignatureImage re-encodes and keeps one; DeleteProfileSignatureImage
 	// forgets it (signatures made with it keep their copy).
@@ -583,6 +615,8 @@ type SigningKey struct {
 	KeyID     string         `json:"keyId" doc:"RFC 7638 thumbprint"`
 	PublicKey map[string]any `json:"publicKey" doc:"The public key as a JWK"`
 	CreatedAt time.Time      `json:"createdAt"`
+	Held      bool           `json:"held" doc:"The service holds the private key (generated on request; it signs on the server with the owner's password)"`
+	RevokedAt *time.Time     `json:"revokedAt" doc:"Held keys: when the key was revoked (its private key destroyed); signatures claiming a later time are invalid"`
 }
 
 // SigningKeyList is the actor's signing keys, newest first.
@@ -640,6 +674,9 @@ type PlatformKeyService interface {
 	// FindRescission returns the rescission of the document with serial number serial,
 	// or nil when it is not rescinded (or not ours).
 	FindRescission(ctx context.Context, serial string) (*Rescission, error)
+	// RevokedSigningKeys lists the revoked keys that were held by the service, oldest
+	// revocation first: verification judges the signatures made with them by their time.
+	RevokedSigningKeys(ctx context.Context) ([]KeyRevocation, error)
 }
 
 // Rescission is the withdrawal of a sealed attestation, as the public list gives it.

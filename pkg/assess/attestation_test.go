@@ -44,6 +44,7 @@ func TestAttestationHolds(t *testing.T) {
 		{AttestationSigning, true, true},
 		{AttestationSealed, true, true},
 		{AttestationRescinded, false, true},
+		{AttestationImported, true, true},
 	} {
 		if got := AttestationHoldsResult(c.state); got != c.result {
 			t.Errorf("%s holds the result: %v", c.state, got)

@@ -77,7 +77,8 @@ type AuditRecord struct {
 	Action     string         `json:"action"`
 	TargetType string         `json:"targetType,omitempty"`
 	TargetID   string         `json:"targetId,omitempty"`
-	TargetName string         `json:"targetName,omitempty" doc:"The display name (or username) of a user target, the name of a role target; absent for other targets and for deleted ones"`
+	TargetName string         `json:"targetName,omitempty" doc:"What the row is about, for people: a user target's current display name (or username); for other targets the name recorded with the row (a requirement by its identifier), else the record's current name; absent when neither is known"`
+	TargetLink string         `json:"targetLink,omitempty" doc:"Path of the target's page in the web UI; absent when it has none or no longer exists"`
 	Details    map[string]any `json:"details"`
 	RequestID  string         `json:"requestId,omitempty"`
 	IP         string         `json:"ip,omitempty"`

@@ -339,6 +339,8 @@ type TimelineEntry struct {
 	Action     string         `json:"action" doc:"The audit action, e.g. assessment.state_changed"`
 	TargetType string         `json:"targetType"`
 	TargetID   string         `json:"targetId"`
+	TargetName string         `json:"targetName" doc:"What the change was about, for people: the name it had when the change was recorded (a requirement by its identifier, such as V1.2.3), else its current name; empty when it has none"`
+	TargetLink string         `json:"targetLink" doc:"Path of the record's page in the web UI; empty when it has none or no longer exists"`
 	Details    map[string]any `json:"details"`
 }
 

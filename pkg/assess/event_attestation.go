@@ -44,6 +44,8 @@ var attestationEventTypes = []EventType{
 		Permission: PermAttestationsView, NotifySubject: true, EmailDefault: true, Payload: Attestation{}},
 	{Type: EventAttestationExpiring, Title: "Attestation expiring soon", Description: "A sealed attestation reaches the earliest valid-until day of the evidence it cites within EVIDENCE_EXPIRY_REMINDER_DAYS; its creator is notified once.",
 		Permission: PermAttestationsView, NotifySubject: true, EmailDefault: true, Payload: Attestation{}},
+	{Type: EventAttestationImported, Title: "Attestation imported", Description: "An attestation document made elsewhere was imported with its assessment, evidence and claims (read-only).",
+		Permission: PermAttestationsView, Payload: Attestation{}},
 	{Type: EventAffirmationFrozen, Title: "Attestation ready to sign", Description: "The attestation's statement was frozen for signing; the signatories are notified.",
 		Permission: PermAttestationsView, NotifySubject: true, EmailDefault: true, Payload: Attestation{}},
 	{Type: EventAffirmationAssigned, Title: "Signatory assigned", Description: "A signatory slot was added to an attestation, pinned to the user notified.",
@@ -81,4 +83,6 @@ var (
 	ChangeSignatureImageSet        = Change{"signature_image.set", ""}
 	ChangeSignatureImageDeleted    = Change{"signature_image.deleted", ""}
 	ChangeSigningKeyDeleted        = Change{"signing_key.deleted", ""}
+	ChangeSigningKeyGenerated      = Change{"signing_key.generated", ""}
+	ChangeSigningKeyRevoked        = Change{"signing_key.revoked", ""}
 )

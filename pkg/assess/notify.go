@@ -190,7 +190,8 @@ type DeliveryTask struct {
 	Skip string
 	// Envelope is the event as JSON (webhook body; source of chat and event e-mails).
 	Envelope []byte
-	// Summary and Link come from the event (NewEvent); Title from the catalogue.
+	// Summary and Link come from the event (NewEvent); Title is the event in words
+	// (assess.DescribeEvent), or its type's catalogue title for an event recorded before.
 	Summary, Link, Title string
 	// ActorName is the display name of the event's actor.
 	ActorName string

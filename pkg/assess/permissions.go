@@ -122,7 +122,7 @@ var Permissions = []Permission{
 	{PermSignaturesSign, "signatures", "Sign attestations", false},
 	{PermAffirmationsManage, "affirmations", "Manage signatory slots, seal and rescind attestations", false},
 	{PermPlatformKeysRotate, "platform", "Rotate the platform signing key", false},
-	{PermExportPDF, "export", "Export PDF reports", true},
+	{PermExportPDF, "export", "Export PDF reports", false},
 	{PermExportCycloneDX, "export", "Export the sealed attestations of assessments and projects", false},
 	{PermAdminUsers, "admin", "Manage users and invites", false},
 	{PermAdminRoles, "admin", "Manage roles", false},
@@ -132,7 +132,7 @@ var Permissions = []Permission{
 	{PermAdminEncryption, "admin", "Manage encryption keys", false},
 	{PermAdminNotificationRule, "admin", "Manage global notification rules", false},
 	{PermAdminTags, "admin", "Manage tags", false},
-	{PermAdminImport, "admin", "Import attestations", true},
+	{PermAdminImport, "admin", "Import attestation documents made elsewhere", false},
 	{PermAdminAudit, "admin", "Read the audit log", false},
 }
 

@@ -291,7 +291,7 @@ type ProjectAssessmentFigures struct {
 	ByState         map[AssessmentState]int `json:"byState" doc:"Assessments per state, every state named (0 included)"`
 	Requirements    int                     `json:"requirements" doc:"Requirements loaded in the assessments that are not cancelled"`
 	Answered        int                     `json:"answered" doc:"Those with a result"`
-	PercentComplete *float64                `json:"percentComplete" doc:"answered / requirements × 100 (two decimals); null while no requirement is loaded"`
+	PercentComplete *float64                `json:"percentComplete" doc:"The mean progress of the assessments that are not cancelled, each counted alike: a complete or archived one 100, one under way its answered requirements over its requirements, one not started 0 (two decimals); null while there is none"`
 }
 
 // ProjectOverdueFigures tell what is overdue.
@@ -315,8 +315,10 @@ type ProjectConformanceFigures struct {
 
 // ProjectWarning is something about the project worth attention.
 type ProjectWarning struct {
-	Code    string `json:"code" doc:"no_standards, standard_not_published, overdue, …"`
-	Message string `json:"message"`
+	Code     string `json:"code" doc:"no_standards, standard_not_published, overdue, assessments_overdue, assessments_due_after_project (warnings); work_started, ready_to_complete (info: the project's state may be moved, which never happens by itself)"`
+	Message  string `json:"message"`
+	Severity string `json:"severity" enum:"warning,info" doc:"warning: something needs attention; info: a move worth making"`
+	Count    int    `json:"count,omitempty" doc:"How many assessments it concerns, where it concerns some"`
 }
 
 // ProjectAssessmentCounts are what the store counts for a project's figures, over the
@@ -329,6 +331,27 @@ type ProjectAssessmentCounts struct {
 	WithEvidence int   // of those, with linked evidence
 	ScoreSum     Score // the sum of the scores of the finished assessments that have one
 	Scored       int   // finished (complete or archived) assessments with a score
+	// ProgressSum is the sum, over the assessments that are not cancelled, of each one's
+	// progress in hundredths of a percent (AssessmentProgressPoints).
+	ProgressSum int64
+	// DueAfterProject counts the assessments not finished or cancelled that are due after
+	// the project's due date.
+	DueAfterProject int
+}
+
+// AssessmentProgressPoints is an assessment's progress in hundredths of a percent, as a
+// project's completion counts it: 10000 when finished, answered / requirements while
+// requirements are loaded (rounded down), 0 before (not started). The store sums it in SQL
+// (project_figures.go); an agreement test holds both to the same answers.
+func AssessmentProgressPoints(s AssessmentState, requirements, answered int) int64 {
+	switch {
+	case AssessmentFinished(s):
+		return 10000
+	case requirements <= 0:
+		return 0
+	default:
+		return int64(answered) * 10000 / int64(requirements)
+	}
 }
 
 // FiguresOf returns the figures of project p from the counts of its assessments, with
@@ -348,24 +371,58 @@ func FiguresOf(p Project, c ProjectAssessmentCounts) ProjectFigures {
 		a.Complete += c.ByState[s]
 	}
 	a.InProgress = c.ByState[AssessmentInProgress]
-	a.Requirements, a.Answered, a.PercentComplete = c.Requirements, c.Answered, percentOf(c.Answered, c.Requirements)
+	a.Requirements, a.Answered = c.Requirements, c.Answered
+	counted := a.Total - c.ByState[AssessmentCancelled]
+	if counted > 0 {
+		p := math.Round(float64(c.ProgressSum)/float64(counted)) / 100
+		a.PercentComplete = &p
+	}
+	f.Warnings = projectWarnings(p, c, counted, a.Complete)
+	return f
+}
+
+// projectWarnings are the warnings of project p with the counts c of its assessments,
+// counted of them not cancelled and finished of them complete or archived: what needs
+// attention, then the moves of its state worth making — a project's state never moves by
+// itself (it says what its people decided: on hold, in operation), so the figures suggest
+// the move instead.
+func projectWarnings(p Project, c ProjectAssessmentCounts, counted, finished int) []ProjectWarning {
+	var ws []ProjectWarning
+	warn := func(code, message string, count int) {
+		ws = append(ws, ProjectWarning{Code: code, Message: message, Severity: "warning", Count: count})
+	}
 	if len(p.Standards) == 0 {
-		f.Warnings = append(f.Warnings, ProjectWarning{Code: "no_standards", Message: "The project names no standard to assess against."})
+		warn("no_standards", "The project names no standard to assess against.", 0)
 	}
 	for _, s := range p.Standards {
 		if s.State != StandardPublished {
-			f.Warnings = append(f.Warnings, ProjectWarning{Code: "standard_not_published",
-				Message: "The standard " + s.Name + " is " + string(s.State) + "."})
+			warn("standard_not_published", "The standard "+s.Name+" is "+string(s.State)+".", 0)
 		}
 	}
 	if p.Overdue {
-		f.Warnings = append(f.Warnings, ProjectWarning{Code: "overdue", Message: "The due date " + p.DueDate + " has passed."})
+		warn("overdue", "The due date "+p.DueDate+" has passed.", 0)
 	}
 	if c.Overdue > 0 {
-		f.Warnings = append(f.Warnings, ProjectWarning{Code: "assessments_overdue",
-			Message: fmt.Sprintf("%d assessment(s) are past their due date.", c.Overdue)})
+		warn("assessments_overdue", fmt.Sprintf("%d assessment(s) are past their due date.", c.Overdue), c.Overdue)
 	}
-	return f
+	if p.DueDate != "" && c.DueAfterProject > 0 {
+		warn("assessments_due_after_project", fmt.Sprintf("%d assessment(s) are due after the project's due date %s.", c.DueAfterProject, p.DueDate),
+			c.DueAfterProject)
+	}
+	info := func(code, message string) {
+		ws = append(ws, ProjectWarning{Code: code, Message: message, Severity: "info"})
+	}
+	open := p.State == ProjectNew || p.State == ProjectInProgress || p.State == ProjectOnHold
+	switch {
+	case open && counted > 0 && finished == counted:
+		info("ready_to_complete", "Every assessment of the project is complete: the project can be marked complete.")
+	case p.State == ProjectNew && counted-c.ByState[AssessmentNew]-c.ByState[AssessmentPending] > 0:
+		info("work_started", "Work has started on the project's assessments: the project can be marked in progress.")
+	}
+	if ws == nil {
+		ws = []ProjectWarning{}
+	}
+	return ws
 }
 
 // percentOf is n / of × 100 with two decimals, or nil when of is 0.

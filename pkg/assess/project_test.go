@@ -140,7 +140,7 @@ func TestFiguresOf(t *testing.T) {
 
 	f = FiguresOf(Project{Standards: []ProjectStandard{{Name: "ASVS", State: StandardPublished}}}, ProjectAssessmentCounts{
 		ByState: map[AssessmentState]int{AssessmentInProgress: 2, AssessmentComplete: 1, AssessmentArchived: 1, AssessmentCancelled: 1},
-		Overdue: 1, Requirements: 3, Answered: 2, WithEvidence: 1, ScoreSum: 7500 + 5000, Scored: 2})
+		Overdue: 1, Requirements: 3, Answered: 2, WithEvidence: 1, ScoreSum: 7500 + 5000, Scored: 2, ProgressSum: 10000 + 10000 + 5000 + 1667})
 	a := f.Assessments
 	if a.Total != 5 || a.Complete != 2 || a.InProgress != 2 || a.ByState[AssessmentNew] != 0 || a.ByState[AssessmentCancelled] != 1 ||
 		*a.PercentComplete != 66.67 || *f.EvidenceCoverage.Percent != 33.33 || f.Overdue.Assessments != 1 ||
@@ -149,5 +149,70 @@ func TestFiguresOf(t *testing.T) {
 	}
 	if len(f.Warnings) != 1 || f.Warnings[0].Code != "assessments_overdue" {
 		t.Errorf("warnings %v", f.Warnings)
+	}
+}
+
+func TestAssessmentProgressPoints(t *testing.T) {
+	cases := []struct {
+		state                  AssessmentState
+		requirements, answered int
+		want                   int64
+	}{
+		{AssessmentNew, 0, 0, 0},
+		{AssessmentPending, 0, 0, 0},
+		{AssessmentInProgress, 3, 2, 6666},
+		{AssessmentOnHold, 4, 4, 10000},
+		{AssessmentComplete, 3, 3, 10000},
+		{AssessmentArchived, 0, 0, 10000},
+	}
+	for _, c := range cases {
+		if got := AssessmentProgressPoints(c.state, c.requirements, c.answered); got != c.want {
+			t.Errorf("%s with %d of %d answered: %d, want %d", c.state, c.answered, c.requirements, got, c.want)
+		}
+	}
+}
+
+// TestProjectCompletionAndWarnings (issue 26 item 2): completion counts every assessment
+// not cancelled (one not started as 0), assessments due after the project are warned of,
+// and the moves of the project's state worth making are suggested, never made.
+func TestProjectCompletionAndWarnings(t *testing.T) {
+	published := []ProjectStandard{{Name: "ASVS", State: StandardPublished}}
+	cases := map[string]struct {
+		project Project
+		counts  ProjectAssessmentCounts
+		percent float64
+		codes   []string
+	}{
+		"one complete, one not started": {Project{State: ProjectNew, Standards: published},
+			ProjectAssessmentCounts{ByState: map[AssessmentState]int{AssessmentComplete: 1, AssessmentNew: 1}, ProgressSum: 10000},
+			50, []string{"work_started"}},
+		"all finished, a cancelled one aside": {Project{State: ProjectInProgress, Standards: published},
+			ProjectAssessmentCounts{ByState: map[AssessmentState]int{AssessmentComplete: 1, AssessmentArchived: 1, AssessmentCancelled: 1}, ProgressSum: 20000},
+			100, []string{"ready_to_complete"}},
+		"due after the project": {Project{State: ProjectInProgress, DueDate: "2026-06-30", Standards: published},
+			ProjectAssessmentCounts{ByState: map[AssessmentState]int{AssessmentInProgress: 2}, ProgressSum: 2500, DueAfterProject: 1},
+			12.5, []string{"assessments_due_after_project"}},
+		"complete already": {Project{State: ProjectComplete, Standards: published},
+			ProjectAssessmentCounts{ByState: map[AssessmentState]int{AssessmentComplete: 2}, ProgressSum: 20000},
+			100, nil},
+	}
+	for name, c := range cases {
+		f := FiguresOf(c.project, c.counts)
+		if f.Assessments.PercentComplete == nil || *f.Assessments.PercentComplete != c.percent {
+			t.Errorf("%s: completion %v, want %v", name, f.Assessments.PercentComplete, c.percent)
+		}
+		var codes []string
+		for _, w := range f.Warnings {
+			codes = append(codes, w.Code)
+			if w.Severity == "" {
+				t.Errorf("%s: %s has no severity", name, w.Code)
+			}
+		}
+		if !slices.Equal(codes, c.codes) {
+			t.Errorf("%s: warnings %v, want %v", name, codes, c.codes)
+		}
+	}
+	if f := FiguresOf(Project{}, ProjectAssessmentCounts{ByState: map[AssessmentState]int{AssessmentCancelled: 1}}); f.Assessments.PercentComplete != nil {
+		t.Errorf("only a cancelled assessment: completion %v, want none", *f.Assessments.PercentComplete)
 	}
 }

@@ -74,11 +74,16 @@ func ParseKey(data []byte) ([]jsf.JWK, error) {
 // withdrawal is published beside it, in the platform-signed list.
 type Rescission = assess.Rescission
 
-// RescissionList is the platform's list of rescinded attestations.
+// KeyRevocation is the revocation of a signatory's key held by the service.
+type KeyRevocation = assess.KeyRevocation
+
+// RescissionList is the platform's list of rescinded attestations, and of the revoked
+// keys it held for signatories (absent while there are none).
 type RescissionList struct {
-	Issuer      string       `json:"issuer"`
-	Updated     time.Time    `json:"updated"`
-	Rescissions []Rescission `json:"rescissions"`
+	Issuer      string          `json:"issuer"`
+	Updated     time.Time       `json:"updated"`
+	Rescissions []Rescission    `json:"rescissions"`
+	RevokedKeys []KeyRevocation `json:"revokedKeys,omitempty"`
 }
 
 // Find returns the rescission of the document with serial number serial, or nil.

@@ -2,6 +2,7 @@ package attest
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -44,8 +45,13 @@ type Options struct {
 	// trusted when the valid, trusted seal covers the record in which the platform names
 	// that key for the signatory.
 	SignatoryKeys []jsf.JWK
-	// Rescissions, when known, are the platform's signed list of rescinded attestations.
+	// Rescissions, when known, are the platform's signed list of rescinded attestations;
+	// the key revocations it lists count as RevokedKeys.
 	Rescissions *RescissionList
+	// RevokedKeys are signatories' keys revoked at a known time (keys held by the
+	// service): a signature whose signing record says it was made later is invalid, one
+	// made before stays valid.
+	RevokedKeys []KeyRevocation
 	// Now is the day expiry is judged on; zero means now.
 	Now time.Time
 }
@@ -103,6 +109,7 @@ func Verify(data []byte, opts Options) Report {
 		}
 		r.Checks = append(r.Checks, c)
 	}
+	judgeRevokedKeys(doc, r.Checks, opts)
 	r.Sealed = seal >= 0
 	// The seal vouches for the signatories' keys it names.
 	if r.Sealed && r.Checks[seal].Status == StatusValid {
@@ -127,6 +134,60 @@ func Verify(data []byte, opts Options) Report {
 		r.OK = r.OK && c.Status == StatusValid
 	}
 	return r
+}
+
+// judgeRevokedKeys marks invalid each signatory's signature made with a revoked key after
+// its revocation, by the time the signing record gives (a signature without one cannot be
+// placed before the revocation, so it is invalid too).
+func judgeRevokedKeys(doc *jsf.Object, checks []Check, opts Options) {
+	revoked := map[string]time.Time{}
+	all := opts.RevokedKeys
+	if opts.Rescissions != nil {
+		all = append(slices.Clone(all), opts.Rescissions.RevokedKeys...)
+	}
+	for _, k := range all {
+		if at, seen := revoked[k.KeyID]; !seen || k.RevokedAt.Before(at) {
+			revoked[k.KeyID] = k.RevokedAt
+		}
+	}
+	if len(revoked) == 0 {
+		return
+	}
+	signedAt := signingTimes(doc)
+	for i := range checks {
+		c := &checks[i]
+		at, ok := revoked[c.Thumbprint]
+		if c.Signer != "signatory" || !ok || c.Status == StatusInvalid {
+			continue
+		}
+		when, known := signedAt[c.Thumbprint]
+		switch {
+		case !known:
+			c.Status, c.Reason = StatusInvalid, "the key was revoked at "+at.UTC().Format(time.RFC3339)+
+				" and no signing record says when this signature was made"
+		case when.After(at):
+			c.Status, c.Reason = StatusInvalid, "the key was revoked at "+at.UTC().Format(time.RFC3339)+
+				", before this signature ("+when.UTC().Format(time.RFC3339)+")"
+		}
+	}
+}
+
+// signingTimes maps the key thumbprint of each digital signing record to the time it
+// gives; a record with an unreadable time is left out.
+func signingTimes(doc *jsf.Object) map[string]time.Time {
+	out := map[string]time.Time{}
+	refs, _ := get(doc, "externalReferences").([]any)
+	for _, it := range refs {
+		ref, _ := it.(*jsf.Object)
+		if ref == nil || str(ref, "type") != "digital-signature" {
+			continue
+		}
+		props := properties(ref)
+		if at, err := time.Parse(time.RFC3339, props[PropertySignedAt]); err == nil && props[PropertyKeyThumbprint] != "" {
+			out[props[PropertyKeyThumbprint]] = at
+		}
+	}
+	return out
 }
 
 func thumbprints(keys []jsf.JWK) map[string]bool {

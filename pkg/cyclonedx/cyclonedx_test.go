@@ -192,6 +192,20 @@ func TestParseRefusals(t *testing.T) {
 	}
 }
 
+// TestParseSaysAFileOfAnotherKindIsNotCycloneDX: a text file uploaded for import is
+// refused in words (issue 26 item 8), not with the JSON parser's error alone.
+func TestParseSaysAFileOfAnotherKindIsNotCycloneDX(t *testing.T) {
+	_, err := Parse([]byte("hello, this is a text file\n"))
+	var ae *assess.Error
+	if !errors.As(err, &ae) || ae.Code != assess.ECodeBusinessRule {
+		t.Fatalf("got %v, want a business rule violation", err)
+	}
+	const want = "The file is not a CycloneDX JSON document: it is not JSON (invalid character 'h' looking for beginning of value at byte 1)."
+	if ae.Message != want || len(ae.Details) != 1 || ae.Details[0].Message != want {
+		t.Errorf("message %q, details %+v; want %q", ae.Message, ae.Details, want)
+	}
+}
+
 func TestRepairs(t *testing.T) {
 	doc := `{"bomFormat":"CycloneDX","specVersion":"1.6","definitions":{"standards":[{"bom-ref":"s","name":"Demo (D) Standard","version":"1",
 	"requirements":[{"bom-ref":"c","identifier":"C","parent":"a"},{"bom-ref":"a","title":"A"},{"bom-ref":"a","title":"A again"},{"bom-ref":"x","identifier":"X","parent":"gone"}],

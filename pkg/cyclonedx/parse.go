@@ -86,7 +86,9 @@ func documentProblem(field, code, msg string) error {
 func Parse(data []byte) ([]assess.StandardImport, error) {
 	raw, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
 	if err != nil {
-		return nil, documentProblem("/", "invalid_json", "The file is not a JSON document: "+jsonReason(err)+".")
+		// An upload of any other kind of file (text, CSV, a PDF) ends here: say what it is not
+		// in words first, the parser's reason after.
+		return nil, documentProblem("/", "invalid_json", "The file is not a CycloneDX JSON document: it is not JSON ("+jsonReason(err)+").")
 	}
 	obj, ok := raw.(map[string]any)
 	if !ok || obj["bomFormat"] != "CycloneDX" {

@@ -3,6 +3,7 @@ package httpapi
 import (
 	"archive/zip"
 	"bytes"
+	"cmp"
 	"context"
 	"io"
 	"net/http"
@@ -150,7 +151,9 @@ var docAttestationSign = huma.Operation{OperationID: "signAttestation", Summary:
 	Description: "Electronic: the name (role and organisation default to the slot's) and optionally an image of a drawn " +
 		"signature (PNG, JPEG or WebP, re-encoded as PNG). Digital: the JSF signer object {algorithm, publicKey, value} made " +
 		"over the frozen statement's declarations; the service verifies it before accepting it (422 bad_signature) and keeps " +
-		"the public key on the signer's profile. A slot pinned to someone else is 403 slot_pinned; a signed one 409 " +
+		"the public key on the signer's profile. Or, instead of the signer, heldKeyId (a key the service holds for the " +
+		"caller) and the caller's password: the service makes the same signer object itself (400 incorrect for a wrong " +
+		"password, counted as a failed sign-in; 429 while the account is locked; 409 revoked). A slot pinned to someone else is 403 slot_pinned; a signed one 409 " +
 		"slot_signed. The first signature freezes a draft."}
 
 func (s *Server) handleAttestationSign(ctx context.Context, in *signInput) (*body[assess.Attestation], error) {
@@ -198,7 +201,7 @@ func (s *Server) handleAttestationExport(ctx context.Context, in *attestationExp
 		return nil, err
 	}
 	out := documentOutput(d)
-	out.ContentType = cyclonedx.MediaType + "; version=" + in.SpecVersion
+	out.ContentType = cyclonedx.MediaType + "; version=" + cmp.Or(d.SpecVersion, in.SpecVersion)
 	return out, nil
 }
 
@@ -312,7 +315,11 @@ func (s *Server) verify(ctx context.Context, doc []byte) (attest.Report, error) 
 	if err != nil {
 		return attest.Report{}, err
 	}
-	opts := attest.Options{Now: s.now(), Rescissions: &attest.RescissionList{}}
+	revoked, err := s.dep.PlatformKeys.RevokedSigningKeys(ctx)
+	if err != nil {
+		return attest.Report{}, err
+	}
+	opts := attest.Options{Now: s.now(), Rescissions: &attest.RescissionList{}, RevokedKeys: revoked}
 	if keys, err := attest.ParseJWKS(set); err == nil { // an error: no key yet, nothing was ever signed here
 		opts.PlatformKeys = keys
 	}
@@ -434,8 +441,9 @@ func (s *Server) handleSigningKeyAdd(ctx context.Context, in *body[assess.NewSig
 }
 
 var docSigningKeyDelete = huma.Operation{OperationID: "deleteSigningKey", Summary: "Remove a signing key", Tags: tagAttestations,
-	DefaultStatus: http.StatusNoContent, Errors: []int{http.StatusNotFound},
-	Description: "Documents signed with the key stay valid: they carry the key."}
+	DefaultStatus: http.StatusNoContent, Errors: []int{http.StatusNotFound, http.StatusConflict},
+	Description: "Documents signed with the key stay valid: they carry the key. A key held by the service is revoked instead " +
+		"(409 held_key): its record stays so verification can judge the signatures it made."}
 
 func (s *Server) handleSigningKeyDelete(ctx context.Context, in *idInput) (*struct{}, error) {
 	return nil, s.dep.Attestations.DeleteSigningKey(ctx, in.ID, requestActor(ctx))

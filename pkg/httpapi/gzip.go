@@ -3,6 +3,7 @@ package httpapi
 import (
 	"bufio"
 	"compress/gzip"
+	"io"
 	"net"
 	"net/http"
 	"strings"
@@ -71,20 +72,22 @@ func (g *gzipResponse) Write(p []byte) (int, error) {
 		}
 		return g.ResponseWriter.Write(p)
 	}
-	g.buf = append(g.buf, p...)
-	if len(g.buf) >= gzipMinBytes {
-		if err := g.decide(); err != nil {
-			return 0, err
-		}
+	if len(g.buf)+len(p) < gzipMinBytes {
+		g.buf = append(g.buf, p...)
+		return len(p), nil
+	}
+	if err := g.decide(p); err != nil { // p is written, not copied: a large file passes through
+		return 0, err
 	}
 	return len(p), nil
 }
 
-// decide starts the answer, compressed when it is JSON and large enough.
-func (g *gzipResponse) decide() error {
+// decide starts the answer, compressed when it is JSON and large enough, with what is
+// held back and then rest.
+func (g *gzipResponse) decide(rest []byte) error {
 	g.decided = true
 	h := g.Header()
-	compress := len(g.buf) >= gzipMinBytes && strings.HasPrefix(h.Get("Content-Type"), "application/json") &&
+	compress := len(g.buf)+len(rest) >= gzipMinBytes && strings.HasPrefix(h.Get("Content-Type"), "application/json") &&
 		h.Get("Content-Encoding") == "" && g.status != http.StatusNoContent
 	if compress {
 		h.Del("Content-Length")
@@ -94,14 +97,21 @@ func (g *gzipResponse) decide() error {
 		g.gz.Reset(g.ResponseWriter)
 	}
 	g.ResponseWriter.WriteHeader(g.status)
+	var out io.Writer = g.ResponseWriter
+	if g.gz != nil {
+		out = g.gz
+	}
 	buf := g.buf
 	g.buf = nil
-	if g.gz != nil {
-		_, err := g.gz.Write(buf)
-		return err
+	for _, b := range [][]byte{buf, rest} {
+		if len(b) == 0 {
+			continue
+		}
+		if _, err := out.Write(b); err != nil {
+			return err
+		}
 	}
-	_, err := g.ResponseWriter.Write(buf)
-	return err
+	return nil
 }
 
 func (g *gzipResponse) close() {
@@ -109,7 +119,7 @@ func (g *gzipResponse) close() {
 		if g.status == 0 { // nothing written: let the server answer as usual
 			return
 		}
-		_ = g.decide()
+		_ = g.decide(nil)
 	}
 	if g.gz != nil {
 		_ = g.gz.Close()
@@ -121,7 +131,7 @@ func (g *gzipResponse) close() {
 // Flush sends what is buffered (streamed answers decide early).
 func (g *gzipResponse) Flush() {
 	if !g.decided && g.status != 0 {
-		_ = g.decide()
+		_ = g.decide(nil)
 	}
 	if g.gz != nil {
 		_ = g.gz.Flush()

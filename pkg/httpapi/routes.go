@@ -21,6 +21,8 @@ type route struct {
 	doc        huma.Operation
 	register   func(s *Server, op Op)
 	upload     bool // a multipart upload streamed to its handler (see upload.go)
+	// uploadFields documents the text fields an upload takes before its file part.
+	uploadFields map[string]*huma.Schema
 }
 
 // on declares a route with its handler and description.
@@ -252,6 +254,7 @@ func (s *Server) assessmentRoutes() []route {
 		on(httpPost, as+"/reopen", assess.PermAssessmentsManage, s.handleAssessmentReopen, docAssessmentReopen),
 		on(httpPost, as+"/archive", assess.PermAssessmentsManage, s.handleAssessmentArchive, docAssessmentArchive),
 		on(httpPost, as+"/cancel", assess.PermAssessmentsManage, s.handleAssessmentCancel, docAssessmentCancel),
+		on(httpGet, as+"/report.pdf", assess.PermExportPDF, s.handleAssessmentReport, docAssessmentReport),
 	}
 }
 
@@ -315,6 +318,12 @@ func (s *Server) attestationRoutes() []route {
 	const one, slot = "/api/v1/attestations/{id}", "/api/v1/attestations/{id}/signatories/{slotId}"
 	return []route{
 		on(httpGet, "/api/v1/attestations", assess.PermAttestationsView, s.handleAttestationList, docAttestationList),
+		withUploadFields(onUpload(httpPost, "/api/v1/attestation-imports", assess.PermAdminImport, s.handleAttestationImport, docAttestationImport),
+			map[string]*huma.Schema{"jwks": {Type: huma.TypeString, Description: "The issuer's public keys (a JWKS document as text), before the file part"}}),
+		on(httpPost, "/api/v1/attestation-imports/url", assess.PermAdminImport, s.handleAttestationImportURL, docAttestationImportURL),
+		on(httpGet, "/api/v1/attestation-imports", assess.PermAdminImport, s.handleAttestationImportList, docAttestationImportList),
+		on(httpGet, "/api/v1/attestation-imports/{id}", assess.PermAdminImport, s.handleAttestationImportGet, docAttestationImportGet),
+		on(httpGet, "/api/v1/attestation-imports/{id}/document", assess.PermAdminImport, s.handleAttestationImportDocument, docAttestationImportDocument),
 		on(httpPost, "/api/v1/attestations", assess.PermAttestationsCreate, s.handleAttestationCreate, docAttestationCreate),
 		onUpload(httpPost, "/api/v1/attestations/verify", assess.PermAttestationsView, s.handleDocumentVerify, docDocumentVerify),
 		on(httpGet, one, assess.PermAttestationsView, s.handleAttestationGet, docAttestationGet),
@@ -330,12 +339,15 @@ func (s *Server) attestationRoutes() []route {
 		on(httpPost, one+"/rescind", assess.PermAffirmationsManage, s.handleAttestationRescind, docAttestationRescind),
 		on(httpGet, one+"/export", assess.PermAttestationsExport, s.handleAttestationExport, docAttestationExport),
 		on(httpGet, one+"/bundle", assess.PermAttestationsExport, s.handleAttestationBundle, docAttestationBundle),
+		on(httpGet, one+"/report.pdf", assess.PermExportPDF, s.handleAttestationReport, docAttestationReport),
 		on(httpPost, one+"/verify", assess.PermAttestationsView, s.handleAttestationVerify, docAttestationVerify),
 		on(httpGet, "/api/v1/assessments/{id}/attestations/export", assess.PermExportCycloneDX, s.handleSealedExport, docSealedExport),
 		on(httpGet, "/api/v1/projects/{id}/attestations/export", assess.PermExportCycloneDX, s.handleSealedExport, docSealedExport2),
 		on(httpGet, "/api/v1/me/signing-keys", assess.PermSignaturesManage, s.handleSigningKeyList, docSigningKeyList),
 		on(httpPost, "/api/v1/me/signing-keys", assess.PermSignaturesManage, s.handleSigningKeyAdd, docSigningKeyAdd),
 		on(httpDelete, "/api/v1/me/signing-keys/{id}", assess.PermSignaturesManage, s.handleSigningKeyDelete, docSigningKeyDelete),
+		on(httpPost, "/api/v1/me/signing-keys/generate", assess.PermSignaturesManage, s.handleHeldSigningKeyGenerate, docHeldSigningKeyGenerate),
+		on(httpPost, "/api/v1/me/signing-keys/{id}/revoke", assess.PermSignaturesManage, s.handleSigningKeyRevoke, docSigningKeyRevoke),
 		on(httpGet, "/api/v1/me/signature-image", assess.PermSignaturesManage, s.handleSignatureImageGet, docSignatureImageGet),
 		on(http.MethodPut, "/api/v1/me/signature-image", assess.PermSignaturesManage, s.handleSignatureImageSet, docSignatureImageSet),
 		on(httpDelete, "/api/v1/me/signature-image", assess.PermSignaturesManage, s.handleSignatureImageDelete, docSignatureImageDelete),
@@ -412,7 +424,7 @@ func (s *Server) registerRoute(r route) {
 		item := s.API.OpenAPI().Paths[r.Path]
 		for _, o := range []*huma.Operation{item.Post, item.Put} {
 			if o != nil && o.OperationID == op.OperationID {
-				o.RequestBody = uploadRequestBody(r.doc.Description)
+				o.RequestBody = uploadRequestBody(r.doc.Description, r.uploadFields)
 			}
 		}
 	}

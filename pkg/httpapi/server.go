@@ -17,6 +17,7 @@ import (
 	"github.com/go-chi/chi/v5"
 	"github.com/go-chi/chi/v5/middleware"
 
+	"github.com/assay-dev/assay/pkg/app"
 	"github.com/assay-dev/assay/pkg/assess"
 )
 
@@ -91,6 +92,10 @@ type Deps struct {
 	// StandardImports imports by URL and from the standards feed (pkg/app); nil answers
 	// those operations 503.
 	StandardImports assess.StandardImportService
+	// AttestationImports imports attestation documents (pkg/app); nil answers 503.
+	AttestationImports *app.AttestationImports
+	// AttestationImportRecords lists the imports and serves their documents.
+	AttestationImportRecords assess.AttestationImportService
 	// Entities manages entities, relationships and compliance policies.
 	Entities assess.EntityService
 	// Projects manages projects.
@@ -118,6 +123,8 @@ type Deps struct {
 	Attestations assess.AttestationService
 	// PlatformKeys keeps the platform's signing keys and its public lists.
 	PlatformKeys assess.PlatformKeyService
+	// Reports reads the data of the PDF reports of assessments and attestations.
+	Reports assess.ReportService
 	// Authorizer checks the credential of every operation that is not public. Nil denies
 	// them all with 401 until the identity layer provides one.
 	Authorizer Authorizer
@@ -141,6 +148,9 @@ type Server struct {
 	// uploads are the declared upload operations (registerRoute adds each), the only ones
 	// the upload limits and the exemption from the request deadline apply to.
 	uploads *uploadMatcher
+	// renders admits one PDF report at a time (reports.go): each holds its layout and
+	// document in memory until written, so the memory they take stays that of one.
+	renders chan struct{}
 
 	openapiOnce sync.Once // the document, rendered on first request
 	openapiDoc  []byte
@@ -156,7 +166,7 @@ func New(cfg Config, deps Deps) *Server {
 		deps.Logger = slog.Default()
 	}
 	s := &Server{cfg: cfg, dep: deps, signer: sessionSigner{key: cfg.SessionKey, lifetime: cfg.SessionLifetime, now: cfg.Now},
-		uploads: &uploadMatcher{}}
+		uploads: &uploadMatcher{}, renders: make(chan struct{}, 1)}
 	if s.dep.StandardImports == nil {
 		s.dep.StandardImports = unconfiguredImports{}
 	}

@@ -173,14 +173,23 @@ func isMultipart(r *http.Request) bool {
 }
 
 // uploadRequestBody documents the body of an upload operation.
-func uploadRequestBody(description string) *huma.RequestBody {
+func uploadRequestBody(description string, fields map[string]*huma.Schema) *huma.RequestBody {
+	props := map[string]*huma.Schema{
+		"file": {Type: huma.TypeString, Format: "binary",
+			Description: "The file; at most UPLOAD_MAX_FILE_SIZE bytes. Text fields, if any, come before it."},
+	}
+	for name, schema := range fields {
+		props[name] = schema
+	}
 	return &huma.RequestBody{Required: true, Description: description, Content: map[string]*huma.MediaType{
-		"multipart/form-data": {Schema: &huma.Schema{Type: huma.TypeObject, Required: []string{"file"},
-			Properties: map[string]*huma.Schema{
-				"file": {Type: huma.TypeString, Format: "binary",
-					Description: "The file; at most UPLOAD_MAX_FILE_SIZE bytes. Text fields, if any, come before it."},
-			}}},
+		"multipart/form-data": {Schema: &huma.Schema{Type: huma.TypeObject, Required: []string{"file"}, Properties: props}},
 	}}
+}
+
+// withUploadFields documents the text fields upload route r takes before its file part.
+func withUploadFields(r route, fields map[string]*huma.Schema) route {
+	r.uploadFields = fields
+	return r
 }
 
 // onUpload declares an upload route: like on, with a multipart/form-data body that the

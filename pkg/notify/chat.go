@@ -16,7 +16,7 @@ const ProductName = "Assay"
 type Message struct {
 	EventID   string
 	EventType string
-	Title     string // catalogue title, such as "User created"
+	Title     string // the event in words, such as "Evidence approved"
 	Summary   string // the record, such as "alice"
 	Actor     string // display name of who caused the event
 	Time      time.Time

@@ -13,10 +13,69 @@ import (
 // AuditNewestFirst orders the audit log on its identity column, newest first.
 var AuditNewestFirst = SortOrder{Name: "newest", Keys: []SortKey{{Expr: "a.id", Typ: "bigint", Desc: true}}}
 
+// AuditTargetNameSQL names the target of the audit row a for people, in the query that
+// reads the row (one index probe per row, never a query per row). A user is named by
+// their current display name (or username): people are known by the name they have now.
+// Any other record by the name recorded with the row — what it was called then, which
+// a deleted record keeps — and, for rows that recorded none (older rows), by its
+// current name. Requirements are named by their identifier (V1.2.3).
+const AuditTargetNameSQL = `CASE WHEN a.target_type = 'user' THEN
+		(SELECT coalesce(nullif(u.display_name, ''), u.username) FROM users u WHERE u.id = a.target_id)
+	ELSE coalesce(nullif(CASE a.target_type
+			WHEN 'assessment' THEN a.details->>'title'
+			WHEN 'assessment_requirement' THEN a.details->>'identifier'
+			WHEN 'requirement' THEN a.details->>'identifier'
+			WHEN 'level' THEN a.details->>'identifier'
+			WHEN 'evidence_attachment' THEN a.details->>'filename'
+			WHEN 'attestation' THEN a.details->>'assessment'
+			ELSE a.details->>'name' END, ''),
+		CASE a.target_type
+			WHEN 'role' THEN (SELECT x.name FROM roles x WHERE x.id = a.target_id)
+			WHEN 'assessment' THEN (SELECT x.title FROM assessments x WHERE x.id = a.target_id)
+			WHEN 'assessment_requirement' THEN (SELECT r.identifier FROM assessment_requirements x
+				JOIN requirements r ON r.id = x.requirement_id WHERE x.id = a.target_id)
+			WHEN 'evidence' THEN (SELECT x.name FROM evidence x WHERE x.id = a.target_id)
+			WHEN 'evidence_attachment' THEN (SELECT x.filename FROM evidence_attachments x WHERE x.id = a.target_id)
+			WHEN 'claim' THEN (SELECT x.name FROM claims x WHERE x.id = a.target_id)
+			WHEN 'attestation' THEN (SELECT s.title FROM attestations x JOIN assessments s ON s.id = x.assessment_id
+				WHERE x.id = a.target_id)
+			WHEN 'project' THEN (SELECT x.name FROM projects x WHERE x.id = a.target_id)
+			WHEN 'entity' THEN (SELECT x.name FROM entities x WHERE x.id = a.target_id)
+			WHEN 'standard' THEN (SELECT x.name FROM standards x WHERE x.id = a.target_id)
+			WHEN 'requirement' THEN (SELECT x.identifier FROM requirements x WHERE x.id = a.target_id)
+			WHEN 'level' THEN (SELECT x.identifier FROM levels x WHERE x.id = a.target_id)
+			WHEN 'tag' THEN (SELECT x.name FROM tags x WHERE x.id = a.target_id)
+			WHEN 'webhook' THEN (SELECT x.name FROM webhooks x WHERE x.id = a.target_id)
+			WHEN 'chat' THEN (SELECT x.name FROM chat_destinations x WHERE x.id = a.target_id)
+			WHEN 'notification_rule' THEN (SELECT x.name FROM notification_rules x WHERE x.id = a.target_id)
+			WHEN 'api_key' THEN (SELECT x.name FROM api_keys x WHERE x.id = a.target_id)
+			WHEN 'assessor' THEN (SELECT x.name FROM assessors x WHERE x.id = a.target_id)
+		END)
+	END`
+
+// AuditTargetLinkSQL is the path of the page of the audit row a's target in the web UI,
+// while the record exists (NULL otherwise, and for targets without a page of their own):
+// a file leads to its evidence, a claim, note or requirement of an assessment to the
+// assessment's tab, a requirement or level of a standard to the standard.
+const AuditTargetLinkSQL = `CASE a.target_type
+		WHEN 'assessment' THEN (SELECT '/assessments/' || x.id FROM assessments x WHERE x.id = a.target_id)
+		WHEN 'assessment_requirement' THEN (SELECT '/assessments/' || x.assessment_id || '?tab=requirements&requirement=' || x.id
+			FROM assessment_requirements x WHERE x.id = a.target_id)
+		WHEN 'claim' THEN (SELECT '/assessments/' || x.assessment_id || '?tab=claims' FROM claims x WHERE x.id = a.target_id)
+		WHEN 'work_note' THEN (SELECT '/assessments/' || x.id || '?tab=notes' FROM assessments x WHERE x.id = a.scope_id)
+		WHEN 'evidence' THEN (SELECT '/evidence/' || x.id FROM evidence x WHERE x.id = a.target_id)
+		WHEN 'evidence_attachment' THEN (SELECT '/evidence/' || x.id FROM evidence x WHERE x.id = a.details->>'evidenceId')
+		WHEN 'attestation' THEN (SELECT '/attestations/' || x.id FROM attestations x WHERE x.id = a.target_id)
+		WHEN 'project' THEN (SELECT '/projects/' || x.id FROM projects x WHERE x.id = a.target_id)
+		WHEN 'entity' THEN (SELECT '/entities/' || x.id FROM entities x WHERE x.id = a.target_id)
+		WHEN 'standard' THEN (SELECT '/standards/' || x.id FROM standards x WHERE x.id = a.target_id)
+		WHEN 'requirement' THEN (SELECT '/standards/' || x.standard_id FROM requirements x WHERE x.id = a.target_id)
+		WHEN 'level' THEN (SELECT '/standards/' || x.standard_id FROM levels x WHERE x.id = a.target_id)
+	END`
+
 // auditSelect reads audit rows with the names people recognise, resolved in the same
-// query (one join per name, never a query per row): the acting user's display name, or
-// the label of a non-user actor (as actorName does for events), and the name of a user or
-// role target. A user or role that no longer exists leaves the id to show.
+// query (never a query per row): the acting user's display name, or the label of a
+// non-user actor (as actorName does for events), and the target's name and page.
 const auditSelect = `SELECT a.id, a.occurred_at, a.actor, a.action, a.target_type, a.target_id, a.details, a.request_id, a.ip,
 	CASE
 		WHEN a.actor = 'system' THEN 'System'
@@ -24,17 +83,15 @@ const auditSelect = `SELECT a.id, a.occurred_at, a.actor, a.action, a.target_typ
 		WHEN a.actor IN ('', 'anonymous') THEN 'Anonymous'
 		ELSE coalesce(nullif(au.display_name, ''), au.username, a.actor)
 	END,
-	coalesce(nullif(tu.display_name, ''), tu.username, tr.name, '')
+	coalesce(` + AuditTargetNameSQL + `, ''), coalesce(` + AuditTargetLinkSQL + `, '')
 FROM audit_log a
-LEFT JOIN users au ON au.id = a.actor
-LEFT JOIN users tu ON a.target_type = 'user' AND tu.id = a.target_id
-LEFT JOIN roles tr ON a.target_type = 'role' AND tr.id = a.target_id`
+LEFT JOIN users au ON au.id = a.actor`
 
 func scanAuditRecord(r pgx.Row) (assess.AuditRecord, error) {
 	var a assess.AuditRecord
 	var id int64
 	err := r.Scan(&id, &a.OccurredAt, &a.Actor, &a.Action, &a.TargetType, &a.TargetID, &a.Details, &a.RequestID, &a.IP,
-		&a.ActorName, &a.TargetName)
+		&a.ActorName, &a.TargetName, &a.TargetLink)
 	a.ID = strconv.FormatInt(id, 10)
 	a.OccurredAt = a.OccurredAt.UTC()
 	return a, err

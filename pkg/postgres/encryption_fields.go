@@ -35,6 +35,7 @@ var EncryptedFields = []EncryptedField{
 	EmailParamsField,
 	SmtpPasswordField,
 	PlatformKeyField,
+	HeldSigningKeyField,
 }
 
 func (f EncryptedField) where() string {
@@ -45,3 +46,7 @@ func (f EncryptedField) where() string {
 }
 
 var PlatformKeyField = EncryptedField{Kind: "platform_signing_key", Table: "platform_keys", Column: "private_key", IDColumn: "id"}
+
+// HeldSigningKeyField is the private key of a signing key the service holds for a user
+// (PKCS#8 PEM); a revoked key has none.
+var HeldSigningKeyField = EncryptedField{Kind: "held_signing_key", Table: "user_signing_keys", Column: "private_key", IDColumn: "id", Filter: "held"}

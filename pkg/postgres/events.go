@@ -23,7 +23,13 @@ type StoredEvent struct {
 	SubjectUserID string
 	Summary       string
 	Link          string
-	Data          json.RawMessage
+	// Title is the event in words for everyone (Text.Title): what chat posts and event
+	// e-mails are headed with.
+	Title string
+	Data  json.RawMessage
+	// Text is the event in words (assess.DescribeEvent), for the fan-out's notifications
+	// and e-mail subjects; not stored beyond Title.
+	Text assess.EventText
 	// Not stored: who else the event concerns and which record's visibility bounds its
 	// user recipients (assess.NewEvent), used by the fan-out in the same transaction.
 	Audience     []string
@@ -73,16 +79,17 @@ func (db *DB) newEvent(ctx context.Context, q Querier, actor assess.Actor, ev as
 		return StoredEvent{}, statement{}, err
 	}
 	now := db.Now().UTC()
+	text := assess.DescribeEvent(ev.Type, ev.Data, name, ev.Summary)
 	se := StoredEvent{ID: assess.NewID(assess.PrefixEvent, now), Type: string(ev.Type), OccurredAt: now, ActorID: ActorID(actor),
-		ActorName: name, SubjectUserID: ev.SubjectUserID, Summary: ev.Summary, Link: ev.Link, Data: data,
-		Audience: ev.Audience, AssessmentID: ev.AssessmentID, EvidenceID: ev.EvidenceID}
+		ActorName: name, SubjectUserID: ev.SubjectUserID, Summary: ev.Summary, Link: ev.Link, Title: text.Title, Data: data,
+		Text: text, Audience: ev.Audience, AssessmentID: ev.AssessmentID, EvidenceID: ev.EvidenceID}
 	var subject *string
 	if se.SubjectUserID != "" {
 		subject = &se.SubjectUserID
 	}
-	return se, statement{sql: `INSERT INTO events (id, type, occurred_at, actor_id, actor_name, subject_user_id, summary, link, data)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-		args: []any{se.ID, se.Type, se.OccurredAt, se.ActorID, se.ActorName, subject, se.Summary, se.Link, se.Data}}, nil
+	return se, statement{sql: `INSERT INTO events (id, type, occurred_at, actor_id, actor_name, subject_user_id, summary, link, title, data)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+		args: []any{se.ID, se.Type, se.OccurredAt, se.ActorID, se.ActorName, subject, se.Summary, se.Link, se.Title, se.Data}}, nil
 }
 
 // ActorID is the id recorded for an actor; requests without a user are anonymous.
@@ -138,8 +145,8 @@ func (e StoredEvent) Envelope() ([]byte, error) {
 func LoadEvent(ctx context.Context, q Querier, id string) (StoredEvent, error) {
 	var e StoredEvent
 	var subject *string
-	err := q.QueryRow(ctx, `SELECT id, type, occurred_at, actor_id, actor_name, subject_user_id, summary, link, data
-		FROM events WHERE id = $1`, id).Scan(&e.ID, &e.Type, &e.OccurredAt, &e.ActorID, &e.ActorName, &subject, &e.Summary, &e.Link, &e.Data)
+	err := q.QueryRow(ctx, `SELECT id, type, occurred_at, actor_id, actor_name, subject_user_id, summary, link, title, data
+		FROM events WHERE id = $1`, id).Scan(&e.ID, &e.Type, &e.OccurredAt, &e.ActorID, &e.ActorName, &subject, &e.Summary, &e.Link, &e.Title, &e.Data)
 	if subject != nil {
 		e.SubjectUserID = *subject
 	}

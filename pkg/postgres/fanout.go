@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"time"
 
@@ -49,7 +50,7 @@ func (db *DB) fanOut(ctx context.Context, tx *Tx, se StoredEvent, typ assess.Eve
 			tx.After.UnreadChanged = append(tx.After.UnreadChanged, u.ID)
 		}
 	}
-	mails, err := db.emailDeliveries(ctx, tx, se, typ, f.users, f.emails)
+	mails, err := db.emailDeliveries(ctx, tx, se, f.users, f.emails)
 	if err != nil {
 		return err
 	}
@@ -213,19 +214,31 @@ const recipientsSQL = `WITH wanted AS (
 				AND ($18::text = '' OR evidence_visible(c.id, $18::text))
 		), notified AS (
 			INSERT INTO notifications (id, user_id, event_id, type, title, message, link, params, created_at)
-			SELECT $8::text || left(replace(gen_random_uuid()::text, '-', ''), 16), r.id, $9::text, $10::text, $11::text,
-				$12::text, $13::text, $14::jsonb, $15::timestamptz
-			FROM recipients r WHERE r.in_app
+			SELECT $8::text || left(replace(gen_random_uuid()::text, '-', ''), 16), r.id, $9::text, $10::text,
+				CASE WHEN r.you THEN $19::text ELSE $11::text END, CASE WHEN r.you THEN $20::text ELSE $12::text END, $13::text,
+				$14::jsonb || CASE WHEN r.you THEN '{"you": "true"}'::jsonb ELSE '{}'::jsonb END, $15::timestamptz
+			FROM (SELECT r.id, r.in_app, r.id = $6 OR r.id = ANY ($16::text[]) AS you FROM recipients r) r WHERE r.in_app
 			ON CONFLICT (event_id, user_id) DO NOTHING
 		)
 		SELECT id, email, in_app, mail FROM recipients ORDER BY id`
 
-// recipientsArgs are the arguments of recipientsSQL for event se of type typ.
+// recipientsArgs are the arguments of recipientsSQL for event se of type typ. A
+// notification says the event in words (assess.DescribeEvent): the words for the user it
+// concerns — its subject or one of its audience, marked "you" in the params the UI
+// translates from — and for everyone else.
 func recipientsArgs(se StoredEvent, typ assess.EventType, keys []string) []any {
 	params := map[string]string{"actor": se.ActorName, "summary": se.Summary}
+	for k, v := range se.Text.Params {
+		params[k] = v
+	}
 	return []any{typ.Permission, se.ActorID, typ.NotifyHolders, typ.NotifySubject, typ.EmailDefault, se.SubjectUserID, keys,
-		notificationIDPrefix(se.OccurredAt), se.ID, se.Type, typ.Title, notificationMessage(se), se.Link, params, se.OccurredAt,
-		audience(se.Audience), se.AssessmentID, se.EvidenceID}
+		notificationIDPrefix(se.OccurredAt), se.ID, se.Type, se.Text.Title, se.Text.Message, se.Link, params, se.OccurredAt,
+		audience(se.Audience), se.AssessmentID, se.EvidenceID, se.Text.YouTitle, se.Text.YouMessage}
+}
+
+// concerns reports whether the event is about user id: its subject or one of its audience.
+func (e StoredEvent) concerns(id string) bool {
+	return id != "" && (id == e.SubjectUserID || slices.Contains(e.Audience, id))
 }
 
 // audience is the users an event concerns besides its subject, never nil (a text[] argument).
@@ -253,38 +266,44 @@ const (
 			WHERE r.scope = 'global' AND r.enabled AND r.event_types && $1::text[]) x`
 )
 
-// notificationMessage is the English line under a notification's title.
-func notificationMessage(se StoredEvent) string {
-	if se.Summary == "" {
-		return "By " + se.ActorName + "."
-	}
-	return se.Summary + " (by " + se.ActorName + ")"
-}
-
 // emailDeliveries lists the event e-mails: to users who get the event by e-mail and to
 // the addresses of matching global rules, once per address, while e-mail is on.
-func (db *DB) emailDeliveries(ctx context.Context, tx pgx.Tx, se StoredEvent, typ assess.EventType, users []userRecipient, addresses []string) ([]NewDelivery, error) {
-	var to []string
+func (db *DB) emailDeliveries(ctx context.Context, tx pgx.Tx, se StoredEvent, users []userRecipient, addresses []string) ([]NewDelivery, error) {
+	type mail struct {
+		to  string
+		you bool
+	}
+	var to []mail
 	for _, u := range users {
 		if u.Mail && u.Email != "" {
-			to = append(to, u.Email)
+			to = append(to, mail{u.Email, se.concerns(u.ID)})
 		}
 	}
-	to = append(to, addresses...)
+	for _, addr := range addresses {
+		to = append(to, mail{addr, false})
+	}
 	if len(to) == 0 {
 		return nil, nil
 	}
 	if on, err := db.EmailOn(ctx, tx); err != nil || !on {
 		return nil, err
 	}
-	subject := typ.Title
-	if se.Summary != "" {
-		subject += ": " + se.Summary
+	// The subject says the event as the in-app notification does, to the user it concerns
+	// in their words ("Evidence submitted for your review: SBOM").
+	subject := func(title string) string {
+		if se.Summary == "" {
+			return title
+		}
+		return title + ": " + se.Summary
 	}
 	ds := make([]NewDelivery, 0, len(to))
-	for _, addr := range to {
-		ds = append(ds, NewDelivery{EventID: se.ID, EventType: se.Type, Channel: assess.ChannelEmail, Recipient: addr,
-			Subject: subject, Template: assess.EmailTemplateEvent, DedupeKey: emailDedupeKey(addr)})
+	for _, m := range to {
+		title := se.Text.Title
+		if m.you {
+			title = se.Text.YouTitle
+		}
+		ds = append(ds, NewDelivery{EventID: se.ID, EventType: se.Type, Channel: assess.ChannelEmail, Recipient: m.to,
+			Subject: subject(title), Template: assess.EmailTemplateEvent, DedupeKey: emailDedupeKey(m.to)})
 	}
 	return ds, nil
 }

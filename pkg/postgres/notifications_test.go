@@ -27,7 +27,7 @@ func TestNotificationsPagingAndReading(t *testing.T) {
 	require.Equal(t, "User created", all[0].Title)
 	require.Equal(t, "user5", all[0].Params["summary"])
 	require.Equal(t, "Ada Admin", all[0].Params["actor"])
-	require.Equal(t, "user5 (by Ada Admin)", all[0].Message)
+	require.Equal(t, "Ada Admin created the account user5.", all[0].Message, "the event in words (assess.DescribeEvent)")
 	var seen []string
 	for cursor := ""; ; {
 		page, err := f.svc.Notifications.FindNotifications(f.ctx, carol.ID, assess.NotificationFilter{PageRequest: assess.PageRequest{Limit: 2, Cursor: cursor}})

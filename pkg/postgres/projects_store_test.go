@@ -335,13 +335,13 @@ func TestProjectFiguresCountOnlyVisibleAssessments(t *testing.T) {
 	}{
 		{"every assessment", k.adminSignedIn(), figuresText{Total: 6, Complete: 3, InProgress: 1, Requirements: 8, Answered: 6, WithEvidence: 3,
 			Overdue: 1, Assessed: 2, ByState: map[assess.AssessmentState]int{"in_progress": 1, "complete": 2, "archived": 1, "cancelled": 1, "new": 1},
-			PercentComplete: ptr(75.0), EvidencePercent: ptr(37.5), AverageScore: ptr(70.25), Warnings: []string{"assessments_overdue"}}},
+			PercentComplete: ptr(70.0), EvidencePercent: ptr(37.5), AverageScore: ptr(70.25), Warnings: []string{"assessments_overdue", "work_started"}}},
 		{"a team member", signedIn(k.eventsFixture, ann), figuresText{Total: 1, InProgress: 1, Requirements: 4, Answered: 2, WithEvidence: 1,
 			Overdue: 1, ByState: map[assess.AssessmentState]int{"in_progress": 1},
-			PercentComplete: ptr(50.0), EvidencePercent: ptr(25.0), Warnings: []string{"assessments_overdue"}}},
+			PercentComplete: ptr(50.0), EvidencePercent: ptr(25.0), Warnings: []string{"assessments_overdue", "work_started"}}},
 		{"the author of linked evidence", signedIn(k.eventsFixture, eve), figuresText{Total: 1, Complete: 1, Requirements: 1, Answered: 1,
 			WithEvidence: 1, Assessed: 1, ByState: map[assess.AssessmentState]int{"archived": 1},
-			PercentComplete: ptr(100.0), EvidencePercent: ptr(100.0), AverageScore: ptr(60.5), Warnings: []string{}}},
+			PercentComplete: ptr(100.0), EvidencePercent: ptr(100.0), AverageScore: ptr(60.5), Warnings: []string{"ready_to_complete"}}},
 		{"an outsider", signedIn(k.eventsFixture, outsider), figuresText{ByState: map[assess.AssessmentState]int{}, Warnings: []string{}}},
 	} {
 		t.Run(c.name, func(t *testing.T) { require.Equal(t, c.want, figures(c.actor)) })

@@ -9,13 +9,20 @@
 //    outside the team gets the not-found page for it.
 // 2. On a phone (390 px), in German and dark mode, the assessor opens an assessment from the
 //    list and answers a requirement in the editor drawer.
+// 3. From the entity's page the assessor creates an assessment of it (the entity filled in,
+//    the completion rule every yes and partial answer by default) and finds it listed there;
+//    a claim about the entity is saved; the Complete dialog says the rule and what is missing
+//    with counts, and completes once the rule (changed in the edit dialog) passes; the
+//    project's page lists its assessments, paged, and starts a new one in the project
+//    (issue 26 items 1, 3 and 4).
 //
 // ASVS 5.0.0 is imported from the repository's standards data (../shared/data/standards
 // beside the checkout, or STANDARDS_DATA) with an administrator's API key; an import that
 // finds it present answers `unchanged`, so the file runs again on the same server. People
 // and records carry a per-run suffix. Sign-ins per run (the server allows 10 per address in
 // 15 minutes): at most one API sign-in of the administrator (none when this file sets the
-// server up), and four sign-in pages (assessor, assessee, outsider; assessor on the phone).
+// server up), and five sign-in pages (assessor, assessee, outsider; assessor on the phone;
+// assessor for the entity and project pages).
 import assert from 'node:assert/strict'
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -120,7 +127,13 @@ function ensureFixture() {
     const ids = {}
     for (const account of [ASSESSOR, ASSESSEE, OUTSIDER]) ids[account.username] = (await admin(auth, 'POST', '/api/v1/users', account)).id
     const entity = await admin(auth, 'POST', '/api/v1/entities', { name: `Checkout service ${RUN}`, type: 'service' })
-    return { standard, level1, ids, entity }
+    const project = await admin(auth, 'POST', '/api/v1/projects', {
+      name: `Checkout programme ${RUN}`,
+      entityIds: [entity.id],
+      standardIds: [standard.id],
+      dueDate: '2030-12-31',
+    })
+    return { standard, level1, ids, entity, project }
   })()
   return fixture
 }
@@ -470,4 +483,132 @@ journey(
     assert.equal(overflows, false, 'the workspace fits the screen')
   },
   { skip, timeout: 60_000, viewport: PHONE, colorScheme: 'dark' },
+)
+
+journey(
+  "from an entity's page the assessor creates an assessment, makes a claim about the entity and completes it by its evidence rule; the project's page lists its assessments",
+  async ({ page }) => {
+    const { standard, level1, ids, entity, project } = await ensureFixture()
+    await signIn(page, WORK_BASE_URL, ASSESSOR)
+
+    // The entity's page lists its assessments and starts a new one with the entity filled in.
+    await page.goto(`${WORK_BASE_URL}/entities/${entity.id}`)
+    await page.getByRole('heading', { level: 1, name: entity.name }).waitFor()
+    const related = page.locator('[data-test="related-assessments"]')
+    await related.getByRole('heading', { name: 'Assessments' }).waitFor()
+    await related.locator('[data-test="related-assessment-create"]').click()
+    const dialog = page.getByRole('dialog', { name: 'New assessment' })
+    await dialog.waitFor()
+    await dialog.locator('.el-form-item').filter({ hasText: 'Entity' }).first().getByText(entity.name).waitFor()
+    // The evidence rule of a new assessment: every yes and partial answer, in words.
+    await dialog.getByText('Evidence must be linked to every requirement answered yes or partial.').waitFor()
+    const title = `From the entity page ${RUN}`
+    await dialog.getByRole('textbox', { name: 'Title' }).fill(title)
+    await dialog.getByRole('button', { name: 'Add standard' }).click()
+    await pickOption(page, dialog.getByRole('combobox', { name: 'Standard', exact: true }), null, ASVS.label)
+    await pickOption(page, dialog.getByRole('combobox', { name: 'Level', exact: true }), null, 'Level 1')
+    await dialog.getByRole('button', { name: 'Create', exact: true }).click()
+    await page.getByRole('heading', { level: 1, name: title }).waitFor()
+    const assessmentId = pathOf(page).split('/').pop()
+    let assessment = await callApi(page, 'GET', `/api/v1/assessments/${assessmentId}`)
+    assert.equal(assessment.entityId, entity.id)
+    assert.equal(assessment.completionEvidence, 'every_positive')
+    await page.goto(`${WORK_BASE_URL}/entities/${entity.id}`)
+    const row = related.locator(`[data-test="related-assessment"][data-id="${assessmentId}"]`)
+    await row.getByRole('link', { name: title }).waitFor()
+    await row.locator('[data-test="assessment-state"][data-state="new"]').waitFor()
+
+    // Started, and every requirement answered yes through the API, none with evidence.
+    await callApi(page, 'POST', `/api/v1/assessments/${assessmentId}/start`, { version: assessment.version })
+    const requirements = (await callApi(page, 'GET', `/api/v1/assessments/${assessmentId}/requirements`)).items
+    const items = requirements.map((r) => ({ id: r.id, result: 'yes', rationale: rationale(16, r.identifier) }))
+    await callApi(page, 'POST', `/api/v1/assessments/${assessmentId}/requirements/bulk`, { items })
+    await page.goto(`${WORK_BASE_URL}/assessments/${assessmentId}`)
+    await page.getByRole('heading', { level: 1, name: title }).waitFor()
+
+    // A claim about the assessment's entity, its target by default (issue 26 item 1).
+    await page.getByRole('tab', { name: 'Claims' }).click()
+    await page.locator('[data-test="claim-create"]').click()
+    const editor = page.getByRole('dialog', { name: 'New claim' })
+    await editor.locator('.el-form-item').filter({ hasText: 'Target' }).first().getByText(entity.name).waitFor()
+    const claimName = `Output is encoded ${RUN}`
+    await editor.locator('[data-test="claim-name"]').fill(claimName)
+    await editor.locator('[data-test="claim-predicate"]').fill('encodes all output it renders')
+    await editor.getByRole('button', { name: 'Create', exact: true }).click()
+    await editor.waitFor({ state: 'hidden' })
+    const claim = page.locator('[data-test="claim-row"]').filter({ hasText: claimName })
+    await claim.getByText(entity.name).waitFor()
+    assert.equal(await page.getByText('target is required').count(), 0)
+    const claims = (await callApi(page, 'GET', `/api/v1/assessments/${assessmentId}/claims`)).items
+    assert.deepEqual(claims.map((c) => [c.name, c.targetEntityId]), [[claimName, entity.id]])
+
+    // Complete is not the primary move while the evidence rule fails; its dialog says why.
+    const stepper = page.getByRole('region', { name: 'Progress through the lifecycle' })
+    const complete = stepper.getByRole('button', { name: 'Complete', exact: true })
+    await stepper.locator('[data-test="complete-not-ready"]').waitFor()
+    assert.doesNotMatch(await complete.getAttribute('class'), /el-button--primary/)
+    await complete.click()
+    const completeDialog = page.getByRole('dialog', { name: 'Complete the assessment?' })
+    await completeDialog.getByText('Evidence must be linked to every requirement answered yes or partial.').waitFor()
+    const blocker = completeDialog.locator('[data-test="completion-blockers"] li[data-code="missing_evidence"]')
+    await blocker.getByText(`${requirements.length} requirements answered yes or partial have no evidence linked`).waitFor()
+    assert.equal(await completeDialog.locator('[data-test="completion-blockers"] li').count(), 1)
+    assert.equal(await completeDialog.locator('[data-test="complete-confirm"]').isDisabled(), true)
+    await completeDialog.getByRole('button', { name: 'Cancel', exact: true }).click()
+    await completeDialog.waitFor({ state: 'hidden' })
+
+    // The rule is a setting of the assessment: with none, it completes.
+    await page.locator('[data-test="assessment-edit"]').click()
+    const edit = page.getByRole('dialog', { name: 'Edit assessment' })
+    await pickOption(page, edit.getByRole('combobox', { name: 'Evidence needed to complete' }), null, 'None')
+    await edit.getByText('No evidence needs to be linked.').waitFor()
+    await edit.getByRole('button', { name: 'Save', exact: true }).click()
+    await edit.waitFor({ state: 'hidden' })
+    await stepper.locator('[data-test="complete-not-ready"]').waitFor({ state: 'detached' })
+    assert.match(await complete.getAttribute('class'), /el-button--primary/)
+    await complete.click()
+    await completeDialog.getByText('Everything completing needs is there.').waitFor()
+    await completeDialog.getByText('No evidence needs to be linked.').waitFor()
+    await completeDialog.locator('[data-test="complete-confirm"]').click()
+    await completeDialog.waitFor({ state: 'hidden' })
+    await assessmentState(page, 'complete').waitFor()
+    assessment = await callApi(page, 'GET', `/api/v1/assessments/${assessmentId}`)
+    assert.equal(assessment.completionEvidence, 'none')
+    assert.equal(assessment.conformanceScore, 100)
+
+    // The project's page lists its assessments, ten at a time, soonest due first.
+    for (let i = 0; i < 11; i++) {
+      await callApi(page, 'POST', '/api/v1/assessments', {
+        title: `Programme part ${String(i + 1).padStart(2, '0')} ${RUN}`,
+        entityId: entity.id,
+        projectId: project.id,
+        standards: [{ standardId: standard.id, levelId: level1.id }],
+        assesseeIds: [ids[ASSESSEE.username]],
+        dueDate: `2031-01-${String(i + 1).padStart(2, '0')}`,
+      })
+    }
+    await page.goto(`${WORK_BASE_URL}/projects/${project.id}`)
+    await page.getByRole('heading', { level: 1, name: project.name }).waitFor()
+    const listed = page.locator('[data-test="related-assessments"] [data-test="related-assessment"]')
+    await listed.nth(9).waitFor()
+    assert.equal(await listed.count(), 10)
+    assert.match(await listed.first().textContent(), new RegExp(`Programme part 01 ${RUN}`))
+    await listed.first().locator('[data-test="related-due"]').getByText('Jan 1, 2031').waitFor()
+    await page.locator('[data-test="related-assessments"]').getByRole('button', { name: 'Load more' }).click()
+    await listed.nth(10).waitFor()
+    assert.equal(await listed.count(), 11)
+    // All of them are due after the project (31 Dec 2030): its figures say so (issue 26 item 2).
+    const dueAfter = page.locator('[data-test="figure-warning"]').filter({ has: page.locator('[data-code="assessments_due_after_project"]') })
+    await dueAfter.getByText("11 assessments are due after the project's due date.").waitFor()
+
+    // Its "New assessment" starts one in the project, over the list of the project's.
+    await page.locator('[data-test="related-assessment-create"]').click()
+    const fromProject = page.getByRole('dialog', { name: 'New assessment' })
+    await fromProject.locator('.el-form-item').filter({ hasText: 'Project' }).first().getByText(project.name).waitFor()
+    assert.equal(new URL(page.url()).searchParams.get('project'), project.id)
+    await fromProject.getByRole('button', { name: 'Cancel', exact: true }).click()
+    await page.locator('[data-test="assessment-row"]').nth(10).waitFor()
+    assert.equal(await page.locator('[data-test="assessment-row"]').count(), 11)
+  },
+  { skip, timeout: 120_000 },
 )

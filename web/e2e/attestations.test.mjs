@@ -7,9 +7,14 @@
 //    user signs the reserved slot digitally with a key generated in their browser (WebCrypto;
 //    the key never leaves the page). The administrator seals, sees every signature valid on
 //    the Verification tab, exports the CycloneDX document, and `assay-ctl verify` accepts it
-//    offline with the public key set (exit 0).
+//    offline with the public key set (exit 0); the PDF report downloads (a %PDF- file).
 // 2. On a phone (390 px), in German and dark mode, the sealed attestation's page fits the
 //    screen; screenshots of it go to e2e/artifacts/ for a look.
+// 3. The administrator imports the specification's example attestation (no definitions,
+//    placeholder signatures, a dangling counter-claim): checks it first (nothing changes,
+//    the repairs and "Not signed" are shown), imports it, lands on the imported attestation
+//    (state Imported, the banner saying it was not signed here, no sign or seal actions); the
+//    same document again is recognised as imported before.
 //
 // The data is prepared through the API with the administrator's session: ASVS 4.0.3 imported
 // from the repository's standards data (as e2e/assessments.test.mjs does 5.0.0), an entity, a
@@ -49,6 +54,8 @@ const SIGNER = {
   password: 'sina journey passphrase 9',
 }
 const ASSESSOR_ORG = `Acme Assurance ${RUN}`
+/** EXAMPLE_ATTESTATION is the CycloneDX specification's example attestation (shared test data). */
+const EXAMPLE_ATTESTATION = join(STANDARDS_DATA, '..', 'cyclonedx', 'examples', 'valid-attestation-1.6.json')
 const TITLE = `Payments ASVS 4 L1 ${RUN}`
 
 // rationale is a rationale of 16 words (the server's minimum is 15).
@@ -332,6 +339,11 @@ journey(
       await rm(dir, { recursive: true, force: true })
     }
 
+    // The PDF report of the sealed attestation (issue 24).
+    const [pdf] = await Promise.all([page.waitForEvent('download'), page.locator('[data-test="attestation-report"]').click()])
+    assert.match(pdf.suggestedFilename(), /^attestation-.+-report\.pdf$/)
+    assert.equal((await readFile(await pdf.path())).subarray(0, 5).toString('latin1'), '%PDF-')
+
     await mkdir(ARTIFACTS, { recursive: true })
     await page.screenshot({ path: `${ARTIFACTS}attestation-desktop.png`, fullPage: true })
   },
@@ -370,4 +382,55 @@ journey(
     await fits('list')
   },
   { skip, timeout: 60_000, viewport: PHONE, colorScheme: 'dark' },
+)
+
+journey(
+  'an administrator checks and imports an attestation document made elsewhere',
+  async ({ page, context }) => {
+    const { cookie } = await ensureFixture()
+    await asAdministrator(context, cookie)
+    const serial = `urn:uuid:3e671687-395b-41f5-a30f-${Date.now().toString(16).padStart(12, '0').slice(-12)}`
+    const original = await readFile(EXAMPLE_ATTESTATION, 'utf8')
+    const doc = original.replace('urn:uuid:3e671687-395b-41f5-a30f-a58921a69b79', serial)
+    const dir = await mkdtemp(join(tmpdir(), 'assay-import-'))
+    const file = join(dir, 'example-attestation.json')
+    await writeFile(file, doc)
+    try {
+      await page.goto(`${WORK_BASE_URL}/attestations`)
+      await page.getByRole('heading', { level: 1, name: 'Attestations' }).waitFor()
+      await page.locator('[data-test="attestation-import"]').click()
+      const dialog = page.getByRole('dialog', { name: 'Import an attestation document' })
+      await dialog.locator('[data-test="import-file"]').setInputFiles(file)
+      await dialog.getByText('example-attestation.json').waitFor()
+      const before = (await api(cookie, 'GET', '/api/v1/attestation-imports')).items.length
+      await dialog.getByRole('button', { name: 'Check', exact: true }).click()
+      await dialog.getByText('Checked: nothing was changed.', { exact: false }).waitFor()
+      await dialog.getByText('Not signed').first().waitFor()
+      await dialog.getByText('No claim "counterClaim-1" is declared', { exact: false }).waitFor()
+      assert.equal((await api(cookie, 'GET', '/api/v1/attestation-imports')).items.length, before, 'a check changes nothing')
+      await dialog.getByRole('button', { name: 'Import', exact: true }).click()
+      await page.locator('[data-test="imported-banner"]').waitFor()
+      await state(page, 'imported').waitFor()
+      const id = pathOf(page).split('/').pop()
+      assert.match(id, /^at_/)
+      for (const action of ['attestation-seal', 'attestation-edit', 'attestation-rescind']) {
+        assert.equal(await page.locator(`[data-test="${action}"]`).count(), 0, `no ${action} on an imported attestation`)
+      }
+      const imported = await api(cookie, 'GET', `/api/v1/attestations/${id}`)
+      assert.equal(imported.imported.signatures, 'absent')
+
+      // The same document again: recognised, nothing created.
+      await page.goto(`${WORK_BASE_URL}/attestations/imports`)
+      await page.locator('[data-test="import-row"]').first().waitFor()
+      await page.locator('[data-test="import-open"]').click()
+      const again = page.getByRole('dialog', { name: 'Import an attestation document' })
+      await again.locator('[data-test="import-file"]').setInputFiles(file)
+      await again.getByRole('button', { name: 'Check', exact: true }).click()
+      await again.locator('[data-test="import-already"]').waitFor()
+      assert.ok(await again.getByRole('button', { name: 'Import', exact: true }).isDisabled())
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  },
+  { skip, timeout: 60_000 },
 )

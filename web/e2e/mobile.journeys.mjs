@@ -1,5 +1,7 @@
-// The phone journey: at 390×844 the header has no room for the main navigation, so a
-// menu button opens a drawer with all of it, the Administration pages included.
+// The phone journeys: at 390×844 the header has no room for the main navigation, so a
+// menu button opens a drawer with all of it, the Administration pages included; and the
+// catalogue's list pages (standards, entities, projects) show cards and a Filters button,
+// as the assessments and evidence lists do (issue 26 item 9).
 //
 // It runs on the administration journeys' server (ADMIN_BASE_URL, REGISTRATION_MODE=
 // invite_only), after the journeys of administration.test.mjs, which declares it: test
@@ -7,7 +9,7 @@
 // through the API itself should they have failed first). It uses 1 of the server's 10
 // sign-in writes per address in 15 minutes.
 import assert from 'node:assert/strict'
-import { ADMIN_BASE_URL, adminUrl, ensureSetUp, journey, signIn, waitForPath } from './support.mjs'
+import { ADMIN_BASE_URL, adminUrl, CATALOGUE_ADMIN, CATALOGUE_BASE_URL, catalogueUrl, ensureSetUp, journey, signIn, waitForPath } from './support.mjs'
 
 /** PHONE is the viewport of the journey: an iPhone 12–15 in portrait. */
 export const PHONE = { width: 390, height: 844 }
@@ -56,5 +58,72 @@ export function mobileJourneys({ admin, skip }) {
       await waitForPath(page, '/')
     },
     { timeout: 60_000, viewport: PHONE, skip },
+  )
+}
+
+// callApi calls the API from the page, with its session cookie; it fails on an error status.
+async function callApi(page, method, path, body) {
+  const answer = await page.evaluate(
+    async ({ method, path, body }) => {
+      const response = await fetch(path, {
+        method,
+        headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      })
+      return { status: response.status, body: await response.text() }
+    },
+    { method, path, body },
+  )
+  assert.ok(answer.status < 300, `${method} ${path} answered ${answer.status}: ${answer.body}`)
+  return answer.body ? JSON.parse(answer.body) : null
+}
+
+/**
+ * catalogueListJourneys declares the journey of the catalogue's list pages on a phone, on
+ * the catalogue server (CATALOGUE_BASE_URL; catalogue.test.mjs declares it). It makes a
+ * draft standard, an entity and a project named with `run`, and uses 1 of the server's 10
+ * sign-in attempts per address in 15 minutes.
+ */
+export function catalogueListJourneys({ run, skip }) {
+  journey(
+    'on a phone, the standards, entities and projects lists show cards, with the filters behind a button',
+    async ({ page }) => {
+      await ensureSetUp(CATALOGUE_BASE_URL, CATALOGUE_ADMIN)
+      await signIn(page, CATALOGUE_BASE_URL, CATALOGUE_ADMIN)
+      const names = { standards: `Phone handbook ${run}`, entities: `Phone service ${run}`, projects: `Phone project ${run}` }
+      await callApi(page, 'POST', '/api/v1/standards', { identifier: `phone-handbook-${run}`, standardVersion: '1.0', name: names.standards, owner: 'A rather long owner name, Inc.' })
+      await callApi(page, 'POST', '/api/v1/entities', { name: names.entities, type: 'service', description: 'A service with a description long enough to need more than one line on a phone.' })
+      await callApi(page, 'POST', '/api/v1/projects', { name: names.projects, dueDate: '2030-01-31' })
+
+      const pages = [
+        { path: '/standards', heading: 'Standards', search: 'Search by name, identifier or description', cards: 'standards-cards' },
+        { path: '/entities', heading: 'Entities', search: 'Search by name or description', cards: 'entity-cards' },
+        { path: '/projects', heading: 'Projects', search: 'Search by name or description', cards: 'project-cards' },
+      ]
+      for (const { path, heading, search, cards } of pages) {
+        await page.goto(catalogueUrl(path))
+        await page.getByRole('heading', { level: 1, name: heading }).waitFor()
+        // The search box stays; the other filters hide behind "Filters" until it is pressed.
+        const toggle = page.locator('[data-test="filters-toggle"]')
+        await toggle.waitFor()
+        const panel = page.locator('[data-test="filters-panel"]')
+        assert.equal(await panel.isVisible(), false, `${path}: the filters are folded away`)
+        await toggle.click()
+        await panel.waitFor()
+        assert.equal(await toggle.getAttribute('aria-expanded'), 'true')
+        await toggle.click()
+        await panel.waitFor({ state: 'hidden' })
+
+        await page.getByRole('textbox', { name: search }).fill(names[path.slice(1)])
+        const list = page.locator(`[data-test="${cards}"]`)
+        const card = list.getByRole('listitem').filter({ hasText: names[path.slice(1)] })
+        await card.waitFor()
+        assert.equal(await page.locator('.el-table').count(), 0, `${path}: no table on a phone`)
+        const box = await card.boundingBox()
+        assert.ok(box && box.x >= 0 && box.x + box.width <= PHONE.width, `${path}: the card fits the screen (${box?.x}+${box?.width})`)
+        assert.equal(await overflowsSideways(page), false, `${path}: the page fits the screen`)
+      }
+    },
+    { timeout: 90_000, viewport: PHONE, skip },
   )
 }

@@ -169,6 +169,38 @@ journey(
     await ensureAccounts()
     await signIn(page, CATALOGUE_BASE_URL, CATALOGUE_ADMIN)
     await openStandards(page)
+
+    // The import dialog keeps each tab's outcome to itself (issue 26 item 8): a download that
+    // fails says so plainly and offers the file; a file that is not CycloneDX JSON says that.
+    await page.locator('[data-test="open-import"]').click()
+    const dialog = page.getByRole('dialog', { name: 'Import standards' })
+    await dialog.locator('[data-test="import-source-url"]').click()
+    // Nothing listens on port 9 of the loopback address (which this server may reach).
+    await dialog.locator('[data-test="import-url"]').fill('http://127.0.0.1:9/standard.cdx.json')
+    await dialog.locator('[data-test="import-run"]').click()
+    const download = dialog.locator('[data-test="import-failure"][data-kind="download"]')
+    await download.getByText('The document could not be downloaded').waitFor()
+    await download.getByText(/The document at 127\.0\.0\.1 could not be downloaded: /).waitFor()
+    await download.getByText('The document can also be imported as a file upload.').waitFor()
+    assert.equal(await dialog.getByText(/has (one error|\d+ errors)/).count(), 0, 'a failed download is no error of the document')
+    await download.getByRole('button', { name: 'Upload the file instead' }).click()
+    assert.equal(await dialog.locator('[data-test="import-failure"]').count(), 0, "the URL's failure stays on its tab")
+    const picker = dialog.locator('[data-test="import-file"] input[type="file"]')
+    assert.match(await picker.getAttribute('accept'), /\.json/)
+    await picker.setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello, these are notes\n') })
+    const notCycloneDx = dialog.locator('[data-test="import-failure"][data-kind="notCycloneDx"]')
+    await notCycloneDx.getByText('This is not a CycloneDX JSON document').waitFor()
+    assert.equal(await dialog.locator('[data-test="import-run"]').isDisabled(), true, 'a .txt file is not sent')
+    // A .json file that is not JSON: the server says the same, with its reason.
+    await picker.setInputFiles({ name: 'notes.json', mimeType: 'application/json', buffer: Buffer.from('hello, these are notes\n') })
+    await dialog.locator('[data-test="import-run"]').click()
+    await notCycloneDx.getByText(/The file is not a CycloneDX JSON document: it is not JSON/).waitFor()
+    await dialog.locator('[data-test="import-source-url"]').click()
+    await download.waitFor()
+    assert.equal(await notCycloneDx.count(), 0, "the file's failure stays on its tab")
+    await dialog.getByRole('button', { name: 'Close', exact: true }).click()
+    await dialog.waitFor({ state: 'hidden' })
+
     await page.getByRole('link', { name: 'Standards feed' }).click()
     await page.getByRole('heading', { level: 1, name: 'Standards feed' }).waitFor()
 

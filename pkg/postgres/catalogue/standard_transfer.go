@@ -365,3 +365,10 @@ func upsertCSVRows(ctx context.Context, tx *postgres.Tx, standardID string, rows
 		SELECT * FROM unnest($1::text[], $2::text[]) ON CONFLICT DO NOTHING`, memberLevels, memberReqs)
 	return err
 }
+
+// ImportStandardTx writes one standard in tx unless its identifier and version are present
+// (then it is linked: ImportUnchanged), for flows that import more than standards in one
+// transaction (the attestation import of the composition package).
+func ImportStandardTx(ctx context.Context, tx *postgres.Tx, imp assess.StandardImport, source assess.StandardSource) (assess.Standard, assess.ImportOutcome, error) {
+	return importStandard(ctx, tx, imp, source)
+}

@@ -73,8 +73,8 @@ func fillEvent(ctx context.Context, db *postgres.DB, t *assess.DeliveryTask) err
 	if t.Envelope, err = e.Envelope(); err != nil {
 		return err
 	}
-	t.Summary, t.Link, t.ActorName = e.Summary, e.Link, e.ActorName
-	if typ, ok := assess.LookupEventType(assess.EventName(e.Type)); ok {
+	t.Summary, t.Link, t.ActorName, t.Title = e.Summary, e.Link, e.ActorName, e.Title
+	if typ, ok := assess.LookupEventType(assess.EventName(e.Type)); ok && t.Title == "" { // an event recorded before titles were
 		t.Title = typ.Title
 	}
 	return nil

@@ -42,7 +42,10 @@ type Services struct {
 	WorkNotes     *work.WorkNoteService
 	Attestations  *work.AttestationService
 	PlatformKeys  *work.PlatformKeyService
+	Reports       *work.ReportService
 	Demo          *DemoService
+	// AttestationImports writes imported attestation documents (attestation_import.go).
+	AttestationImports *AttestationImportService
 }
 
 // Config is what the areas' services need besides the DB.
@@ -68,8 +71,12 @@ func NewWith(db *postgres.DB, cfg Config) *Services {
 	if cfg.Identity == nil {
 		cfg.Identity = identity.DefaultConfig()
 	}
+	identitySvc := identity.NewIdentityService(db, cfg.Identity)
+	if cfg.Attestations.ConfirmPasswordFunc == nil {
+		cfg.Attestations.ConfirmPasswordFunc = identitySvc.ConfirmPassword
+	}
 	return &Services{
-		Users: identity.NewUserService(db, cfg.Identity), Roles: identity.NewRoleService(db), Identity: identity.NewIdentityService(db, cfg.Identity), APIKeys: identity.NewAPIKeyService(db),
+		Users: identity.NewUserService(db, cfg.Identity), Roles: identity.NewRoleService(db), Identity: identitySvc, APIKeys: identity.NewAPIKeyService(db),
 		Invites: identity.NewInviteService(db, cfg.Identity), PasswordReset: identity.NewPasswordResetService(db, cfg.Identity), Audit: postgres.NewAuditService(db),
 		Notifications: delivery.NewNotificationService(db), Rules: delivery.NewRuleService(db), Webhooks: delivery.NewWebhookService(db),
 		Chat: delivery.NewChatService(db), Deliveries: delivery.NewDeliveryLogService(db), Email: delivery.NewEmailService(db),
@@ -78,6 +85,6 @@ func NewWith(db *postgres.DB, cfg Config) *Services {
 		Projects: work.NewProjectService(db), Tags: catalogue.NewTagService(db),
 		Assessments: work.NewAssessmentService(db, cfg.RationaleMinWords), Results: work.NewResultService(db, cfg.RationaleMinWords), Evidence: work.NewEvidenceService(db), Attachments: work.NewAttachmentService(db),
 		Claims: work.NewClaimService(db), WorkNotes: work.NewWorkNoteService(db), Attestations: work.NewAttestationService(db, cfg.Attestations),
-		PlatformKeys: work.NewPlatformKeyService(db), Demo: &DemoService{db},
+		PlatformKeys: work.NewPlatformKeyService(db), Reports: work.NewReportService(db, cfg.Attestations), Demo: &DemoService{db}, AttestationImports: &AttestationImportService{db},
 	}
 }

@@ -95,7 +95,11 @@ func (s *AssessmentService) enterState(ctx context.Context, tx *postgres.Tx, id 
 // affirmation_sealed): its result is what they sign.
 func reopenBlockers(ctx context.Context, tx *postgres.Tx, id string) error {
 	states, err := attestationStates(ctx, tx, id)
-	if err == nil && slices.ContainsFunc(states, assess.AttestationHoldsResult) {
+	switch {
+	case err != nil:
+	case slices.Contains(states, assess.AttestationImported):
+		err = assess.ErrImportedReadOnly
+	case slices.ContainsFunc(states, assess.AttestationHoldsResult):
 		err = assess.ErrAffirmationSealed
 	}
 	return err

@@ -246,6 +246,9 @@ func storedDocument(ctx context.Context, q postgres.Querier, id string) (assess.
 	}
 	d.Sealed = state == assess.AttestationSealed || state == assess.AttestationRescinded
 	d.Filename = id + ".cdx.json"
+	if state == assess.AttestationImported {
+		d.SpecVersion = cyclonedx.SpecOf(d.Bytes)
+	}
 	return d, err
 }
 
@@ -274,7 +277,8 @@ func (s *AttestationService) ExportAttestation(ctx context.Context, id, spec str
 		if err != nil {
 			return err
 		}
-		if spec == cyclonedx.AttestationSpec && t.State != assess.AttestationDraft {
+		if t.State == assess.AttestationImported || spec == cyclonedx.AttestationSpec && t.State != assess.AttestationDraft {
+			// An imported document is served as it came, in its own spec version.
 			out, err = storedDocument(ctx, tx, id)
 			return err
 		}
@@ -370,6 +374,9 @@ func lockForRequest(ctx context.Context, tx *postgres.Tx, id string, r interface
 // records who signed; when it was the last slot, the creator hears it is ready to seal.
 func (s *AttestationService) Sign(ctx context.Context, id, slotID string, r assess.SignRequest, actor assess.Actor) (assess.Attestation, error) {
 	var out assess.Attestation
+	if err := s.confirmHeldKeyPassword(ctx, &r, actor); err != nil {
+		return out, err
+	}
 	err := s.db.Change(ctx, actor, func(tx *postgres.Tx) error {
 		state, err := lockForRequest(ctx, tx, id, &r)
 		if err != nil {
@@ -391,7 +398,11 @@ func (s *AttestationService) Sign(ctx context.Context, id, slotID string, r asse
 		if err := applySignature(ctx, s.db, tx, id, slot, r); err != nil {
 			return err
 		}
-		if err := recordAttestation(ctx, tx, assess.ChangeAffirmationSigned, id, map[string]any{"slot": slotID, "kind": r.Kind}, "", &out); err != nil {
+		details := map[string]any{"slot": slotID, "kind": r.Kind}
+		if r.Kind == assess.SignatureDigital && r.Digital.HeldKeyID != "" {
+			details["heldKeyId"] = r.Digital.HeldKeyID
+		}
+		if err := recordAttestation(ctx, tx, assess.ChangeAffirmationSigned, id, details, "", &out); err != nil {
 			return err
 		}
 		for _, sg := range out.Signatories {
@@ -473,21 +484,25 @@ func applySignature(ctx context.Context, db *postgres.DB, tx *postgres.Tx, id st
 			return err
 		}
 	case assess.SignatureDigital:
-		raw, err := json.Marshal(r.Digital.Signer)
+		obj, err := digitalSignerObject(ctx, db, tx, r.Digital, doc.Bytes)
 		if err != nil {
 			return err
-		}
-		obj, err := jsf.ParseObject(raw)
-		if err != nil {
-			return assess.ErrBadSignature(err.Error())
 		}
 		var jwk jsf.JWK
 		next, jwk, err = attest.AddDigitalSignature(doc.Bytes, obj, who)
 		if err != nil {
 			return assess.ErrBadSignature(err.Error())
 		}
-		signer, keyID = r.Digital.Signer, jsf.Thumbprint(jwk)
-		if err := recordSigningKey(ctx, tx, jwk, fmt.Sprint(r.Digital.Signer["algorithm"])); err != nil {
+		raw, err := jsf.Marshal(obj)
+		if err != nil {
+			return err
+		}
+		var kept map[string]any
+		if err := json.Unmarshal(raw, &kept); err != nil {
+			return err
+		}
+		signer, keyID = kept, jsf.Thumbprint(jwk)
+		if err := recordSigningKey(ctx, tx, jwk, fmt.Sprint(kept["algorithm"])); err != nil {
 			return err
 		}
 	}
@@ -498,6 +513,23 @@ func applySignature(ctx context.Context, db *postgres.DB, tx *postgres.Tx, id st
 		signer_role = $6, signer_org = $7, image_png = $8, signer = $9, key_id = coalesce($10, '') WHERE id = $1`,
 		slot.ID, r.Kind, tx.Actor.ID, tx.Now, who.Name, who.Role, who.Organization, image, signer, keyID)
 	return err
+}
+
+// digitalSignerObject is the JSF signer object of a digital signature: the one the
+// signatory sent, or the one a key the service holds for them makes now.
+func digitalSignerObject(ctx context.Context, db *postgres.DB, tx *postgres.Tx, d *assess.DigitalSignature, frozen []byte) (*jsf.Object, error) {
+	if d.HeldKeyID != "" {
+		return heldKeySignerObject(ctx, db, tx, d.HeldKeyID, frozen)
+	}
+	raw, err := json.Marshal(d.Signer)
+	if err != nil {
+		return nil, err
+	}
+	obj, err := jsf.ParseObject(raw)
+	if err != nil {
+		return nil, assess.ErrBadSignature(err.Error())
+	}
+	return obj, nil
 }
 
 // recordSigningKey keeps a digital signature's public key on the signer's profile.

@@ -34,16 +34,21 @@ const attestationSelect = `SELECT t.id, t.assessment_id, a.title, a.entity_id, e
 		'signedBy', CASE WHEN sb.id IS NULL THEN NULL ELSE jsonb_build_object('id', sb.id, 'username', sb.username, 'displayName', sb.display_name) END,
 		'signedAt', s.signed_at, 'signerName', s.signer_name, 'keyId', s.key_id, 'hasImage', s.image_png IS NOT NULL) ORDER BY s.position)
 		FROM attestation_signatories s LEFT JOIN users su ON su.id = s.user_id LEFT JOIN users sb ON sb.id = s.signed_by
-		WHERE s.attestation_id = t.id), '[]'::jsonb)
+		WHERE s.attestation_id = t.id), '[]'::jsonb),
+	coalesce(t.import_id, ''), coalesce(im.serial_number, ''), coalesce(im.source, ''), coalesce(im.signatures, '')
 FROM attestations t JOIN assessments a ON a.id = t.assessment_id JOIN entities en ON en.id = a.entity_id
-LEFT JOIN users cu ON cu.id = t.created_by`
+LEFT JOIN users cu ON cu.id = t.created_by LEFT JOIN attestation_imports im ON im.id = t.import_id`
 
 func scanAttestation(row pgx.Row) (assess.Attestation, error) {
 	var t assess.Attestation
+	var imp assess.ImportedFrom
 	err := row.Scan(&t.ID, &t.AssessmentID, &t.AssessmentTitle, &t.EntityID, &t.EntityName, &t.Summary, &t.Statement, &t.State,
 		&t.SerialNumber, &t.FrozenAt, &t.SealedAt, &t.SealKeyID, &t.ValidUntil, &t.Score, &t.RescindedAt, &t.RescindReason,
 		&t.CreatedBy.ID, &t.CreatedBy.Username, &t.CreatedBy.DisplayName, &t.Version, &t.CreatedAt, &t.UpdatedAt,
-		&t.Assessors, &t.ClaimIDs, &t.Signatories)
+		&t.Assessors, &t.ClaimIDs, &t.Signatories, &imp.ID, &imp.SerialNumber, &imp.Source, &imp.Signatures)
+	if imp.ID != "" {
+		t.Imported = &imp
+	}
 	t.CreatedAt, t.UpdatedAt = t.CreatedAt.UTC(), t.UpdatedAt.UTC()
 	for _, p := range []**time.Time{&t.FrozenAt, &t.SealedAt, &t.RescindedAt} {
 		if *p != nil {
@@ -492,4 +497,12 @@ func attestationStates(ctx context.Context, q postgres.Querier, assessmentID str
 	err := q.QueryRow(ctx, `SELECT ARRAY(SELECT DISTINCT state FROM attestations WHERE assessment_id = $1)`,
 		assessmentID).Scan(&states)
 	return states, err
+}
+
+// RecordAttestation records change c about attestation id in tx, with its assessment's team
+// as the audience, for flows of the composition package (the attestation import).
+func RecordAttestation(ctx context.Context, tx *postgres.Tx, c assess.Change, id string, details map[string]any) (assess.Attestation, error) {
+	var out assess.Attestation
+	err := recordAttestation(ctx, tx, c, id, details, "", &out)
+	return out, err
 }

@@ -211,7 +211,7 @@ func evidenceEvent(data assess.EvidenceEvent, subject string) assess.NewEvent {
 }
 
 // recordEvidence reads evidence id inside tx as the actor sees it and records change c
-// about it; fill completes the event data (previous state, note, link).
+// about it, with its name; fill completes the event data (previous state, note, link).
 func recordEvidence(ctx context.Context, tx *postgres.Tx, c assess.Change, id string, details map[string]any,
 	fill func(*assess.EvidenceEvent) (subject, scope string)) (assess.Evidence, error) {
 	e, err := findEvidence(ctx, tx, tx.Actor, id)
@@ -223,7 +223,19 @@ func recordEvidence(ctx context.Context, tx *postgres.Tx, c assess.Change, id st
 	if fill != nil {
 		subject, scope = fill(&data)
 	}
-	return e, tx.Record(ctx, c, evidenceTarget(id, scope), details, evidenceEvent(data, subject))
+	return e, tx.Record(ctx, c, evidenceTarget(id, scope), withName(details, e.Name), evidenceEvent(data, subject))
+}
+
+// withName records the record's name with a change (details "name", unless the change
+// recorded one), so the timeline and the audit log name it even after it is deleted.
+func withName(details map[string]any, name string) map[string]any {
+	if details == nil {
+		details = map[string]any{}
+	}
+	if _, ok := details["name"]; !ok {
+		details["name"] = name
+	}
+	return details
 }
 
 var (

@@ -193,11 +193,16 @@ func (s *PlatformKeyService) RescissionList(ctx context.Context) ([]byte, error)
 		if err != nil {
 			return err
 		}
+		revoked, err := revokedSigningKeys(ctx, tx)
+		if err != nil {
+			return err
+		}
 		signer, _, err := platformSigner(ctx, s.db, tx)
 		if err != nil {
 			return err
 		}
-		out, err = attest.SignRescissions(attest.RescissionList{Issuer: "assay", Updated: tx.Now.UTC(), Rescissions: items}, signer)
+		out, err = attest.SignRescissions(attest.RescissionList{Issuer: "assay", Updated: tx.Now.UTC(), Rescissions: items,
+			RevokedKeys: revoked}, signer)
 		return err
 	})
 	return out, err

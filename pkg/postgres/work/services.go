@@ -5,6 +5,7 @@
 package work
 
 import (
+	"context"
 	"time"
 
 	"github.com/assay-dev/assay/pkg/assess"
@@ -99,4 +100,8 @@ type AttestationConfig struct {
 	AppURL string
 	// ToolVersion names the service's version in the documents' metadata.
 	ToolVersion string
+	// ConfirmPasswordFunc checks a user's current password again before a signature with
+	// a key the service holds for them (the identity area's check, counted with the
+	// failed sign-ins). Without it such signatures are refused.
+	ConfirmPasswordFunc func(ctx context.Context, userID, password string, actor assess.Actor) error
 }

@@ -18,12 +18,16 @@ import (
 
 var errSigningKeyNotFound = &assess.Error{Code: assess.ECodeNotFound, Message: "Signing key not found."}
 
-const signingKeySelect = `SELECT id, label, algorithm, key_id, public_jwk, created_at FROM user_signing_keys`
+const signingKeySelect = `SELECT id, label, algorithm, key_id, public_jwk, created_at, held, revoked_at FROM user_signing_keys`
 
 func scanSigningKey(row pgx.Row) (assess.SigningKey, error) {
 	var k assess.SigningKey
-	err := row.Scan(&k.ID, &k.Label, &k.Algorithm, &k.KeyID, &k.PublicKey, &k.CreatedAt)
+	err := row.Scan(&k.ID, &k.Label, &k.Algorithm, &k.KeyID, &k.PublicKey, &k.CreatedAt, &k.Held, &k.RevokedAt)
 	k.CreatedAt = k.CreatedAt.UTC()
+	if k.RevokedAt != nil {
+		u := k.RevokedAt.UTC()
+		k.RevokedAt = &u
+	}
 	return k, err
 }
 
@@ -76,12 +80,19 @@ func (s *AttestationService) AddSigningKey(ctx context.Context, n assess.NewSign
 }
 
 // DeleteSigningKey implements assess.AttestationService: one's own keys only (404 for
-// another user's).
+// another user's); a key held by the service is revoked instead (409).
 func (s *AttestationService) DeleteSigningKey(ctx context.Context, id string, actor assess.Actor) error {
+	if !assess.ValidID(assess.PrefixSigningKey, id) {
+		return errSigningKeyNotFound
+	}
 	return s.db.Change(ctx, actor, func(tx *postgres.Tx) error {
 		var keyID string
-		err := tx.QueryRow(ctx, "DELETE FROM user_signing_keys WHERE id = $1 AND user_id = $2 RETURNING key_id", id, actor.ID).Scan(&keyID)
+		err := tx.QueryRow(ctx, "DELETE FROM user_signing_keys WHERE id = $1 AND user_id = $2 AND NOT held RETURNING key_id", id, actor.ID).Scan(&keyID)
 		if errors.Is(err, pgx.ErrNoRows) {
+			var held bool
+			if err := tx.QueryRow(ctx, "SELECT held FROM user_signing_keys WHERE id = $1 AND user_id = $2", id, actor.ID).Scan(&held); err == nil && held {
+				return assess.ErrHeldKeyDelete
+			}
 			return errSigningKeyNotFound
 		}
 		if err != nil {

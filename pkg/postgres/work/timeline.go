@@ -13,21 +13,23 @@ import (
 // assessment records the assessment's id as its scope (Target.Scope), and the timeline
 // lists those rows newest first on the index audit_log (scope_id, id DESC).
 
-// timelineSelect reads audit rows with the actor as people know them: a user's username
-// and display name, or a label for the service and the command line.
+// timelineSelect reads audit rows with the actor as people know them (a user's username
+// and display name, or a label for the service and the command line) and the record
+// changed by name, with its page, in the same query (postgres.AuditTargetNameSQL).
 const timelineSelect = `SELECT a.id, a.occurred_at, a.actor, coalesce(au.username, ''),
 	CASE
 		WHEN a.actor = 'system' THEN 'System'
 		WHEN starts_with(a.actor, 'cli:') THEN 'Command line'
 		ELSE coalesce(nullif(au.display_name, ''), au.username, a.actor)
 	END,
-	a.action, a.target_type, a.target_id, a.details
+	a.action, a.target_type, a.target_id,
+	coalesce(` + postgres.AuditTargetNameSQL + `, ''), coalesce(` + postgres.AuditTargetLinkSQL + `, ''), a.details
 FROM audit_log a LEFT JOIN users au ON au.id = a.actor`
 
 func scanTimelineEntry(row pgx.Row) (assess.TimelineEntry, error) {
 	var e assess.TimelineEntry
 	err := row.Scan(&e.ID, &e.OccurredAt, &e.Actor.ID, &e.Actor.Username, &e.Actor.DisplayName, &e.Action,
-		&e.TargetType, &e.TargetID, &e.Details)
+		&e.TargetType, &e.TargetID, &e.TargetName, &e.TargetLink, &e.Details)
 	e.OccurredAt = e.OccurredAt.UTC()
 	if e.Details == nil {
 		e.Details = map[string]any{}

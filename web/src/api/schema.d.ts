@@ -862,6 +862,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/assessments/{id}/report.pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download an assessment's PDF report
+         * @description A cover (entity, standards, dates, score, the SHA-256 of the report's content, the platform key and how to verify), the contents, the figures per standard and per level, every requirement with its result and rationale, the claims (with claims.view) and the evidence with each file's SHA-256 (with evidence.view). An assessment the caller may not see is 404, as its JSON read.
+         */
+        get: operations["getAssessmentReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/assessments/{id}/requirements": {
         parameters: {
             query?: never;
@@ -1054,6 +1074,87 @@ export interface paths {
         patch: operations["updateAssessor"];
         trace?: never;
     };
+    "/api/v1/attestation-imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List imported attestation documents
+         * @description Newest first, cursor-paginated: each import with its report.
+         */
+        get: operations["listAttestationImports"];
+        put?: never;
+        /**
+         * Import an attestation document
+         * @description Upload a CycloneDX attestation document (part file, at most STANDARDS_IMPORT_MAX_BYTES), optionally preceded by a text part jwks: the public keys (a JWKS) of whoever issued it, to trust their signatures. The document must be valid CycloneDX 1.6 or 1.7 (checked against the official schema first: 422 whose details name the JSON pointer of each problem) and declare at least one attestation. Standards are linked by identifier and version (created when absent), targets become entities (linked by name and type), assessors are linked by name; an assessment (complete), its evidence descriptors (files named, not fetched), claims and the attestation (state imported) are created, all read-only, in one transaction. Repairs of real documents (undefined requirements, dangling references, placeholder signatures) are listed, never silent. Signatures are checked with the verifier receivers use, against this installation's platform keys and the keys given in jwks: valid, untrusted, invalid or absent — an imported document is never shown as signed here. The same document (serial number and version, else SHA-256) is imported once: a second import creates nothing and answers 200 with alreadyImported and the first import; another document with the same serial number and version is 409. dryRun=true reports what would be created, linked or repaired and changes nothing.
+         */
+        post: operations["importAttestation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/attestation-imports/url": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import an attestation document from a URL
+         * @description Downloads the document (https to public addresses; 422 url_not_allowed otherwise, fetch_failed with the reason in words when the download fails) and imports it. The document must be valid CycloneDX 1.6 or 1.7 (checked against the official schema first: 422 whose details name the JSON pointer of each problem) and declare at least one attestation. Standards are linked by identifier and version (created when absent), targets become entities (linked by name and type), assessors are linked by name; an assessment (complete), its evidence descriptors (files named, not fetched), claims and the attestation (state imported) are created, all read-only, in one transaction. Repairs of real documents (undefined requirements, dangling references, placeholder signatures) are listed, never silent. Signatures are checked with the verifier receivers use, against this installation's platform keys and the keys given in jwks: valid, untrusted, invalid or absent — an imported document is never shown as signed here. The same document (serial number and version, else SHA-256) is imported once: a second import creates nothing and answers 200 with alreadyImported and the first import; another document with the same serial number and version is 409. dryRun=true reports what would be created, linked or repaired and changes nothing.
+         */
+        post: operations["importAttestationFromURL"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/attestation-imports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an imported attestation document's report */
+        get: operations["getAttestationImport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/attestation-imports/{id}/document": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download an imported document as it came
+         * @description The bytes exactly as imported: their signatures, if any, verify as they did at the source.
+         */
+        get: operations["getAttestationImportDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/attestations": {
         parameters: {
             query?: never;
@@ -1177,6 +1278,26 @@ export interface paths {
          * @description Fixes the statement (serial number, time, the platform's signatures of each attestation, claim and evidence object) and returns it: a digital signatory signs its declarations with a key of their own (docs/attestations.md). Idempotent: later calls return the stored document. Needs at least one slot (409 no_slots).
          */
         post: operations["freezeAttestation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/attestations/{id}/report.pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download an attestation's PDF report
+         * @description The assessment's report with the attestation's map (scores, confidence, its claims and the evidence they cite), the SHA-256 of the stored CycloneDX document, the signatories with their kind, time and the verdict on each signature, the seal and the rescission. A draft has no document yet and says so. Not a signed document itself: the CycloneDX export is.
+         */
+        get: operations["getAttestationReport"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1314,7 +1435,7 @@ export interface paths {
         put?: never;
         /**
          * Sign a slot
-         * @description Electronic: the name (role and organisation default to the slot's) and optionally an image of a drawn signature (PNG, JPEG or WebP, re-encoded as PNG). Digital: the JSF signer object {algorithm, publicKey, value} made over the frozen statement's declarations; the service verifies it before accepting it (422 bad_signature) and keeps the public key on the signer's profile. A slot pinned to someone else is 403 slot_pinned; a signed one 409 slot_signed. The first signature freezes a draft.
+         * @description Electronic: the name (role and organisation default to the slot's) and optionally an image of a drawn signature (PNG, JPEG or WebP, re-encoded as PNG). Digital: the JSF signer object {algorithm, publicKey, value} made over the frozen statement's declarations; the service verifies it before accepting it (422 bad_signature) and keeps the public key on the signer's profile. Or, instead of the signer, heldKeyId (a key the service holds for the caller) and the caller's password: the service makes the same signer object itself (400 incorrect for a wrong password, counted as a failed sign-in; 429 while the account is locked; 409 revoked). A slot pinned to someone else is 403 slot_pinned; a signed one 409 slot_signed. The first signature freezes a draft.
          */
         post: operations["signAttestation"];
         delete?: never;
@@ -2111,6 +2232,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/me/signing-keys/generate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Generate a signing key held by the service
+         * @description For users who cannot keep a private key: the service generates an Ed25519 or ES256 (P-256) key pair, keeps the private key sealed through the keyring (encrypted at rest; never returned) and answers with the public key, listed with one's other keys as held. It signs a slot only for its owner, with their password given again (sign with kind digital and digital.heldKeyId). 409 encryption_required when the service runs without MASTER_ENCRYPTION_KEY: it would store the private key in plaintext.
+         */
+        post: operations["generateHeldSigningKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/me/signing-keys/{id}": {
         parameters: {
             query?: never;
@@ -2123,9 +2264,29 @@ export interface paths {
         post?: never;
         /**
          * Remove a signing key
-         * @description Documents signed with the key stay valid: they carry the key.
+         * @description Documents signed with the key stay valid: they carry the key. A key held by the service is revoked instead (409 held_key): its record stays so verification can judge the signatures it made.
          */
         delete: operations["deleteSigningKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/signing-keys/{id}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke a signing key held by the service
+         * @description One's own keys held by the service: the private key is destroyed and the revocation time recorded (the time of the last signature it made if that is later). Verification then reports a signature with the key whose signing record is later than the revocation as invalid; earlier ones stay valid. The public rescission list (/api/v1/rescissions) publishes the revocation for offline verifiers. 409 not_held for a public key of one's own (remove it instead), 409 revoked when revoked already.
+         */
+        post: operations["revokeSigningKey"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -3537,6 +3698,26 @@ export interface webhooks {
          * @description A sealed attestation reaches the earliest valid-until day of the evidence it cites within EVIDENCE_EXPIRY_REMINDER_DAYS; its creator is notified once.
          */
         post: operations["event-attestation-expiring"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "attestation.imported": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Attestation imported
+         * @description An attestation document made elsewhere was imported with its assessment, evidence and claims (read-only).
+         */
+        post: operations["event-attestation-imported"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5180,6 +5361,8 @@ export interface components {
             /** Format: date-time */
             frozenAt: string | null;
             id: string;
+            /** @description Set for an attestation imported from a document made elsewhere (state imported) */
+            imported?: components["schemas"]["ImportedFrom"];
             rescindReason?: string;
             /** Format: date-time */
             rescindedAt: string | null;
@@ -5196,7 +5379,7 @@ export interface components {
             serialNumber?: string;
             signatories: components["schemas"]["Signatory"][] | null;
             /** @enum {string} */
-            state: "draft" | "signing" | "sealed" | "rescinded";
+            state: "draft" | "signing" | "sealed" | "rescinded" | "imported";
             /** @description The affirmation the signatories sign */
             statement: string;
             summary: string;
@@ -5248,6 +5431,51 @@ export interface components {
             timestamp: string;
             /** @constant */
             type: "attestation.expiring";
+        };
+        AttestationImport: {
+            /** @description The same document (serial number and version, else SHA-256) was imported before: nothing was created; this is the first import */
+            alreadyImported: boolean;
+            assessmentId: string;
+            attestationId: string;
+            created: components["schemas"]["ImportCounts"];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: int64 */
+            docVersion: number;
+            dryRun: boolean;
+            filename: string;
+            /** @description Empty on a dry run */
+            id: string;
+            importedBy: components["schemas"]["UserRef"];
+            linked: components["schemas"]["ImportCounts"];
+            records: components["schemas"]["ImportedRecord"][] | null;
+            repairs: components["schemas"]["ImportRepair"][] | null;
+            serialNumber: string;
+            sha256: string;
+            signatures: components["schemas"]["ImportSignatures"];
+            /** @description upload, or the URL it was fetched from */
+            source: string;
+            specVersion: string;
+        };
+        AttestationImportURL: {
+            /** @description The public keys (a JWKS) of whoever issued the document, to trust their signatures */
+            jwks?: unknown;
+            /** @description https URL of a CycloneDX 1.6 or 1.7 attestation document (the outbound guard of webhooks applies) */
+            url: string;
+        };
+        /** @description Body of every attestation.imported delivery: sent to the webhook destinations whose event filter selects the type or that a global notification rule names, signed per Standard Webhooks. */
+        AttestationImportedEvent: {
+            actor: components["schemas"]["EventActor"];
+            data: components["schemas"]["Attestation"];
+            /** @description Stable identifier of the event (evt_…); the same in every delivery of it */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the change happened
+             */
+            timestamp: string;
+            /** @constant */
+            type: "attestation.imported";
         };
         AttestationRequirement: {
             claimIds: string[] | null;
@@ -5362,7 +5590,9 @@ export interface components {
             occurredAt: string;
             requestId?: string;
             targetId?: string;
-            /** @description The display name (or username) of a user target, the name of a role target; absent for other targets and for deleted ones */
+            /** @description Path of the target's page in the web UI; absent when it has none or no longer exists */
+            targetLink?: string;
+            /** @description What the row is about, for people: a user target's current display name (or username); for other targets the name recorded with the row (a requirement by its identifier), else the record's current name; absent when neither is known */
             targetName?: string;
             targetType?: string;
         };
@@ -5854,8 +6084,12 @@ export interface components {
             message?: string;
         };
         DigitalSignature: {
-            /** @description The JSF signer object: {algorithm, publicKey, value}; see docs/attestations.md */
-            signer: {
+            /** @description Sign on the server with this key held by the service for the caller (uk_…); needs password. Not with signer. */
+            heldKeyId?: string;
+            /** @description With heldKeyId: the caller's current password (a wrong one counts as a failed sign-in) */
+            password?: string;
+            /** @description The JSF signer object: {algorithm, publicKey, value}; see docs/attestations.md. Not with heldKeyId. */
+            signer?: {
                 [key: string]: unknown;
             };
         };
@@ -6576,6 +6810,30 @@ export interface components {
             /** @enum {string} */
             status: "error";
         };
+        ImportCounts: {
+            /** Format: int64 */
+            assessments: number;
+            /** Format: int64 */
+            assessors: number;
+            /** Format: int64 */
+            attestations: number;
+            /** Format: int64 */
+            claims: number;
+            /** Format: int64 */
+            entities: number;
+            /** Format: int64 */
+            evidence: number;
+            /** Format: int64 */
+            requirements: number;
+            /** Format: int64 */
+            standards: number;
+        };
+        ImportRepair: {
+            /** @enum {string} */
+            code: "missing_definitions" | "dangling_reference" | "placeholder_signature" | "missing_target" | "duplicate_reference" | "standard_repaired" | "out_of_range";
+            message: string;
+            pointer: string;
+        };
         ImportResult: {
             /** Format: int64 */
             created: number;
@@ -6583,9 +6841,44 @@ export interface components {
             /** Format: int64 */
             unchanged: number;
         };
+        ImportSignatures: {
+            checks: components["schemas"]["SignatureCheck"][] | null;
+            /** @description The document carries a signature over the whole of it */
+            sealed: boolean;
+            /**
+             * @description Worst verdict: invalid, untrusted, valid; absent when it carries no real signature
+             * @enum {string}
+             */
+            state: "valid" | "untrusted" | "invalid" | "absent";
+            /** Format: int64 */
+            trustedKeys: number;
+        };
         ImportURL: {
             /** @description https URL of a CycloneDX 1.6 or 1.7 document (plain http and internal addresses only inside OUTBOUND_ALLOW_NETWORKS) */
             url: string;
+        };
+        ImportedFrom: {
+            /** @description The import (ai_…) */
+            id: string;
+            serialNumber: string;
+            /**
+             * @description The verdict on the document's signatures at import
+             * @enum {string}
+             */
+            signatures: "valid" | "untrusted" | "invalid" | "absent";
+            /** @description upload, or the URL it was fetched from */
+            source: string;
+        };
+        ImportedRecord: {
+            /** @description Empty on a dry run for created records */
+            id: string;
+            /** @enum {string} */
+            kind: "standard" | "entity" | "assessor" | "assessment" | "evidence" | "claim" | "attestation";
+            name: string;
+            /** @enum {string} */
+            outcome: "created" | "linked";
+            /** @description The bom-ref the document gave it */
+            ref?: string;
         };
         ImportedStandard: {
             /** Format: date-time */
@@ -6881,6 +7174,14 @@ export interface components {
         NewEvidenceNote: {
             content: string;
         };
+        NewHeldSigningKey: {
+            /**
+             * @description Ed25519, or ES256 (ECDSA on P-256)
+             * @enum {string}
+             */
+            algorithm: "Ed25519" | "ES256";
+            label: string;
+        };
         NewInvite: {
             /** @description Optional; restricts redemption to this address */
             email?: string;
@@ -7094,6 +7395,12 @@ export interface components {
         PageAttestation: {
             hasMore: boolean;
             items: components["schemas"]["Attestation"][] | null;
+            /** @description Pass as cursor to get the next page; absent on the last page */
+            nextCursor?: string;
+        };
+        PageAttestationImport: {
+            hasMore: boolean;
+            items: components["schemas"]["AttestationImport"][] | null;
             /** @description Pass as cursor to get the next page; absent on the last page */
             nextCursor?: string;
         };
@@ -7404,7 +7711,7 @@ export interface components {
             inProgress: number;
             /**
              * Format: double
-             * @description answered / requirements × 100 (two decimals); null while no requirement is loaded
+             * @description The mean progress of the assessments that are not cancelled, each counted alike: a complete or archived one 100, one under way its answered requirements over its requirements, one not started 0 (two decimals); null while there is none
              */
             percentComplete: number | null;
             /**
@@ -7560,9 +7867,19 @@ export interface components {
             type: "project.updated";
         };
         ProjectWarning: {
-            /** @description no_standards, standard_not_published, overdue, … */
+            /** @description no_standards, standard_not_published, overdue, assessments_overdue, assessments_due_after_project (warnings); work_started, ready_to_complete (info: the project's state may be moved, which never happens by itself) */
             code: string;
+            /**
+             * Format: int64
+             * @description How many assessments it concerns, where it concerns some
+             */
+            count?: number;
             message: string;
+            /**
+             * @description warning: something needs attention; info: a move worth making
+             * @enum {string}
+             */
+            severity: "warning" | "info";
         };
         Property: {
             name: string;
@@ -7860,6 +8177,16 @@ export interface components {
             /** @description The user the slot is pinned to; null: any user allowed to sign */
             user: components["schemas"]["UserRef"] | null;
         };
+        SignatureCheck: {
+            /** @description What the signature covers, for people */
+            object: string;
+            /** @description RFC 6901 pointer of the signed object */
+            pointer: string;
+            reason?: string;
+            /** @enum {string} */
+            status: "valid" | "untrusted" | "invalid" | "absent";
+            thumbprint?: string;
+        };
         SignatureImage: {
             /** @description PNG, JPEG or WebP, base64; re-encoded as PNG, at most 512 KiB and 2000×2000 pixels */
             image: string;
@@ -7868,6 +8195,8 @@ export interface components {
             algorithm: string;
             /** Format: date-time */
             createdAt: string;
+            /** @description The service holds the private key (generated on request; it signs on the server with the owner's password) */
+            held: boolean;
             id: string;
             /** @description RFC 7638 thumbprint */
             keyId: string;
@@ -7876,6 +8205,11 @@ export interface components {
             publicKey: {
                 [key: string]: unknown;
             };
+            /**
+             * Format: date-time
+             * @description Held keys: when the key was revoked (its private key destroyed); signatures claiming a later time are invalid
+             */
+            revokedAt: string | null;
         };
         SigningKeyList: {
             items: components["schemas"]["SigningKey"][] | null;
@@ -8123,6 +8457,10 @@ export interface components {
             /** Format: date-time */
             occurredAt: string;
             targetId: string;
+            /** @description Path of the record's page in the web UI; empty when it has none or no longer exists */
+            targetLink: string;
+            /** @description What the change was about, for people: the name it had when the change was recorded (a requirement by its identifier, such as V1.2.3), else its current name; empty when it has none */
+            targetName: string;
             targetType: string;
         };
         TreeRequirement: {
@@ -13942,6 +14280,103 @@ export interface operations {
             };
         };
     };
+    getAssessmentReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report (A4, text in DejaVu Sans). */
+            200: {
+                headers: {
+                    "Cache-Control"?: string;
+                    "Content-Disposition"?: string;
+                    "Content-Type"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listAssessmentRequirements: {
         parameters: {
             query?: {
@@ -15284,13 +15719,553 @@ export interface operations {
             };
         };
     };
+    listAttestationImports: {
+        parameters: {
+            query?: {
+                /** @description nextCursor of the previous page, with the same filters and sort */
+                cursor?: string;
+                /** @description Page size, 1–200 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PageAttestationImport"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    importAttestation: {
+        parameters: {
+            query?: {
+                /** @description Report what the import would do, changing nothing */
+                dryRun?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Upload a CycloneDX attestation document (part file, at most STANDARDS_IMPORT_MAX_BYTES), optionally preceded by a text part jwks: the public keys (a JWKS) of whoever issued it, to trust their signatures. The document must be valid CycloneDX 1.6 or 1.7 (checked against the official schema first: 422 whose details name the JSON pointer of each problem) and declare at least one attestation. Standards are linked by identifier and version (created when absent), targets become entities (linked by name and type), assessors are linked by name; an assessment (complete), its evidence descriptors (files named, not fetched), claims and the attestation (state imported) are created, all read-only, in one transaction. Repairs of real documents (undefined requirements, dangling references, placeholder signatures) are listed, never silent. Signatures are checked with the verifier receivers use, against this installation's platform keys and the keys given in jwks: valid, untrusted, invalid or absent — an imported document is never shown as signed here. The same document (serial number and version, else SHA-256) is imported once: a second import creates nothing and answers 200 with alreadyImported and the first import; another document with the same serial number and version is 409. dryRun=true reports what would be created, linked or repaired and changes nothing. */
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The file; at most UPLOAD_MAX_FILE_SIZE bytes. Text fields, if any, come before it.
+                     */
+                    file: string;
+                    /** @description The issuer's public keys (a JWKS document as text), before the file part */
+                    jwks?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description A dry run, or a document imported before (alreadyImported): nothing was created */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AttestationImport"];
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AttestationImport"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Entity Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    importAttestationFromURL: {
+        parameters: {
+            query?: {
+                /** @description Report what the import would do, changing nothing */
+                dryRun?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AttestationImportURL"];
+            };
+        };
+        responses: {
+            /** @description A dry run, or a document imported before (alreadyImported): nothing was created */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AttestationImport"];
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AttestationImport"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Entity Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAttestationImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AttestationImport"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAttestationImportDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document's original bytes, unchanged. */
+            200: {
+                headers: {
+                    "Cache-Control"?: string;
+                    "Content-Disposition"?: string;
+                    "Content-Type"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.cyclonedx+json": Record<string, never>;
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listAttestations: {
         parameters: {
             query?: {
                 /** @description Only attestations of this assessment (as_…) */
                 assessment?: string;
                 /** @description Only attestations in this state */
-                state?: "draft" | "signing" | "sealed" | "rescinded" | "";
+                state?: "draft" | "signing" | "sealed" | "rescinded" | "imported" | "";
                 /** @description nextCursor of the previous page, with the same filters and sort */
                 cursor?: string;
                 /** @description Page size, 1–200 */
@@ -16200,6 +17175,103 @@ export interface operations {
             };
             /** @description Conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAttestationReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report (A4, text in DejaVu Sans). */
+            200: {
+                headers: {
+                    "Cache-Control"?: string;
+                    "Content-Disposition"?: string;
+                    "Content-Type"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -22756,6 +23828,120 @@ export interface operations {
             };
         };
     };
+    generateHeldSigningKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewHeldSigningKey"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningKey"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Entity Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     deleteSigningKey: {
         parameters: {
             query?: never;
@@ -22803,6 +23989,118 @@ export interface operations {
             };
             /** @description Not Found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    revokeSigningKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningKey"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -30652,6 +31950,35 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["AttestationExpiringEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; anything else is retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event-attestation-imported": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id (dl_…): stable per event and destination, also on retries and redeliveries; use it to drop duplicates */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse messages too far from your clock */
+                "webhook-timestamp": string;
+                /** @description `v1,` followed by base64(HMAC-SHA256(key, webhook-id + "." + webhook-timestamp + "." + body)), where key is the base64-decoded part of the destination's secret after `whsec_` */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AttestationImportedEvent"];
             };
         };
         responses: {

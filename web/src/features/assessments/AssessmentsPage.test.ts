@@ -15,10 +15,12 @@ vi.mock('../../resources/catalogue/api', async (importOriginal) => ({
   ...(await importOriginal<typeof import('../../resources/catalogue/api')>()),
   fetchTagOptions: vi.fn(async () => []),
   fetchPublishedStandards: vi.fn(async () => []),
+  fetchEntityChoice: vi.fn(async (id: string) => ({ value: id, label: 'Web Shop' })),
+  entityChoices: vi.fn(async () => []),
 }))
 
-async function mountAt(path: string) {
-  const pinia = signedInPinia(signedInAdmin, ['assessments.view'])
+async function mountAt(path: string, permissions = ['assessments.view']) {
+  const pinia = signedInPinia(signedInAdmin, permissions)
   const router = createRouter({
     history: createMemoryHistory(),
     routes: [
@@ -61,5 +63,15 @@ describe('AssessmentsPage', () => {
     await wrapper.get('[data-test="filter-clear"]').trigger('click')
     await flushPromises()
     expect(router.currentRoute.value.query).toEqual({})
+  })
+
+  it("opens the create dialog with the entity of the page it came from, and leaves the list narrowed to it (issue 26 item 3)", async () => {
+    const { router } = await mountAt('/assessments?entity=en_1&new=1', ['assessments.view', 'assessments.create', 'entities.view'])
+    await flushPromises()
+    expect(router.currentRoute.value.query).toEqual({ entity: 'en_1' })
+    expect(vi.mocked(listAssessments).mock.calls.at(-1)![0]).toMatchObject({ entity: 'en_1' })
+    const dialog = document.querySelector('[data-test="assessment-dialog"]')
+    expect(dialog?.textContent).toContain('Web Shop')
+    expect(dialog?.textContent).toContain('Evidence must be linked to every requirement answered yes or partial.')
   })
 })

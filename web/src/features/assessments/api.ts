@@ -8,6 +8,7 @@ import type {
   AssessmentState,
   AssessmentUpdate,
   Claim,
+  CompletionCheck,
   Evidence,
   NewAssessment,
   Page,
@@ -65,6 +66,11 @@ export function updateTeam(id: string, update: TeamUpdate): Promise<Assessment> 
 export function transitionAssessment(id: string, to: AssessmentState, version: number, reason?: string): Promise<Assessment> {
   const body = { to, version, ...(reason ? { reason } : {}) }
   return asAssessment(unwrap(api.POST('/api/v1/assessments/{id}/transition', { params: { path: { id } }, body })))
+}
+
+/** fetchCompletionCheck asks whether the assessment may complete now, and what blocks it (nothing changes). */
+export function fetchCompletionCheck(id: string): Promise<CompletionCheck> {
+  return unwrap(api.GET('/api/v1/assessments/{id}/completion-check', { params: { path: { id } } }))
 }
 
 /** deleteAssessment removes an assessment (refused once complete or archived). */

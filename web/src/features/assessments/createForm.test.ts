@@ -3,18 +3,26 @@ import { emptyDraft, newAssessment, overlap, standardOptions } from './createFor
 
 describe('newAssessment', () => {
   it('posts only what is filled in, levels only where chosen', () => {
-    expect(newAssessment({ ...emptyDraft(), title: '  Shop  ', entityId: 'en_1' })).toEqual({ title: 'Shop', entityId: 'en_1', standards: [] })
+    expect(newAssessment({ ...emptyDraft(), title: '  Shop  ', entityId: 'en_1' })).toEqual({
+      title: 'Shop', entityId: 'en_1', standards: [], completionEvidence: 'every_positive',
+    })
     expect(
       newAssessment({
         title: 'Shop', description: ' d ', entityId: 'en_1', projectId: 'pr_1',
         standards: [{ standardId: 'st_1', levelId: 'lv_1' }, { standardId: 'st_2', levelId: '' }, { standardId: '', levelId: '' }],
-        assessorIds: ['us_1'], assesseeIds: ['us_2'], dueDate: '2026-05-01', tagIds: ['tg_1'],
+        assessorIds: ['us_1'], assesseeIds: ['us_2'], dueDate: '2026-05-01', tagIds: ['tg_1'], completionEvidence: 'none',
       }),
     ).toEqual({
       title: 'Shop', description: 'd', entityId: 'en_1', projectId: 'pr_1',
       standards: [{ standardId: 'st_1', levelId: 'lv_1' }, { standardId: 'st_2' }],
-      assessorIds: ['us_1'], assesseeIds: ['us_2'], dueDate: '2026-05-01', tagIds: ['tg_1'],
+      assessorIds: ['us_1'], assesseeIds: ['us_2'], dueDate: '2026-05-01', tagIds: ['tg_1'], completionEvidence: 'none',
     })
+  })
+
+  it('starts with the default evidence rule, and with the entity or project it was opened from', () => {
+    expect(emptyDraft().completionEvidence).toBe('every_positive')
+    expect(emptyDraft({ entityId: 'en_7' })).toMatchObject({ entityId: 'en_7', projectId: '' })
+    expect(emptyDraft({ projectId: 'pr_7' })).toMatchObject({ entityId: '', projectId: 'pr_7' })
   })
 })
 

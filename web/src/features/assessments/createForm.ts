@@ -1,4 +1,4 @@
-import type { NewAssessment } from './types'
+import { DEFAULT_COMPLETION_EVIDENCE, type CompletionEvidence, type NewAssessment } from './types'
 
 // The create dialog's form: a draft the inputs edit and the NewAssessment it posts.
 
@@ -11,6 +11,7 @@ export const MAX_STANDARDS = 20
 /** ASSESSMENT_FIELDS are the fields the server may name in a 400. */
 export const ASSESSMENT_FIELDS = [
   'title', 'description', 'entityId', 'projectId', 'standards', 'assessorIds', 'assesseeIds', 'dueDate', 'tagIds',
+  'completionEvidence',
 ] as const
 
 /** StandardChoice is one standard of the draft with its optional level ('' for all requirements). */
@@ -30,11 +31,33 @@ export interface AssessmentDraft {
   assesseeIds: string[]
   dueDate: string
   tagIds: string[]
+  /** completionEvidence is the evidence completing needs (every yes and partial answer's, by default). */
+  completionEvidence: CompletionEvidence
 }
 
-/** emptyDraft is a blank assessment. */
-export function emptyDraft(): AssessmentDraft {
-  return { title: '', description: '', entityId: '', projectId: '', standards: [], assessorIds: [], assesseeIds: [], dueDate: '', tagIds: [] }
+/** AssessmentPrefill is what a new assessment opened from an entity's or a project's page starts with. */
+export interface AssessmentPrefill {
+  entityId?: string
+  projectId?: string
+  /** entityName and projectName name them in the pickers until a search finds them. */
+  entityName?: string
+  projectName?: string
+}
+
+/** emptyDraft is a blank assessment; `prefill` sets its entity or project (a new assessment from their page). */
+export function emptyDraft(prefill?: AssessmentPrefill | null): AssessmentDraft {
+  return {
+    title: '',
+    description: '',
+    entityId: prefill?.entityId ?? '',
+    projectId: prefill?.projectId ?? '',
+    standards: [],
+    assessorIds: [],
+    assesseeIds: [],
+    dueDate: '',
+    tagIds: [],
+    completionEvidence: DEFAULT_COMPLETION_EVIDENCE,
+  }
 }
 
 /** newAssessment turns the draft into the body of POST /assessments, leaving out what is blank. */
@@ -43,6 +66,7 @@ export function newAssessment(draft: AssessmentDraft): NewAssessment {
     title: draft.title.trim(),
     entityId: draft.entityId,
     standards: draft.standards.filter((s) => s.standardId !== '').map((s) => (s.levelId ? { standardId: s.standardId, levelId: s.levelId } : { standardId: s.standardId })),
+    completionEvidence: draft.completionEvidence,
   }
   const description = draft.description.trim()
   if (description !== '') body.description = description

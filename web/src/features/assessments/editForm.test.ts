@@ -14,6 +14,11 @@ describe('assessmentUpdate', () => {
     expect(assessmentUpdate(assessment, draft)).toEqual({ version: 4, title: 'New title', projectId: '', dueDate: '', tagIds: ['tg_2'] })
   })
 
+  it('sends a changed evidence rule, also after the start', () => {
+    const assessment = anAssessment()
+    expect(assessmentUpdate(assessment, { ...editDraft(assessment), completionEvidence: 'at_least_one' })).toEqual({ version: 4, completionEvidence: 'at_least_one' })
+  })
+
   it('sends the standards with their levels only before the start', () => {
     const pending = anAssessment({ state: 'pending', startedAt: undefined })
     const draft = {

@@ -1,11 +1,11 @@
 import type { StandardChoice } from './createForm'
-import type { Assessment, AssessmentState, AssessmentUpdate } from './types'
+import type { Assessment, AssessmentState, AssessmentUpdate, CompletionEvidence } from './types'
 
 // The edit dialog's draft and what it sends: the changed fields only, with the version
 // read. The standards (and their levels) change only before the assessment starts.
 
 /** EDIT_FIELDS are the fields the server may name in a 400 about an edit. */
-export const EDIT_FIELDS = ['title', 'description', 'projectId', 'standards', 'dueDate', 'tagIds'] as const
+export const EDIT_FIELDS = ['title', 'description', 'projectId', 'standards', 'dueDate', 'tagIds', 'completionEvidence'] as const
 
 /** EditDraft is what the edit dialog edits; '' is an empty project or due date. */
 export interface EditDraft {
@@ -15,6 +15,7 @@ export interface EditDraft {
   dueDate: string
   tagIds: string[]
   standards: StandardChoice[]
+  completionEvidence: CompletionEvidence
 }
 
 /** STANDARDS_EDITABLE are the states in which an assessment's standards may change (before the start). */
@@ -34,6 +35,7 @@ export function editDraft(assessment: Assessment): EditDraft {
     dueDate: assessment.dueDate ?? '',
     tagIds: (assessment.tags ?? []).map((tag) => tag.id),
     standards: (assessment.standards ?? []).map((standard) => ({ standardId: standard.id, levelId: standard.levelId ?? '' })),
+    completionEvidence: assessment.completionEvidence,
   }
 }
 
@@ -66,6 +68,10 @@ export function assessmentUpdate(assessment: Assessment, draft: EditDraft): Asse
       update[key] = draft[key]
       changed = true
     }
+  }
+  if (draft.completionEvidence !== before.completionEvidence) {
+    update.completionEvidence = draft.completionEvidence
+    changed = true
   }
   if (!sameSet(draft.tagIds, before.tagIds)) {
     update.tagIds = [...draft.tagIds]

@@ -109,4 +109,4 @@ export function preconditions(error: ApiError | null): Precondition[] {
 }
 
 /** KNOWN_PRECONDITIONS are the codes with a translated explanation (assessments.preconditions.*). */
-export const KNOWN_PRECONDITIONS = ['unanswered', 'missing_rationale', 'no_evidence', 'no_requirements'] as const
+export const KNOWN_PRECONDITIONS = ['unanswered', 'missing_rationale', 'no_evidence', 'missing_evidence', 'no_requirements'] as const

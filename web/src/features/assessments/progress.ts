@@ -48,8 +48,4 @@ export function progressFrom(requirements: readonly AssessmentRequirement[]): As
   return progress
 }
 
-/** formatScore shows a conformance score with at most two decimals, e.g. "87.5 %"; null shows as "—". */
-export function formatScore(score: number | null | undefined, locale: string): string {
-  if (score === null || score === undefined) return '—'
-  return `${new Intl.NumberFormat(locale, { maximumFractionDigits: 2 }).format(score)} %`
-}
+export { formatScore } from '../../resources/assessments/format'

@@ -38,6 +38,17 @@ export interface TimelineText {
   key: string | null
   action: string
   params: Record<string, string>
+  /** record is what the entry is about, by name, with its page while it exists and its id (for hover and copy). */
+  record: RecordRef
+  /** requirement is the requirement a link or unlink named, by identifier; null for other entries. */
+  requirement: RecordRef | null
+}
+
+/** RecordRef is a record as a sentence names it: its name, the page to open (null: none) and its id. */
+export interface RecordRef {
+  name: string
+  link: string | null
+  id: string
 }
 
 function text(details: Record<string, unknown>, ...keys: string[]): string {
@@ -49,23 +60,43 @@ function text(details: Record<string, unknown>, ...keys: string[]): string {
   return ''
 }
 
+/** requirementLink is the page of one requirement of an assessment: its workspace's requirements tab, with it selected. */
+export function requirementLink(assessmentId: string, requirementId: string): string {
+  return `/assessments/${encodeURIComponent(assessmentId)}?tab=requirements&requirement=${encodeURIComponent(requirementId)}`
+}
+
 /**
- * describeEntry picks an entry's sentence and its parameters: the name of what changed
- * (title, name, identifier, filename) and, where recorded, the state or result it changed
- * to and from.
+ * describeEntry picks an entry's sentence and its parameters: the record changed by the
+ * name the server gives it (the name it had then, or its current one; the recorded
+ * details and, last, the id for older servers), linked to its page, the requirement a
+ * link names, and, where recorded, the state or result it changed to and from.
  */
-export function describeEntry(entry: TimelineEntry): TimelineText {
+export function describeEntry(entry: TimelineEntry, assessmentId = ''): TimelineText {
   const details = entry.details ?? {}
   const known = (TIMELINE_ACTIONS as readonly string[]).includes(entry.action)
+  const name = entry.targetName || text(details, 'name', 'title', 'identifier', 'filename', 'evidenceName') || entry.targetId
+  const identifier = text(details, 'requirement')
+  const requirementId = text(details, 'requirementId')
+  const requirement = identifier
+    ? { name: identifier, link: assessmentId && requirementId ? requirementLink(assessmentId, requirementId) : null, id: requirementId }
+    : null
   return {
-    key: known ? `assessments.timeline.actions.${entry.action.replace('.', '_')}` : null,
+    key: known ? `assessments.timeline.actions.${entry.action.replace('.', '_')}${requirement ? '' : withoutRequirement(entry.action)}` : null,
     action: entry.action,
     params: {
-      name: text(details, 'name', 'title', 'identifier', 'filename', 'evidenceName') || entry.targetId,
+      name,
+      requirement: identifier,
       from: text(details, 'from', 'previousState'),
       to: text(details, 'to', 'state', 'result'),
     },
+    record: { name, link: entry.targetLink || null, id: entry.targetId },
+    requirement,
   }
+}
+
+// withoutRequirement picks the sentence of a link or unlink that recorded no requirement.
+function withoutRequirement(action: string): string {
+  return action === 'evidence.linked' || action === 'evidence.unlinked' ? '_plain' : ''
 }
 
 /** actorLabel names who acted: the service for 'system', else the display name or username. */

@@ -50,6 +50,21 @@ export type AssessmentProgress = Schemas['AssessmentProgress']
  */
 export type Assessment = Omit<Schemas['Assessment'], 'allowedStates'> & { allowedStates: AssessmentState[] | null }
 
+/** COMPLETION_EVIDENCE_RULES are the evidence rules of completing, the default (for new assessments) last. */
+export const COMPLETION_EVIDENCE_RULES = ['none', 'at_least_one', 'every_positive'] as const
+
+/** CompletionEvidence is an assessment's rule for the evidence completing it needs. */
+export type CompletionEvidence = (typeof COMPLETION_EVIDENCE_RULES)[number]
+
+/** COMPLETION_EVIDENCE_COMPLETE proves that COMPLETION_EVIDENCE_RULES lists exactly the generated enum. */
+export const COMPLETION_EVIDENCE_COMPLETE: AssertSame<Schemas['Assessment']['completionEvidence'], CompletionEvidence> = true
+
+/** DEFAULT_COMPLETION_EVIDENCE is the rule of a new assessment, as the server's default. */
+export const DEFAULT_COMPLETION_EVIDENCE: CompletionEvidence = 'every_positive'
+
+/** CompletionCheck says whether an assessment may complete now and what blocks it, with counts. */
+export type CompletionCheck = Schemas['CompletionCheck']
+
 /** AssessmentStandardInput names a standard for a new assessment and, optionally, one of its levels. */
 export type AssessmentStandardInput = Schemas['AssessmentStandardInput']
 

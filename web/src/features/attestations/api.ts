@@ -7,6 +7,7 @@ import type {
   Assessor,
   AssessorUpdate,
   Attestation,
+  AttestationImport,
   AttestationUpdate,
   Claim,
   ElectronicSignature,
@@ -91,6 +92,17 @@ export function signElectronically(id: string, slotId: string, electronic: Elect
 /** signDigitally posts a JSF signer object made over the frozen statement (422 bad_signature when it does not verify). */
 export function signDigitally(id: string, slotId: string, signer: JsfSigner): Promise<Attestation> {
   const body = { kind: 'digital' as const, digital: { signer: { ...signer } } }
+  return asAttestation(unwrap(api.POST('/api/v1/attestations/{id}/signatories/{slotId}/sign', { params: { path: { id, slotId } }, body })))
+}
+
+/**
+ * signWithHeldKey has the server sign a slot with a key it holds for the signed-in user
+ * (`heldKeyId`), the user's password given again. A wrong password rejects with 400
+ * (details code `incorrect`, counted as a failed sign-in), a locked account with 429, a
+ * revoked key with 409 (`revoked`).
+ */
+export function signWithHeldKey(id: string, slotId: string, heldKeyId: string, password: string): Promise<Attestation> {
+  const body = { kind: 'digital' as const, digital: { heldKeyId, password } }
   return asAttestation(unwrap(api.POST('/api/v1/attestations/{id}/signatories/{slotId}/sign', { params: { path: { id, slotId } }, body })))
 }
 
@@ -180,4 +192,42 @@ export function updateAssessor(id: string, update: AssessorUpdate): Promise<Asse
 /** deleteAssessor deletes an assessor (409 in_use while an attestation names it). */
 export async function deleteAssessor(id: string, version: number): Promise<void> {
   await unwrap(api.DELETE('/api/v1/assessors/{id}', { params: { path: { id }, query: { version } } }))
+}
+
+/** ImportRequest is one document to import: a file or a URL, with the issuer's keys (a JWKS, as text) to trust. */
+export interface ImportRequest {
+  file?: Blob
+  fileName?: string
+  url?: string
+  jwks?: string
+  dryRun: boolean
+}
+
+/** importAttestation imports (or, on a dry run, checks) an attestation document made elsewhere. */
+export async function importAttestation(request: ImportRequest): Promise<AttestationImport> {
+  const query = { dryRun: request.dryRun }
+  const jwks = request.jwks?.trim()
+  if (request.url !== undefined) {
+    const body = { url: request.url.trim(), ...(jwks ? { jwks: JSON.parse(jwks) as Record<string, unknown> } : {}) }
+    return unwrap(api.POST('/api/v1/attestation-imports/url', { params: { query }, body }))
+  }
+  const form = new FormData()
+  if (jwks) form.append('jwks', jwks)
+  if (request.file) form.append('file', request.file, request.fileName ?? 'attestation.cdx.json')
+  return unwrap(api.POST('/api/v1/attestation-imports', { params: { query }, body: form as unknown as { file: string } }))
+}
+
+/** listAttestationImports lists the imported documents, newest first. */
+export async function listAttestationImports(_filters: Record<string, never>, cursor?: string): Promise<Page<AttestationImport>> {
+  return unwrap(api.GET('/api/v1/attestation-imports', { params: { query: cursor ? { cursor } : {} } })) as Promise<Page<AttestationImport>>
+}
+
+/** fetchAttestationImport reads one import's report. */
+export function fetchAttestationImport(id: string): Promise<AttestationImport> {
+  return unwrap(api.GET('/api/v1/attestation-imports/{id}', byId(id)))
+}
+
+/** importDocumentHref is where an imported document is downloaded as it came. */
+export function importDocumentHref(id: string): string {
+  return `/api/v1/attestation-imports/${encodeURIComponent(id)}/document`
 }

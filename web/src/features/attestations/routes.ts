@@ -15,6 +15,12 @@ export const attestationsRoutes: RouteRecordRaw[] = [
     meta: { layout: 'app', titleKey: 'attestations.verify.title', permission: 'attestations.view' },
   },
   {
+    path: '/attestations/imports',
+    name: 'attestation-imports',
+    component: () => import('./imports/AttestationImportsPage.vue'),
+    meta: { layout: 'app', titleKey: 'attestations.imports.title', permission: 'admin.import' },
+  },
+  {
     path: '/attestations/assessors',
     name: 'attestation-assessors',
     component: () => import('./AssessorsPage.vue'),

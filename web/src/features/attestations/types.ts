@@ -6,7 +6,7 @@ import type { AssertSame } from '../../resources/catalogue/api'
 type Schemas = components['schemas']
 
 /** ATTESTATION_STATES lists an attestation's lifecycle states in order. */
-export const ATTESTATION_STATES = ['draft', 'signing', 'sealed', 'rescinded'] as const
+export const ATTESTATION_STATES = ['draft', 'signing', 'sealed', 'rescinded', 'imported'] as const
 
 /** AttestationState is where an attestation stands. */
 export type AttestationState = (typeof ATTESTATION_STATES)[number]
@@ -78,3 +78,15 @@ export function isFrozen(state: AttestationState): boolean {
 export function hasDocument(attestation: Pick<Attestation, 'state' | 'frozenAt'>): boolean {
   return attestation.state !== 'draft' || attestation.frozenAt !== null
 }
+
+/** AttestationImport is an imported document's report (or a dry run's: what importing it would do). */
+export type AttestationImport = Schemas['AttestationImport']
+
+/** ImportSignatures is the verdict on an imported document's signatures. */
+export type ImportSignatures = Schemas['ImportSignatures']
+
+/** SignatureVerdict is valid, untrusted, invalid or absent. */
+export type SignatureVerdict = ImportSignatures['state']
+
+/** ImportCounts counts records of each kind an import created or linked. */
+export type ImportCounts = Schemas['ImportCounts']

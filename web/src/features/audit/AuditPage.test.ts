@@ -1,6 +1,7 @@
 import { flushPromises, mount } from '@vue/test-utils'
 import { createPinia, setActivePinia } from 'pinia'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
+import { createMemoryHistory, createRouter } from 'vue-router'
 import { createAppI18n } from '../../app/i18n'
 import { usePreferencesStore } from '../../app/preferences'
 import { listAudit, type AuditRecord } from './api'
@@ -67,5 +68,30 @@ describe('AuditPage', () => {
     } finally {
       vi.useRealTimers()
     }
+  })
+
+  it('names the records of the work by name, linked to their pages, and a deleted one without a link', async () => {
+    vi.mocked(listAudit).mockResolvedValue({
+      items: [
+        { id: '6', occurredAt: '2026-11-20T15:00:00Z', actor: 'u_01ann', actorName: 'Ann', action: 'evidence.linked', targetType: 'evidence',
+          targetId: 'ev_01sbom', targetName: 'SBOM', targetLink: '/evidence/ev_01sbom', details: { requirement: 'V1.2.3' } },
+        { id: '5', occurredAt: '2026-11-20T14:50:00Z', actor: 'u_01ann', actorName: 'Ann', action: 'evidence.deleted', targetType: 'evidence',
+          targetId: 'ev_01gone', targetName: 'Scratch', details: { name: 'Scratch' } },
+      ],
+      hasMore: false,
+    })
+    const pinia = createPinia()
+    setActivePinia(pinia)
+    usePreferencesStore().setLocale('de')
+    const router = createRouter({ history: createMemoryHistory(), routes: [{ path: '/:any(.*)*', component: { template: '<p />' } }] })
+    await router.push('/admin/audit')
+    const wrapper = mount(AuditPage, { attachTo: document.body, global: { plugins: [pinia, router, createAppI18n('de')] } })
+    await flushPromises()
+    expect(texts(wrapper, 'audit-target')).toEqual(['Nachweis: SBOM', 'Nachweis: Scratch'])
+    const link = wrapper.get('[data-test="audit-target-link"]')
+    expect(link.attributes('href')).toBe('/evidence/ev_01sbom')
+    expect(wrapper.findAll('[data-test="audit-target"]').map((cell) => cell.attributes('title'))).toEqual(['ev_01sbom', 'ev_01gone'])
+    expect(wrapper.findAll('[data-test="audit-target-link"]')).toHaveLength(1)
+    wrapper.unmount()
   })
 })

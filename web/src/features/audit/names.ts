@@ -20,11 +20,16 @@ export function actorName(record: Pick<AuditRecord, 'actor' | 'actorName'>): Nam
 }
 
 /** TARGET_TYPES are the target types with a translated label (audit.targetTypes.*); others show as recorded. */
-export const TARGET_TYPES = ['user', 'role', 'invite', 'api_key', 'session', 'config'] as const
+export const TARGET_TYPES = [
+  'user', 'role', 'invite', 'api_key', 'session', 'config',
+  'assessment', 'assessment_requirement', 'evidence', 'evidence_attachment', 'claim', 'work_note', 'attestation',
+  'project', 'entity', 'standard', 'requirement', 'level', 'tag', 'webhook', 'chat', 'notification_rule', 'assessor',
+] as const
 
 /**
- * targetName is what the target column shows after the type: the server's name of a
- * user or role target, or else the recorded id. Empty when the record has no target id.
+ * targetName is what the target column shows after the type: the server's name of the
+ * target (the name recorded with the row, or its current one), or else the recorded id.
+ * Empty when the record has no target id.
  */
 export function targetName(record: Pick<AuditRecord, 'targetId' | 'targetName'>): string {
   return record.targetName || record.targetId || ''

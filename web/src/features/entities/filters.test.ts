@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import {
+  activeFilterCount,
   emptyEntityFilters,
   ENTITY_PAGE_SIZE,
   entityFiltersFromQuery,
@@ -40,5 +41,10 @@ describe('entity filters', () => {
   it('ignore values from the URL that are not theirs', () => {
     const filters = entityFiltersFromQuery({ type: 'planet', state: 'gone', sort: 'size', view: 'map', tag: ['tg_1', 'tg_2'] })
     expect(filters).toEqual({ ...emptyEntityFilters(), tag: 'tg_1' })
+  })
+
+  it('count the narrowing filters beside the search box, for the phone', () => {
+    expect(activeFilterCount({ ...emptyEntityFilters(), q: 'shop', sort: '-createdAt' })).toBe(0)
+    expect(activeFilterCount({ ...emptyEntityFilters(), type: 'service', owner: 'us_1' })).toBe(2)
   })
 })

@@ -84,3 +84,8 @@ export function entityQuery(filters: EntityFilters, cursor?: string): EntityQuer
 export function isFiltered(filters: EntityFilters): boolean {
   return filters.q.trim() !== '' || filters.type !== '' || filters.state !== '' || filters.tag !== '' || filters.owner !== ''
 }
+
+/** activeFilterCount counts the filters beside the search box that narrow the list (for the phone's "Filters" button). */
+export function activeFilterCount(filters: EntityFilters): number {
+  return [filters.type, filters.state, filters.tag, filters.owner].filter((value) => value !== '').length
+}

@@ -3,7 +3,7 @@ import { ElMessageBox } from 'element-plus'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { ApiError } from '../../api/errors'
 import { mountInApp, settle } from '../../app/testing'
-import { addSigningKey, deleteSigningKey, listSigningKeys, type SigningKey } from './api'
+import { addSigningKey, deleteSigningKey, generateHeldSigningKey, listSigningKeys, revokeSigningKey, type SigningKey } from './api'
 import SigningKeysCard from './SigningKeysCard.vue'
 
 vi.mock('./api', async (importOriginal) => ({
@@ -11,6 +11,8 @@ vi.mock('./api', async (importOriginal) => ({
   listSigningKeys: vi.fn(),
   addSigningKey: vi.fn(),
   deleteSigningKey: vi.fn(),
+  generateHeldSigningKey: vi.fn(),
+  revokeSigningKey: vi.fn(),
 }))
 
 const ed25519Jwk = { kty: 'OKP', crv: 'Ed25519', x: '11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo' }
@@ -21,6 +23,8 @@ const laptop: SigningKey = {
   keyId: 'kPrK_qmxVWaYVA9wwBF6Iuo3vVzz7TxHCTwXBygrS4k',
   publicKey: ed25519Jwk,
   createdAt: '2026-03-02T09:00:00Z',
+  held: false,
+  revokedAt: null,
 }
 const token: SigningKey = {
   id: 'sk_1',
@@ -29,7 +33,20 @@ const token: SigningKey = {
   keyId: 'Q3JAH0C8aEB7ls0EfuPyoVWLgdXSmHwHgxoU9tX4Ny0',
   publicKey: { kty: 'EC', crv: 'P-384', x: 'x', y: 'y' },
   createdAt: '2026-01-15T16:30:00Z',
+  held: false,
+  revokedAt: null,
 }
+const office: SigningKey = {
+  id: 'uk_3',
+  label: 'Office',
+  algorithm: 'ES256',
+  keyId: 'Zl1Q3kjFmXHBcm8nH0Zx5m2sGk7gXcT6vkDqkCwSb0E',
+  publicKey: { kty: 'EC', crv: 'P-256', x: 'x', y: 'y' },
+  createdAt: '2026-04-01T08:00:00Z',
+  held: true,
+  revokedAt: null,
+}
+const retired: SigningKey = { ...office, id: 'uk_4', label: 'Old office', revokedAt: '2026-04-02T10:00:00Z' }
 let mounted: VueWrapper | null = null
 
 async function mountCard(): Promise<VueWrapper> {
@@ -64,6 +81,8 @@ beforeEach(() => {
   vi.mocked(listSigningKeys).mockReset().mockResolvedValue([laptop, token])
   vi.mocked(addSigningKey).mockReset()
   vi.mocked(deleteSigningKey).mockReset()
+  vi.mocked(generateHeldSigningKey).mockReset()
+  vi.mocked(revokeSigningKey).mockReset()
 })
 
 afterEach(() => {
@@ -148,5 +167,67 @@ describe('my signing keys', () => {
     expect(String(confirm.mock.calls[1]?.[0])).toContain('Documents already signed with it stay valid')
     expect(deleteSigningKey).toHaveBeenCalledWith('sk_1')
     expect(wrapper.findAll('[data-test="signing-key"]')).toHaveLength(1)
+  })
+
+  it('marks keys held by the service, revoked ones with the date, and offers Revoke instead of Remove for held keys', async () => {
+    vi.mocked(listSigningKeys).mockResolvedValue([office, retired, laptop])
+    const wrapper = await mountCard()
+    const rows = wrapper.findAll('[data-test="signing-key"]')
+    expect(rows.map((row) => row.find('[data-test="signing-key-held"]').exists())).toEqual([true, true, false])
+    const revokedOn = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(retired.revokedAt!))
+    expect(rows[1]?.get('[data-test="signing-key-revoked"]').text()).toBe(`Revoked ${revokedOn}`)
+    expect(rows[0]?.get('[data-test="signing-key-held"]').text()).toBe('Held by the service')
+    expect(rows.map((row) => row.find('[data-test="signing-key-revoke"]').exists())).toEqual([true, false, false])
+    expect(rows.map((row) => row.find('[data-test="signing-key-delete"]').exists())).toEqual([false, false, true])
+  })
+
+  it('revokes a held key only after the confirmation, which says the private key is destroyed', async () => {
+    const confirm = vi.spyOn(ElMessageBox, 'confirm').mockRejectedValueOnce('cancel')
+    vi.mocked(listSigningKeys).mockResolvedValue([office])
+    vi.mocked(revokeSigningKey).mockResolvedValue({ ...office, revokedAt: '2026-04-03T10:00:00Z' })
+    const wrapper = await mountCard()
+    await wrapper.get('[data-test="signing-key-revoke"]').trigger('click')
+    await settle()
+    expect(revokeSigningKey).not.toHaveBeenCalled()
+    confirm.mockResolvedValueOnce('confirm' as never)
+    vi.mocked(listSigningKeys).mockResolvedValue([{ ...office, revokedAt: '2026-04-03T10:00:00Z' }])
+    await wrapper.get('[data-test="signing-key-revoke"]').trigger('click')
+    await settle()
+    expect(String(confirm.mock.calls[1]?.[0])).toContain('is destroyed')
+    expect(revokeSigningKey).toHaveBeenCalledWith('uk_3')
+    expect(wrapper.find('[data-test="signing-key-revoke"]').exists()).toBe(false)
+    expect(wrapper.find('[data-test="signing-key-revoked"]').exists()).toBe(true)
+  })
+
+  it('generates a key held by the service with the label and the algorithm chosen', async () => {
+    vi.mocked(generateHeldSigningKey).mockResolvedValue(office)
+    const wrapper = await mountCard()
+    await wrapper.get('[data-test="held-key-generate"]').trigger('click')
+    await settle()
+    const dialog = document.body.querySelector<HTMLElement>('[data-test="generate-held-key"]')!
+    dialog.querySelector<HTMLButtonElement>('[data-test="held-key-submit"]')?.click()
+    await settle()
+    expect(generateHeldSigningKey).not.toHaveBeenCalled()
+    await type(dialog, 'input[name="label"]', '  Office ')
+    dialog.querySelector<HTMLElement>('[data-test="held-key-es256"] input')?.click()
+    await settle()
+    dialog.querySelector<HTMLButtonElement>('[data-test="held-key-submit"]')?.click()
+    await settle()
+    expect(generateHeldSigningKey).toHaveBeenCalledWith({ label: 'Office', algorithm: 'ES256' })
+    expect(listSigningKeys).toHaveBeenCalledTimes(2)
+  })
+
+  it('explains in words that a server without encryption at rest keeps no key', async () => {
+    vi.mocked(generateHeldSigningKey).mockRejectedValue(
+      new ApiError(409, 'conflict', 'The service runs without a master encryption key.', 'req-9', [{ code: 'encryption_required' }]),
+    )
+    const wrapper = await mountCard()
+    await wrapper.get('[data-test="held-key-generate"]').trigger('click')
+    await settle()
+    const dialog = document.body.querySelector<HTMLElement>('[data-test="generate-held-key"]')!
+    await type(dialog, 'input[name="label"]', 'Office')
+    dialog.querySelector<HTMLButtonElement>('[data-test="held-key-submit"]')?.click()
+    await settle()
+    expect(dialog.querySelector('[data-test="held-key-needs-encryption"]')?.textContent).toContain('runs without encryption at rest')
   })
 })

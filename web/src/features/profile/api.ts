@@ -76,3 +76,24 @@ export function addSigningKey(key: NewSigningKey): Promise<SigningKey> {
 export async function deleteSigningKey(id: string): Promise<void> {
   await unwrap(api.DELETE('/api/v1/me/signing-keys/{id}', { params: { path: { id } } }))
 }
+
+/** NewHeldSigningKey asks the server to generate a key it holds: a label and Ed25519 or ES256. */
+export type NewHeldSigningKey = components['schemas']['NewHeldSigningKey']
+
+/**
+ * generateHeldSigningKey has the server generate a key pair it holds for the signed-in
+ * user (POST /api/v1/me/signing-keys/generate, 201). The answer carries the public key
+ * only. Without encryption at rest on the server it rejects with 409 (details code
+ * `encryption_required`).
+ */
+export function generateHeldSigningKey(key: NewHeldSigningKey): Promise<SigningKey> {
+  return unwrap(api.POST('/api/v1/me/signing-keys/generate', { body: key }))
+}
+
+/**
+ * revokeSigningKey revokes a key the server holds (POST /api/v1/me/signing-keys/{id}/revoke):
+ * its private key is destroyed; signatures made before stay valid.
+ */
+export function revokeSigningKey(id: string): Promise<SigningKey> {
+  return unwrap(api.POST('/api/v1/me/signing-keys/{id}/revoke', { params: { path: { id } } }))
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { emptyProjectFilters, isFiltered, PROJECT_PAGE_SIZE, projectFiltersFromQuery, projectFiltersToQuery, projectQuery } from './filters'
+import { activeFilterCount, emptyProjectFilters, isFiltered, PROJECT_PAGE_SIZE, projectFiltersFromQuery, projectFiltersToQuery, projectQuery } from './filters'
 
 describe('project filters', () => {
   it('list projects that are not archived, by name, by default', () => {
@@ -38,5 +38,10 @@ describe('project filters', () => {
     expect(query).toEqual({ state: 'on_hold', archived: 'true', sort: '-createdAt' })
     expect(projectFiltersFromQuery(query as Record<string, string>)).toEqual(filters)
     expect(projectFiltersFromQuery({ state: 'done', sort: 'size', archived: 'yes' })).toEqual(emptyProjectFilters())
+  })
+
+  it('counts the narrowing filters beside the search box, for the phone', () => {
+    expect(activeFilterCount({ ...emptyProjectFilters(), q: 'shop', sort: 'dueDate' })).toBe(0)
+    expect(activeFilterCount({ ...emptyProjectFilters(), state: 'in_progress', entity: 'en_1', archived: true })).toBe(3)
   })
 })

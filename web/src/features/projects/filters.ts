@@ -83,3 +83,9 @@ export function isFiltered(filters: ProjectFilters): boolean {
   const { limit: _limit, sort: _sort, ...narrowing } = projectQuery(filters)
   return Object.keys(narrowing).length > 0
 }
+
+/** activeFilterCount counts the filters beside the search box that narrow the list (for the phone's "Filters" button). */
+export function activeFilterCount(filters: ProjectFilters): number {
+  const { limit: _limit, sort: _sort, q: _q, ...narrowing } = projectQuery(filters)
+  return Object.keys(narrowing).length
+}

@@ -26,7 +26,7 @@ export type WarningSeverity = 'critical' | 'warning' | 'info'
  * overdue due date, …). The server sends `code` and `message`; `severity` is optional
  * (a warning when absent) for when assessments bring graver ones.
  */
-export type ProjectWarning = Schemas['ProjectWarning'] & { severity?: WarningSeverity }
+export type ProjectWarning = Omit<Schemas['ProjectWarning'], 'severity'> & { severity?: WarningSeverity }
 
 /** ProjectFigures is the answer of GET /projects/{id}/figures (ratios are null while there is nothing to measure). */
 export type ProjectFigures = Omit<Schemas['ProjectFigures'], 'warnings'> & { warnings: ProjectWarning[] | null }

@@ -41,9 +41,15 @@ describe('the starter standards step', () => {
     expect(wrapper.emitted('next')).toHaveLength(1)
   })
 
-  it("explains an unreachable feed with the server's message and can be skipped", async () => {
-    const refused = new ApiError(422, 'business_rule_violation', 'The standards feed could not be downloaded.', 'r1', [
-      { field: 'url', code: 'fetch_failed', message: 'dial tcp: connection refused' },
+  it('says the starter set is built in, so it needs no internet access (issue 26 item 7)', () => {
+    const text = mountStep(StarterStandardsStep).text()
+    expect(text).toContain('OWASP ASVS 5.0.0, NIST SSDF 1.1, OWASP SAMM 2.1.0 and OWASP SCVS 1.0')
+    expect(text).toContain('built into Assay, so this works without internet access')
+  })
+
+  it("explains an unreachable feed (a server built without the set) in the server's words and can be skipped", async () => {
+    const refused = new ApiError(422, 'business_rule_violation', 'The standards feed at cyclonedx.org could not be reached: the name does not resolve.', 'r1', [
+      { field: 'feed', code: 'feed_unreachable', message: 'Standards can also be imported from a CycloneDX file upload.' },
     ])
     vi.mocked(importStarterStandards).mockImplementation(async () => {
       throw refused
@@ -53,8 +59,10 @@ describe('the starter standards step', () => {
     await flushPromises()
     const text = wrapper.text()
     expect(text).toContain('The starter standards could not be imported')
-    expect(text).toContain('The standards feed could not be downloaded.')
-    expect(text).toContain('The server cannot reach the standards feed')
+    expect(text).toContain('The standards feed at cyclonedx.org could not be reached: the name does not resolve.')
+    expect(text).toContain('Standards can also be imported from a CycloneDX file upload.')
+    expect(text).not.toContain('feed:')
+    expect(text).toContain('This server was built without the starter set')
     expect(wrapper.get('[data-test="starter-run"]').text()).toBe('Try again')
     expect(wrapper.get('[data-test="starter-next"]').text()).toBe('Skip')
   })

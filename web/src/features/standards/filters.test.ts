@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { emptyFilters, filtersFromRoute, routeQueryOf, STANDARD_PAGE_SIZE, standardQuery } from './filters'
+import { activeFilterCount, emptyFilters, filtersFromRoute, routeQueryOf, STANDARD_PAGE_SIZE, standardQuery } from './filters'
 
 describe('standardQuery', () => {
   it('asks for the first page, sorted by name, when nothing narrows the list', () => {
@@ -39,5 +39,12 @@ describe('the filters in the URL', () => {
 
   it('ignores unknown states and sorts and takes the first of repeated values', () => {
     expect(filtersFromRoute({ state: 'lost', sort: 'size', q: ['a', 'b'] })).toEqual({ ...emptyFilters(), q: 'a' })
+  })
+})
+
+describe('activeFilterCount', () => {
+  it('counts the narrowing filters beside the search box, for the phone', () => {
+    expect(activeFilterCount({ ...emptyFilters(), q: 'asvs', sort: 'identifier', owner: '  ' })).toBe(0)
+    expect(activeFilterCount({ ...emptyFilters(), state: 'draft', owner: 'OWASP', tag: 'tg_1' })).toBe(3)
   })
 })

@@ -86,3 +86,8 @@ export function routeQueryOf(filters: StandardFilters): LocationQueryRaw {
   if (filters.sort !== 'name') query.sort = filters.sort
   return query
 }
+
+/** activeFilterCount counts the filters beside the search box that narrow the list (for the phone's "Filters" button). */
+export function activeFilterCount(filters: StandardFilters): number {
+  return [filters.state, filters.owner.trim(), filters.tag].filter((value) => value !== '').length
+}

@@ -87,6 +87,12 @@ export async function userChoices(q: string): Promise<PickerChoice[]> {
   return (await searchUsers(q)).map((user) => ({ value: user.id, label: user.displayName, hint: user.username }))
 }
 
+/** fetchEntityChoice reads one entity as a picker shows it (its name), e.g. for a value chosen before. */
+export async function fetchEntityChoice(id: string): Promise<PickerChoice> {
+  const entity = await unwrap(api.GET('/api/v1/entities/{id}', { params: { path: { id } } }))
+  return { value: entity.id, label: entity.name }
+}
+
 /** entityChoices searches entities for a picker or a filter; `hint` adds a hint to each (e.g. its type). */
 export async function entityChoices(q: string, hint?: (entity: EntitySummary) => string): Promise<PickerChoice[]> {
   return (await searchEntities(q)).map((entity) => ({ value: entity.id, label: entity.name, ...(hint ? { hint: hint(entity) } : {}) }))

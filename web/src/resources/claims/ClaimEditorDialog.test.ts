@@ -89,6 +89,24 @@ describe('ClaimEditorDialog', () => {
     wrapper.unmount()
   })
 
+  it('creates a claim about the assessment’s entity, its target by default (issue 26 item 1)', async () => {
+    const wrapper = await open({ defaultEntity: { id: 'en_1', name: 'Checkout service' } })
+    expect(document.querySelector('[data-test="claim-editor"] .el-select')?.textContent).toContain('Checkout service')
+    type('claim-name', 'Output is encoded')
+    type('claim-predicate', 'encodes all output')
+    await settle()
+    saveButton().click()
+    await settle()
+    expect(errors()).toEqual([])
+    expect(createClaim).toHaveBeenCalledWith('as_1', {
+      name: 'Output is encoded',
+      targetEntityId: 'en_1',
+      predicate: 'encodes all output',
+      requirementIds: ['ar_1'],
+    })
+    wrapper.unmount()
+  })
+
   it('adds and removes reference rows, refuses a bad URL, and creates the claim', async () => {
     const wrapper = await open()
     type('claim-name', 'Output is encoded')

@@ -33,4 +33,39 @@ describe('notificationText', () => {
       message: 'Ada Admin changed the account grace.',
     })
   })
+
+  it('says what happened and to whom: the kind of a state change, and the words for the user it concerns', () => {
+    const submitted = notification({
+      type: 'evidence.state_changed', title: 'Evidence submitted for your review', message: 'Ada Admin submitted “SBOM” for your review.',
+      params: { actor: 'Ada Admin', summary: 'SBOM', kind: 'submitted', you: 'true' },
+    })
+    const en = translator('en')
+    expect(notificationText(submitted, en.t, en.te)).toEqual({
+      title: 'Evidence submitted for your review', message: 'Ada Admin submitted “SBOM” for your review.',
+    })
+    const de = translator('de')
+    expect(notificationText(submitted, de.t, de.te)).toEqual({
+      title: 'Nachweis zu Ihrer Prüfung eingereicht', message: 'Ada Admin hat „SBOM“ zu Ihrer Prüfung eingereicht.',
+    })
+    const toOthers = { ...submitted, params: { actor: 'Ada Admin', summary: 'SBOM', kind: 'submitted' } }
+    expect(notificationText(toOthers, de.t, de.te).title).toBe('Nachweis zur Prüfung eingereicht')
+    const rejected = { ...submitted, params: { actor: 'Bea', summary: 'SBOM', kind: 'rejected', note: 'Add the scope.', you: 'true' } }
+    expect(notificationText(rejected, en.t, en.te).message).toBe('Bea rejected your evidence “SBOM”: Add the scope.')
+  })
+
+  it('names the new state of an assessment and of a project in the viewer’s language', () => {
+    const de = translator('de')
+    const started = notification({ type: 'assessment.state_changed', params: { actor: 'Ada', summary: 'Shop L1', kind: 'started' } })
+    expect(notificationText(started, de.t, de.te)).toEqual({ title: 'Bewertung begonnen', message: 'Ada hat die Bewertung „Shop L1“ begonnen.' })
+    const added = notification({ type: 'assessment.assigned', params: { actor: 'Ada', summary: 'Shop L1', you: 'true' } })
+    expect(notificationText(added, de.t, de.te).title).toBe('Sie wurden dem Team einer Bewertung hinzugefügt')
+    const project = notification({ type: 'project.state_changed', params: { actor: 'Ada', summary: 'Shop', state: 'on_hold' } })
+    expect(notificationText(project, de.t, de.te).message).toBe('Ada hat das Projekt „Shop“ auf Pausiert gesetzt.')
+  })
+
+  it('takes the words of the type when this UI does not know the kind', () => {
+    const en = translator('en')
+    const later = notification({ type: 'assessment.state_changed', params: { actor: 'Ada', summary: 'Shop L1', kind: 'teleported' } })
+    expect(notificationText(later, en.t, en.te).title).toBe('Assessment state changed')
+  })
 })

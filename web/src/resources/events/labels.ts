@@ -11,10 +11,20 @@ function typeKey(type: string, part: 'title' | 'message'): string {
   return `notifications.types.${type}.${part}`
 }
 
+/** youPart is the key of a text's words for the user the event concerns (title → youTitle). */
+function youPart(part: 'title' | 'message'): string {
+  return part === 'title' ? 'youTitle' : 'youMessage'
+}
+
 /**
  * notificationText is a notification's title and message in the viewer's language
  * when the type has translations and the notification carries the values they
  * name (actor, summary); otherwise the text the server stored, in English.
+ * A type covering several happenings names the one in `kind` (evidence "approved",
+ * an assessment "started"), with words of its own under the type's key; a
+ * notification to the user the event concerns (`you`) takes the words for them
+ * ("submitted for your review") where the type has such words. A state the words
+ * name is translated as its feature translates it.
  */
 export function notificationText(
   notification: Pick<Notification, 'type' | 'title' | 'message' | 'params'>,
@@ -22,13 +32,19 @@ export function notificationText(
   te: HasKey,
 ): { title: string; message: string } {
   const params = notification.params ?? {}
-  const title = typeKey(notification.type, 'title')
-  const message = typeKey(notification.type, 'message')
-  if (!te(title) || !te(message) || params.actor === undefined || params.summary === undefined) {
+  const base = `notifications.types.${notification.type}`
+  const kinded = params.kind ? `${base}.${params.kind}` : base
+  const node = te(`${kinded}.title`) ? kinded : base
+  if (!te(`${node}.title`) || !te(`${node}.message`) || params.actor === undefined || params.summary === undefined) {
     return { title: notification.title, message: notification.message }
   }
-  const values = { actor: params.actor, summary: params.summary }
-  return { title: t(title, values), message: t(message, values) }
+  const you = params.you === 'true'
+  const key = (part: 'title' | 'message') => (you && te(`${node}.${youPart(part)}`) ? `${node}.${youPart(part)}` : `${node}.${part}`)
+  const values: Record<string, string> = { ...params }
+  const [category] = notification.type.split('.')
+  const state = params.state
+  if (state !== undefined && category !== undefined && te(`${category}s.states.${state}`)) values.state = t(`${category}s.states.${state}`)
+  return { title: t(key('title'), values), message: t(key('message'), values) }
 }
 
 /** EventLabels name event types and categories in the viewer's language. */

@@ -20,12 +20,13 @@ vi.mock('../api', async (importOriginal) => ({
 
 const LONG = 'This rationale explains in enough words what was checked and which evidence shows the requirement is met today.'
 
-async function mountTab(requirements: AssessmentRequirement[], permissions = ['assessments.view', 'assessments.edit'], rationaleMinWords = 15) {
+async function mountTab(requirements: AssessmentRequirement[], permissions = ['assessments.view', 'assessments.edit'], rationaleMinWords = 15, at = '/') {
   const pinia = createPinia()
   setActivePinia(pinia)
   useSessionStore().me = { ...signedInAdmin, permissions }
   vi.mocked(listRequirements).mockResolvedValue({ items: requirements, rationaleMinWords })
   const router = createRouter({ history: createMemoryHistory(), routes: [{ path: '/:p(.*)*', component: { template: '<p />' } }] })
+  await router.push(at)
   const wrapper = mount(RequirementsTab, {
     attachTo: document.body,
     props: { assessment: anAssessment(), readOnly: false, preset: null },
@@ -48,6 +49,12 @@ describe('RequirementsTab', () => {
   beforeEach(() => {
     vi.mocked(saveResult).mockReset()
     document.body.innerHTML = ''
+  })
+
+  it('opens the requirement a link names (?requirement=, from the timeline or the audit log)', async () => {
+    const wrapper = await mountTab([aRequirement('a'), aRequirement('b')], undefined, 15, '/assessments/as_1?tab=requirements&requirement=b')
+    expect(wrapper.get('[data-test="requirement-editor"]').text()).toContain('Requirement b')
+    wrapper.unmount()
   })
 
   it('shows the tree by standard and chapter with ARIA roles, and the progress', async () => {

@@ -6,7 +6,8 @@ import { createAppI18n } from '../../../app/i18n'
 import { signedInAdmin } from '../../../app/session/fixtures'
 import { useSessionStore } from '../../../app/session/store'
 import { fetchSignatureImage } from '../../../resources/signature/api'
-import { freezeAttestation, signDigitally, signElectronically } from '../api'
+import { listUsableHeldKeys, type HeldSigningKey } from '../../../resources/signature/keys'
+import { freezeAttestation, signDigitally, signElectronically, signWithHeldKey } from '../api'
 import { anAttestation, aSlot } from '../fixtures'
 import { verifySigner, type JsfSigner } from '../jsf'
 import SignDialog from './SignDialog.vue'
@@ -15,12 +16,25 @@ vi.mock('../../../resources/signature/api', async (importOriginal) => ({
   ...(await importOriginal<typeof import('../../../resources/signature/api')>()),
   fetchSignatureImage: vi.fn(),
 }))
+vi.mock('../../../resources/signature/keys', () => ({ listUsableHeldKeys: vi.fn() }))
 vi.mock('../api', async (importOriginal) => ({
   ...(await importOriginal<typeof import('../api')>()),
   freezeAttestation: vi.fn(),
   signElectronically: vi.fn(),
   signDigitally: vi.fn(),
+  signWithHeldKey: vi.fn(),
 }))
+
+const OFFICE: HeldSigningKey = {
+  id: 'uk_3',
+  label: 'Office',
+  algorithm: 'ES256',
+  keyId: 'Zl1Q3kjFmXHBcm8nH0Zx5m2sGk7gXcT6vkDqkCwSb0E',
+  publicKey: { kty: 'EC', crv: 'P-256', x: 'x', y: 'y' },
+  createdAt: '2026-04-01T08:00:00Z',
+  held: true,
+  revokedAt: null,
+}
 
 const FROZEN = JSON.stringify({
   bomFormat: 'CycloneDX',
@@ -49,6 +63,8 @@ describe('SignDialog', () => {
     vi.mocked(signElectronically).mockReset().mockResolvedValue(anAttestation({ state: 'signing' }))
     vi.mocked(signDigitally).mockReset().mockResolvedValue(anAttestation({ state: 'signing' }))
     vi.mocked(fetchSignatureImage).mockReset().mockResolvedValue(null)
+    vi.mocked(listUsableHeldKeys).mockReset().mockResolvedValue([])
+    vi.mocked(signWithHeldKey).mockReset().mockResolvedValue(anAttestation({ state: 'signing' }))
     URL.createObjectURL = vi.fn(() => 'blob:saved-signature')
     URL.revokeObjectURL = vi.fn()
   })
@@ -139,5 +155,54 @@ describe('SignDialog', () => {
     await wrapper.findComponent('[data-test="sign-submit"]').trigger('click')
     await vi.waitFor(() => expect(document.body.textContent).toContain('does not verify over the frozen statement'))
     expect(wrapper.emitted('signed')).toBeUndefined()
+  })
+
+  it('signs with a key held by the service, the first choice when there is one, only once the password is given', async () => {
+    vi.mocked(listUsableHeldKeys).mockResolvedValue([OFFICE])
+    const wrapper = await mountDialog(['signatures.sign', 'signatures.manage'])
+    wrapper.findComponent({ name: 'ElTabs' }).vm.$emit('update:modelValue', 'digital')
+    await flushPromises()
+    expect(document.querySelector('[data-test="sign-held"]')).not.toBeNull()
+    expect(document.querySelector('[data-test="sign-submit"]')?.textContent).toContain('Sign with this key')
+    await wrapper.findComponent('[data-test="sign-submit"]').trigger('click')
+    await flushPromises()
+    expect(signWithHeldKey).not.toHaveBeenCalled()
+    await vi.waitFor(() => expect(document.body.textContent).toContain('Enter your password.'))
+    const password = document.querySelector<HTMLInputElement>('input[data-test="sign-held-password"]')!
+    expect(password.type).toBe('password')
+    password.value = 'my password'
+    password.dispatchEvent(new Event('input'))
+    await flushPromises()
+    await wrapper.findComponent('[data-test="sign-submit"]').trigger('click')
+    await vi.waitFor(() => expect(signWithHeldKey).toHaveBeenCalledWith('at_1', 'sg_1', 'uk_3', 'my password'))
+    expect(freezeAttestation).not.toHaveBeenCalled()
+    expect(wrapper.emitted('signed')).toHaveLength(1)
+  })
+
+  it('says so under the field when the password is wrong, and empties it', async () => {
+    vi.mocked(listUsableHeldKeys).mockResolvedValue([OFFICE])
+    vi.mocked(signWithHeldKey).mockRejectedValue(
+      new ApiError(400, 'validation_failed', 'The password is incorrect.', 'r3', [{ field: 'digital.password', code: 'incorrect' }]),
+    )
+    const wrapper = await mountDialog(['signatures.sign', 'signatures.manage'])
+    wrapper.findComponent({ name: 'ElTabs' }).vm.$emit('update:modelValue', 'digital')
+    await flushPromises()
+    const password = document.querySelector<HTMLInputElement>('input[data-test="sign-held-password"]')!
+    password.value = 'not it'
+    password.dispatchEvent(new Event('input'))
+    await flushPromises()
+    await wrapper.findComponent('[data-test="sign-submit"]').trigger('click')
+    await vi.waitFor(() => expect(document.querySelector('.el-form-item__error')?.textContent).toContain('The password is incorrect.'))
+    expect(document.querySelector<HTMLInputElement>('input[data-test="sign-held-password"]')!.value).toBe('')
+    expect(wrapper.emitted('signed')).toBeUndefined()
+  })
+
+  it('offers only the key of this browser without a key held by the service', async () => {
+    const wrapper = await mountDialog(['signatures.sign', 'signatures.manage'])
+    wrapper.findComponent({ name: 'ElTabs' }).vm.$emit('update:modelValue', 'digital')
+    await flushPromises()
+    expect(document.querySelector('[data-test="sign-key-source"]')).toBeNull()
+    expect(document.querySelector('[data-test="no-held-keys"]')?.textContent).toContain('Generate one on your profile')
+    expect(document.querySelector('[data-test="key-generate"]')).not.toBeNull()
   })
 })

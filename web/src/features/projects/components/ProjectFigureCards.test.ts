@@ -93,6 +93,22 @@ describe('ProjectFigureCards', () => {
     expect(items[0]!.text()).toBe('Critical: Assessment "Web shop" is 40 days overdue.')
   })
 
+  it('says the warnings it knows in the viewer’s language, with their counts, and the moves worth making as notes (issue 26 item 2)', () => {
+    const figures: ProjectFigures = {
+      ...some,
+      warnings: [
+        { code: 'ready_to_complete', severity: 'info', message: 'Every assessment of the project is complete.' },
+        { code: 'assessments_due_after_project', severity: 'warning', count: 2, message: '2 assessment(s) are due after the project.' },
+      ],
+    }
+    const texts = (locale: 'en' | 'de') => mountCards(figures, locale).findAll('[data-test="figure-warning"]').map((item) => item.text())
+    expect(texts('en')).toEqual([
+      "Warning: 2 assessments are due after the project's due date.",
+      'Note: Every assessment of the project is complete: it can be marked complete (Change state).',
+    ])
+    expect(texts('de')[0]).toContain('2 Bewertungen sind erst nach dem Fälligkeitsdatum des Projekts fällig.')
+  })
+
   it('speaks German', () => {
     const wrapper = mountCards(some, 'de')
     expect(card(wrapper, 'completion').value).toBe('25 %')
