@@ -10,7 +10,7 @@ LDFLAGS       := -s -w -X github.com/assay-dev/assay/cmd/internal/boot.Version=$
 GOLANGCI_LINT_VERSION := v2.15.0
 BIN           := $(CURDIR)/bin
 
-.PHONY: run build web-deps web-build starter-standards go-build test lint bench bench-startup bench-auth bench-deliveries bench-upload bench-attachments bench-attestations bench-reports clean
+.PHONY: run build web-deps web-build starter-standards go-build test lint bench bench-startup bench-auth bench-deliveries bench-upload bench-attachments bench-attestations bench-reports bench-dashboard datagen clean
 
 # Links in e-mails and chat messages point at APP_URL; for a local run that is this server.
 run: build
@@ -70,6 +70,18 @@ bench-upload:
 # (must stay under 16 MiB) and a 51 MiB upload refused with 413 before its body is sent.
 bench-attachments:
 	$(GO) test ./cmd/server -run '^$$' -bench BenchmarkAttachmentUpload50MiB -benchtime 3x -count 1
+
+# The dashboard on pkg/datagen's Large data (10,000 assessments, ~1,000,000 results, 100,000
+# evidence, 300,000 claims) for an administrator and a participant who sees a tenth: the first
+# (uncached) answer and 32 clients for 15 s each (scripts/bench-dashboard.sh). ARGS passes
+# datagen flags; STANDARDS_DATA=<folder> starts the assessments on real standards.
+bench-dashboard: go-build
+	bash scripts/bench-dashboard.sh
+
+# Data shaped like real use in the database at DSN (migrated by a server once): pkg/datagen,
+# sizes as flags in ARGS (default: the Large size).
+datagen:
+	$(GO) run ./cmd/internal/datagen -dsn "$(DSN)" $(ARGS)
 
 # An attestation of a 70-requirement assessment from draft to sealed document (create, slot,
 # an electronic signature that freezes the statement, seal) on a throw-away database; then the

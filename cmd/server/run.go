@@ -159,6 +159,7 @@ func run(ctx context.Context, opts options) error {
 		app.ImportConfig{FeedURL: cfg.StandardsFeedURL, MaxBytes: cfg.StandardsImportMaxBytes, Starter: starterFS})
 	deps.AttestationImports = app.NewAttestationImports(svc.AttestationImports, svc.PlatformKeys, fetcher, cfg.StandardsImportMaxBytes)
 	deps.AttestationImportRecords = svc.AttestationImports
+	deps.Dashboard = svc.Dashboard
 	api := httpapi.New(httpapi.Config{
 		Version: boot.Version, StartedAt: started, CORSOrigins: cfg.CORSOrigins, TrustProxyHops: cfg.TrustProxyHops,
 		MaxBodyBytes: cfg.APIMaxBodyBytes, UploadMaxBytes: cfg.UploadMaxFileSize, RequestTimeout: cfg.RequestTimeout, StorageProvider: string(cfg.StorageProvider), PasswordMinLength: cfg.PasswordMinLength,

@@ -317,6 +317,7 @@ func (s *Server) claimRoutes() []route {
 func (s *Server) attestationRoutes() []route {
 	const one, slot = "/api/v1/attestations/{id}", "/api/v1/attestations/{id}/signatories/{slotId}"
 	return []route{
+		on(httpGet, "/api/v1/dashboard", assess.PermAuthenticated, s.handleDashboard, docDashboard),
 		on(httpGet, "/api/v1/attestations", assess.PermAttestationsView, s.handleAttestationList, docAttestationList),
 		withUploadFields(onUpload(httpPost, "/api/v1/attestation-imports", assess.PermAdminImport, s.handleAttestationImport, docAttestationImport),
 			map[string]*huma.Schema{"jwks": {Type: huma.TypeString, Description: "The issuer's public keys (a JWKS document as text), before the file part"}}),

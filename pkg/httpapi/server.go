@@ -92,6 +92,8 @@ type Deps struct {
 	// StandardImports imports by URL and from the standards feed (pkg/app); nil answers
 	// those operations 503.
 	StandardImports assess.StandardImportService
+	// Dashboard computes the caller's dashboard.
+	Dashboard assess.DashboardService
 	// AttestationImports imports attestation documents (pkg/app); nil answers 503.
 	AttestationImports *app.AttestationImports
 	// AttestationImportRecords lists the imports and serves their documents.

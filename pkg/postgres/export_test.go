@@ -73,6 +73,11 @@ func (db *DB) VisibleForTest(ctx context.Context, actor assess.Actor, kind, id s
 	case "evidence-list":
 		sql = "SELECT true FROM evidence e WHERE e.id = " + args.Add(id)
 		cond = EvidenceListVisibleSQL(actor, "e.id", "e.author_id", "e.reviewer_id", args.Add)
+	case "evidence-ids":
+		sql = "SELECT true FROM evidence e WHERE e.id = " + args.Add(id)
+		if set := VisibleEvidenceIDsSQL(actor, args.Add); set != "" {
+			cond = "e.id IN (" + set + ")"
+		}
 	case "evidence-set":
 		sql = "SELECT true FROM evidence e WHERE e.id = ANY (" + args.Add([]string{id}) + ")"
 		cond = EvidenceVisibleSQL(actor, "e.id", "e.author_id", "e.reviewer_id", args.Add)

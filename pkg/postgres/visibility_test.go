@@ -98,7 +98,7 @@ func TestVisibilityRuleAgreesInGoAndSQL(t *testing.T) {
 			require.NoError(t, err)
 			forms := []string{kind + "-list"}
 			if kind == "evidence" {
-				forms = append(forms, "evidence-set")
+				forms = append(forms, "evidence-set", "evidence-ids")
 			}
 			for _, form := range forms {
 				inSQL, err := f.db.VisibleForTest(f.ctx, actor, form, ids[rec])

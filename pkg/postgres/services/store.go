@@ -10,6 +10,7 @@ import (
 	"github.com/assay-dev/assay/pkg/postgres/delivery"
 	"github.com/assay-dev/assay/pkg/postgres/identity"
 	"github.com/assay-dev/assay/pkg/postgres/work"
+	"time"
 )
 
 // Services are the store's services, one per aggregate, on one DB.
@@ -44,6 +45,7 @@ type Services struct {
 	PlatformKeys  *work.PlatformKeyService
 	Reports       *work.ReportService
 	Demo          *DemoService
+	Dashboard     *work.DashboardService
 	// AttestationImports writes imported attestation documents (attestation_import.go).
 	AttestationImports *AttestationImportService
 }
@@ -56,6 +58,9 @@ type Config struct {
 	// an assessment is completed.
 	RationaleMinWords int
 	Attestations      work.AttestationConfig // what attestation documents need
+	// DashboardCacheTTL is how long a computed dashboard is served again (0: 30 s;
+	// negative: never, each request computes it).
+	DashboardCacheTTL time.Duration
 }
 
 // DefaultConfig is the configuration of an installation that sets nothing.
@@ -86,5 +91,6 @@ func NewWith(db *postgres.DB, cfg Config) *Services {
 		Assessments: work.NewAssessmentService(db, cfg.RationaleMinWords), Results: work.NewResultService(db, cfg.RationaleMinWords), Evidence: work.NewEvidenceService(db), Attachments: work.NewAttachmentService(db),
 		Claims: work.NewClaimService(db), WorkNotes: work.NewWorkNoteService(db), Attestations: work.NewAttestationService(db, cfg.Attestations),
 		PlatformKeys: work.NewPlatformKeyService(db), Reports: work.NewReportService(db, cfg.Attestations), Demo: &DemoService{db}, AttestationImports: &AttestationImportService{db},
+		Dashboard: work.NewDashboardService(db, cfg.DashboardCacheTTL),
 	}
 }

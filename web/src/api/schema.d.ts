@@ -1673,6 +1673,26 @@ export interface paths {
         patch: operations["updateClaim"];
         trace?: never;
     };
+    "/api/v1/dashboard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's dashboard
+         * @description Where things stand, counting only what the caller may open (the object-level rule of assessments and evidence applies to every figure): assessments by state and overdue; evidence by state, in review, expiring within expiringDays and expired; attestations by state, sealed and expiring; conformance per standard of the finished assessments; the next due dates; the requirements most often not met; evidence that a sealed attestation cites and that expires soon or has expired. Any signed-in caller.
+         */
+        get: operations["getDashboard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/entities": {
         parameters: {
             query?: never;
@@ -5837,6 +5857,14 @@ export interface components {
             /** @description RFC 7638 thumbprint of the key it was checked with */
             thumbprint?: string;
         };
+        CitedEvidence: {
+            assessmentTitle: string;
+            attestationId: string;
+            expired: boolean;
+            id: string;
+            name: string;
+            validUntil: string;
+        };
         Claim: {
             assessmentId: string;
             bomRef?: string;
@@ -6004,6 +6032,59 @@ export interface components {
             /** @description Plaintext token, shown only in this response; only its SHA-256 is stored */
             token: string;
         };
+        Dashboard: {
+            assessments: components["schemas"]["DashboardAssessment"];
+            attestations: components["schemas"]["DashboardAttest"];
+            conformance: components["schemas"]["StandardConformance"][] | null;
+            evidence: components["schemas"]["DashboardEvidence"];
+            expiringCited: components["schemas"]["CitedEvidence"][] | null;
+            /**
+             * Format: int64
+             * @description How many days ahead expiring evidence and attestations are counted
+             */
+            expiringDays: number;
+            /** Format: date-time */
+            generatedAt: string;
+            upcoming: components["schemas"]["DueAssessment"][] | null;
+            weakestRequirements: components["schemas"]["RequirementRisk"][] | null;
+        };
+        DashboardAssessment: {
+            /** @description Every state, in lifecycle order, with its count (zero included) */
+            byState: components["schemas"]["StateCount"][] | null;
+            /**
+             * Format: int64
+             * @description Open assessments whose due date has passed
+             */
+            overdue: number;
+            /** Format: int64 */
+            total: number;
+        };
+        DashboardAttest: {
+            byState: components["schemas"]["StateCount"][] | null;
+            /**
+             * Format: int64
+             * @description Sealed, valid until within expiringDays
+             */
+            expiring: number;
+            /** Format: int64 */
+            sealed: number;
+            /** Format: int64 */
+            total: number;
+        };
+        DashboardEvidence: {
+            byState: components["schemas"]["StateCount"][] | null;
+            /** Format: int64 */
+            expired: number;
+            /**
+             * Format: int64
+             * @description Not expired, valid until within expiringDays
+             */
+            expiring: number;
+            /** Format: int64 */
+            inReview: number;
+            /** Format: int64 */
+            total: number;
+        };
         Delivery: {
             /** @description Every attempt, oldest first (single-delivery reads only) */
             attemptLog?: components["schemas"]["DeliveryAttempt"][] | null;
@@ -6092,6 +6173,15 @@ export interface components {
             signer?: {
                 [key: string]: unknown;
             };
+        };
+        DueAssessment: {
+            /** @description YYYY-MM-DD */
+            dueDate: string;
+            entityName: string;
+            id: string;
+            overdue: boolean;
+            state: string;
+            title: string;
         };
         DuplicateRequest: {
             /** @description The copy's name; the original's when absent */
@@ -7981,6 +8071,27 @@ export interface components {
             identifier: string;
             name: string;
         };
+        RequirementRisk: {
+            /**
+             * Format: int64
+             * @description Finished assessments that answered it (not applicable left out)
+             */
+            answered: number;
+            identifier: string;
+            name: string;
+            /** Format: int64 */
+            no: number;
+            /** Format: int64 */
+            partial: number;
+            requirementId: string;
+            /**
+             * Format: double
+             * @description Mean conformance over those answers, 0–100
+             */
+            score: number;
+            standardId: string;
+            standardName: string;
+        };
         RequirementUpdate: {
             description?: string;
             externalReferences?: components["schemas"]["ExternalReference"][];
@@ -8275,6 +8386,29 @@ export interface components {
             /** @constant */
             type: "standard.approved";
         };
+        StandardConformance: {
+            /**
+             * Format: int64
+             * @description Finished assessments of the standard
+             */
+            assessments: number;
+            /**
+             * Format: double
+             * @description Mean of their scores for the standard, 0–100; null when none has one
+             */
+            averageScore: number | null;
+            name: string;
+            /** Format: int64 */
+            no: number;
+            /** Format: int64 */
+            notApplicable: number;
+            /** Format: int64 */
+            partial: number;
+            standardId: string;
+            standardVersion: string;
+            /** Format: int64 */
+            yes: number;
+        };
         /** @description Body of every standard.created delivery: sent to the webhook destinations whose event filter selects the type or that a global notification rule names, signed per Standard Webhooks. */
         StandardCreatedEvent: {
             actor: components["schemas"]["EventActor"];
@@ -8389,6 +8523,11 @@ export interface components {
             timestamp: string;
             /** @constant */
             type: "standard.updated";
+        };
+        StateCount: {
+            /** Format: int64 */
+            count: number;
+            state: string;
         };
         Tag: {
             /** @description #rrggbb, lower case */
@@ -19396,6 +19535,80 @@ export interface operations {
             };
             /** @description Unprocessable Entity */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getDashboard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Dashboard"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -14,3 +14,11 @@ export const API_DOCS_URL = '/api/v1/docs'
 export function fetchHealth(): Promise<Health> {
   return unwrap(api.GET('/api/health', { signal: timeoutSignal(5_000) }))
 }
+
+/** Dashboard is every figure of the caller's dashboard, scoped to what they may open. */
+export type Dashboard = components['schemas']['Dashboard']
+
+/** fetchDashboard reads the caller's dashboard. */
+export function fetchDashboard(): Promise<Dashboard> {
+  return unwrap(api.GET('/api/v1/dashboard', { signal: timeoutSignal(20_000) }))
+}

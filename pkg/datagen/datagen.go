@@ -1,0 +1,566 @@
+// Package datagen fills a database with data shaped like an organisation's real use of the
+// product, at any size: users with built-in roles, entities, projects, assessments started on
+// real standards (or generated ones of the same sizes) in every state with their teams,
+// results and rationales, evidence linked to requirements, claims citing it, and the scores
+// of the finished ones. The dashboards, search and list pages are measured and checked on it
+// (issues 25 and 27; docs/performance.md, "Data at scale").
+//
+// Rows go in with COPY, so a million requirement results take seconds; the ids are real ids
+// of their kind (assess.NewIDs), every row passes the schema's checks, and one participant
+// account (Participant) is on the team of about a tenth of the assessments, so the rule of
+// who sees what is exercised at scale. The random choices come from Sizes.Seed: the same
+// sizes and seed give the same shape.
+package datagen
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/assay-dev/assay/pkg/assess"
+	"github.com/assay-dev/assay/pkg/cyclonedx"
+	"github.com/assay-dev/assay/pkg/postgres"
+	"github.com/assay-dev/assay/pkg/postgres/catalogue"
+)
+
+// Participant is the username of the account on the team of every tenth assessment (as an
+// assessor) and of nothing else: the "participant who sees about a tenth".
+const Participant = "gen-participant"
+
+// Sizes says how much to generate.
+type Sizes struct {
+	Users        int
+	Entities     int
+	Projects     int
+	Assessments  int
+	Results      int // requirement rows over all started assessments (about)
+	Evidence     int
+	Claims       int
+	Seed         uint64
+	StandardsDir string // CycloneDX standards to start assessments on (*.cdx.json below it); "": generated standards
+	Now          time.Time
+}
+
+// Small is a size for tests: every kind of row, in seconds.
+var Small = Sizes{Users: 60, Entities: 40, Projects: 8, Assessments: 300, Results: 15000, Evidence: 1500, Claims: 3000, Seed: 1}
+
+// Large is the size of the insight and scale issues' "done means".
+var Large = Sizes{Users: 2000, Entities: 1000, Projects: 200, Assessments: 10000, Results: 1000000, Evidence: 100000, Claims: 300000, Seed: 1}
+
+// Summary counts what Generate wrote.
+type Summary struct {
+	Users, Entities, Projects, Standards, Assessments, Results, Evidence, Claims int
+	ParticipantID                                                                string
+	Seconds                                                                      float64
+}
+
+// AssessmentStates is the share of assessments in each state, in per mille.
+var AssessmentStates = []struct {
+	State    assess.AssessmentState
+	PerMille int
+}{
+	{assess.AssessmentNew, 80}, {assess.AssessmentPending, 40}, {assess.AssessmentInProgress, 380}, {assess.AssessmentOnHold, 40},
+	{assess.AssessmentComplete, 360}, {assess.AssessmentArchived, 50}, {assess.AssessmentCancelled, 50},
+}
+
+type gen struct {
+	ctx  context.Context
+	pool *pgxpool.Pool
+	rng  *rand.Rand
+	now  time.Time
+	s    Sizes
+	out  Summary
+
+	users       []string
+	assessors   []string // users holding the assessor role
+	assessees   []string
+	entities    []string
+	projects    []string
+	standards   []standardRef
+	assessments []genAssessment
+	rows        [][]string // assessment index → its requirement rows
+}
+
+type standardRef struct {
+	id           string
+	requirements []string // leaf-first order as the catalogue lists them
+}
+
+type genAssessment struct {
+	id, entity, project string
+	state               assess.AssessmentState
+	standard            int
+	team                []string
+}
+
+// Generate writes the data into the database behind pool (migrated, set up or not).
+func Generate(ctx context.Context, pool *pgxpool.Pool, s Sizes) (Summary, error) {
+	start := time.Now()
+	if s.Now.IsZero() {
+		s.Now = time.Now()
+	}
+	g := &gen{ctx: ctx, pool: pool, rng: rand.New(rand.NewPCG(s.Seed, s.Seed^0x9e3779b97f4a7c15)), now: s.Now, s: s}
+	for _, step := range []func() error{g.people, g.catalogue, g.standardsStep, g.assessmentsStep, g.resultsStep, g.evidenceStep, g.claimsStep, g.scores} {
+		if err := step(); err != nil {
+			return g.out, err
+		}
+	}
+	if _, err := pool.Exec(ctx, "ANALYZE"); err != nil {
+		return g.out, err
+	}
+	g.out.Seconds = time.Since(start).Seconds()
+	return g.out, nil
+}
+
+func (g *gen) copy(table string, cols []string, rows [][]any) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	_, err := g.pool.CopyFrom(g.ctx, pgx.Identifier{table}, cols, pgx.CopyFromRows(rows))
+	if err != nil {
+		return fmt.Errorf("datagen: copy %s: %w", table, err)
+	}
+	return nil
+}
+
+func (g *gen) pick(list []string) string { return list[g.rng.IntN(len(list))] }
+
+// people writes the users (a third assessors, the rest assessees, every tenth also a
+// standards manager) and the participant.
+func (g *gen) people() error {
+	roles := map[string]string{}
+	rows, err := g.pool.Query(g.ctx, `SELECT name, id FROM roles`)
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+		var name, id string
+		if err := rows.Scan(&name, &id); err != nil {
+			return err
+		}
+		roles[name] = id
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	if roles[assess.RoleAssessor] == "" || roles[assess.RoleAssessee] == "" {
+		return errors.New("datagen: the built-in roles are missing (start the server on the database once, or seed roles)")
+	}
+	n := max(g.s.Users, 3)
+	g.users = assess.NewIDs(assess.PrefixUser, g.now, n+1)
+	var users, links [][]any
+	for i, id := range g.users {
+		name := fmt.Sprintf("gen-user-%06d", i)
+		role := roles[assess.RoleAssessee]
+		if i == n {
+			name, role = Participant, roles[assess.RoleAssessor]
+			g.out.ParticipantID = id
+		} else if i%3 == 0 {
+			role = roles[assess.RoleAssessor]
+			g.assessors = append(g.assessors, id)
+		} else {
+			g.assessees = append(g.assessees, id)
+		}
+		users = append(users, []any{id, name, name + "@example.com", displayName(i), g.now, g.now})
+		links = append(links, []any{id, role})
+		if i%10 == 5 {
+			links = append(links, []any{id, roles[assess.RoleStandardsManager]})
+		}
+	}
+	g.users = g.users[:n] // the participant is on no team but its own tenth
+	if err := g.copy("users", []string{"id", "username", "email", "display_name", "created_at", "updated_at"}, users); err != nil {
+		return err
+	}
+	g.out.Users = len(users)
+	return g.copy("user_roles", []string{"user_id", "role_id"}, links)
+}
+
+var (
+	givenNames = []string{"Ada", "Björn", "Chloé", "Dmitri", "Eleni", "Farah", "Gustav", "Hana", "Ілля", "Jana", "Kai", "Λυδία", "Mateo", "Nora", "Olu", "Priya"}
+	surnames   = []string{"Schmidt", "Okafor", "Nakamura", "Papadopoulou", "Kowalski", "Johansson", "Дмитриева", "García", "Nguyen", "Müller"}
+)
+
+func displayName(i int) string {
+	return givenNames[i%len(givenNames)] + " " + surnames[(i/len(givenNames))%len(surnames)]
+}
+
+// catalogue writes entities of every type and projects.
+func (g *gen) catalogue() error {
+	types := assess.EntityTypes
+	g.entities = assess.NewIDs(assess.PrefixEntity, g.now, max(g.s.Entities, 1))
+	var rows [][]any
+	for i, id := range g.entities {
+		typ := types[i%len(types)]
+		rows = append(rows, []any{id, fmt.Sprintf("%s %04d", entityWord(typ), i), "Generated " + string(typ) + ".", string(typ), g.now, g.now})
+	}
+	if err := g.copy("entities", []string{"id", "name", "description", "entity_type", "created_at", "updated_at"}, rows); err != nil {
+		return err
+	}
+	g.out.Entities = len(rows)
+	g.projects = assess.NewIDs(assess.PrefixProject, g.now, g.s.Projects)
+	rows = nil
+	states := []string{"new", "in_progress", "in_progress", "on_hold", "complete", "operational"}
+	for i, id := range g.projects {
+		due := g.now.AddDate(0, 0, g.rng.IntN(360)-90)
+		rows = append(rows, []any{id, fmt.Sprintf("Programme %03d", i), "Generated project.", states[i%len(states)], g.pick(g.assessors), due, g.now, g.now})
+	}
+	g.out.Projects = len(rows)
+	return g.copy("projects", []string{"id", "name", "description", "state", "owner_id", "due_date", "created_at", "updated_at"}, rows)
+}
+
+func entityWord(t assess.EntityType) string {
+	w := strings.ReplaceAll(string(t), "_", " ")
+	return strings.ToUpper(w[:1]) + w[1:]
+}
+
+// standardsStep imports the CycloneDX standards of StandardsDir, or generates four of the
+// sizes of real ones (ASVS, SSDF, SAMM, SCVS).
+func (g *gen) standardsStep() error {
+	if g.s.StandardsDir != "" {
+		return g.realStandards()
+	}
+	for k, size := range []int{442, 220, 120, 90} {
+		id := assess.NewID(assess.PrefixStandard, g.now)
+		if _, err := g.pool.Exec(g.ctx, `INSERT INTO standards (id, identifier, standard_version, name, description, state, source)
+			VALUES ($1, $2, '1.0', $3, 'A generated standard.', 'published', 'import')`, id, fmt.Sprintf("generated-standard-%d", k+1),
+			fmt.Sprintf("Generated Standard %d", k+1)); err != nil {
+			return err
+		}
+		ref := standardRef{id: id, requirements: assess.NewIDs(assess.PrefixRequirement, g.now, size)}
+		var rows [][]any
+		for i, rq := range ref.requirements {
+			ident := fmt.Sprintf("G%d.%d.%d", k+1, i/10+1, i%10+1)
+			rows = append(rows, []any{rq, id, ident, assess.NaturalKey(ident), requirementName(i), requirementText(i), i})
+		}
+		if err := g.copy("requirements", []string{"id", "standard_id", "identifier", "natural_key", "name", "description", "position"}, rows); err != nil {
+			return err
+		}
+		g.standards = append(g.standards, ref)
+	}
+	g.out.Standards = len(g.standards)
+	return nil
+}
+
+var topics = []string{"session tokens", "password storage", "input validation", "access control", "logging", "encryption at rest",
+	"dependency updates", "secrets in source control", "backup restores", "incident response", "threat modelling", "code review"}
+
+func requirementName(i int) string { return "Verify " + topics[i%len(topics)] }
+
+func requirementText(i int) string {
+	return fmt.Sprintf("Verify that %s are handled as the organisation's policy requires (control %d).", topics[i%len(topics)], i+1)
+}
+
+func (g *gen) realStandards() error {
+	var files []string
+	err := filepath.WalkDir(g.s.StandardsDir, func(path string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".cdx.json") {
+			files = append(files, path)
+		}
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	slices.Sort(files)
+	db := postgres.New(g.pool, nil)
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return err
+		}
+		imports, err := cyclonedx.Parse(data)
+		if err != nil {
+			continue // not every file of a catalogue is a standard this product reads
+		}
+		err = db.Change(g.ctx, assess.SystemActor, func(tx *postgres.Tx) error {
+			for _, imp := range imports {
+				st, _, err := catalogue.ImportStandardTx(g.ctx, tx, imp, assess.SourceImport)
+				if err != nil {
+					return err
+				}
+				ref := standardRef{id: st.ID}
+				rows, err := tx.Query(g.ctx, `SELECT id FROM requirements r WHERE standard_id = $1
+					AND NOT EXISTS (SELECT 1 FROM requirements c WHERE c.parent_id = r.id) ORDER BY natural_key`, st.ID)
+				if err != nil {
+					return err
+				}
+				ref.requirements, err = pgx.CollectRows(rows, pgx.RowTo[string])
+				if err != nil {
+					return err
+				}
+				if len(ref.requirements) > 0 && !slices.ContainsFunc(g.standards, func(s standardRef) bool { return s.id == st.ID }) {
+					g.standards = append(g.standards, ref)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	if len(g.standards) == 0 {
+		return fmt.Errorf("datagen: no CycloneDX standard found under %s", g.s.StandardsDir)
+	}
+	g.out.Standards = len(g.standards)
+	return nil
+}
+
+// drawState draws an assessment state by AssessmentStates.
+func (g *gen) drawState() assess.AssessmentState {
+	n := g.rng.IntN(1000)
+	for _, s := range AssessmentStates {
+		if n < s.PerMille {
+			return s.State
+		}
+		n -= s.PerMille
+	}
+	return assess.AssessmentInProgress
+}
+
+func started(s assess.AssessmentState) bool {
+	return s != assess.AssessmentNew && s != assess.AssessmentPending
+}
+
+// assessmentsStep writes the assessments with their standard, dates and teams (two assessors
+// and two assessees; the participant as an assessor of every tenth).
+func (g *gen) assessmentsStep() error {
+	ids := assess.NewIDs(assess.PrefixAssessment, g.now, g.s.Assessments)
+	var rows, standards, members [][]any
+	for i, id := range ids {
+		a := genAssessment{id: id, entity: g.entities[i%len(g.entities)], state: g.drawState(), standard: i % len(g.standards)}
+		if len(g.projects) > 0 && i%4 != 3 {
+			a.project = g.projects[i%len(g.projects)]
+		}
+		a.team = []string{g.pick(g.assessors), g.pick(g.assessees)}
+		if extra := g.pick(g.assessees); i%3 == 0 && !slices.Contains(a.team, extra) {
+			a.team = append(a.team, extra)
+		}
+		if i%10 == 0 {
+			a.team = append(a.team, g.out.ParticipantID)
+		}
+		g.assessments = append(g.assessments, a)
+		created := g.now.AddDate(0, 0, -g.rng.IntN(540))
+		var startedAt, endedAt, project any
+		if a.project != "" {
+			project = a.project
+		}
+		if started(a.state) {
+			startedAt = created.Add(time.Duration(g.rng.IntN(72)) * time.Hour)
+		}
+		if assess.AssessmentReadOnly(a.state) {
+			endedAt = created.AddDate(0, 0, 20+g.rng.IntN(100))
+		}
+		due := g.now.AddDate(0, 0, g.rng.IntN(300)-120)
+		title := fmt.Sprintf("%s review %05d", topics[i%len(topics)], i)
+		rows = append(rows, []any{id, strings.ToUpper(title[:1]) + title[1:], "Generated assessment.", a.entity, project, string(a.state),
+			due, startedAt, endedAt, a.team[0], created, created})
+		standards = append(standards, []any{id, g.standards[a.standard].id, 0})
+		for j, u := range a.team {
+			role := "assessee"
+			if j == 0 || u == g.out.ParticipantID {
+				role = "assessor"
+			}
+			members = append(members, []any{id, u, role})
+		}
+	}
+	if err := g.copy("assessments", []string{"id", "title", "description", "entity_id", "project_id", "state", "due_date", "started_at",
+		"ended_at", "created_by", "created_at", "updated_at"}, rows); err != nil {
+		return err
+	}
+	g.out.Assessments = len(rows)
+	if err := g.copy("assessment_standards", []string{"assessment_id", "standard_id", "position"}, standards); err != nil {
+		return err
+	}
+	return g.copy("assessment_members", []string{"assessment_id", "user_id", "role"}, members)
+}
+
+// resultsStep writes the requirement rows of the started assessments: about Results over all,
+// each assessment the first requirements of its standard; finished ones answered throughout,
+// those in progress about half.
+func (g *gen) resultsStep() error {
+	left := 0 // started assessments not yet given rows
+	for _, a := range g.assessments {
+		if started(a.state) {
+			left++
+		}
+	}
+	g.rows = make([][]string, len(g.assessments))
+	results := []string{"yes", "yes", "yes", "partial", "no", "not_applicable"}
+	var batch [][]any
+	flush := func() error {
+		err := g.copy("assessment_requirements", []string{"id", "assessment_id", "requirement_id", "standard_id", "result", "rationale",
+			"rationale_words", "answered_by", "answered_at", "created_at", "updated_at"}, batch)
+		batch = batch[:0]
+		return err
+	}
+	for i, a := range g.assessments {
+		if !started(a.state) {
+			continue
+		}
+		// An even share of what is left, so that smaller standards' shortfall moves on.
+		per := int(math.Ceil(float64(g.s.Results-g.out.Results) / float64(left)))
+		left--
+		st := g.standards[a.standard]
+		n := min(per, len(st.requirements))
+		if n <= 0 {
+			break
+		}
+		ids := assess.NewIDs(assess.PrefixAssessmentRequirement, g.now, n)
+		g.rows[i] = ids
+		answered := assess.AssessmentFinished(a.state)
+		for j, id := range ids {
+			var result, by, at any
+			rationale := ""
+			if answered || g.rng.IntN(2) == 0 {
+				result = results[g.rng.IntN(len(results))]
+				rationale = fmt.Sprintf("Checked %s in the review of %s; the findings are in the linked report.", topics[j%len(topics)], a.id[len(a.id)-6:])
+				by, at = a.team[0], g.now.AddDate(0, 0, -g.rng.IntN(200))
+			}
+			batch = append(batch, []any{id, a.id, st.requirements[j], st.id, result, rationale, len(strings.Fields(rationale)), by, at, g.now, g.now})
+		}
+		g.out.Results += n
+		if len(batch) >= 50000 {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
+	}
+	return flush()
+}
+
+// evidenceStep writes evidence by team members of started assessments, in every state, each
+// linked to one to three requirement rows of its assessment.
+func (g *gen) evidenceStep() error {
+	withRows := make([]int, 0, len(g.assessments))
+	for i := range g.assessments {
+		if len(g.rows[i]) > 0 {
+			withRows = append(withRows, i)
+		}
+	}
+	if len(withRows) == 0 || g.s.Evidence == 0 {
+		return nil
+	}
+	ids := assess.NewIDs(assess.PrefixEvidence, g.now, g.s.Evidence)
+	states := []string{"in_progress", "in_review", "claimed", "claimed", "expired"}
+	var ev, links [][]any
+	for k, id := range ids {
+		i := withRows[k%len(withRows)]
+		a := g.assessments[i]
+		state := states[g.rng.IntN(len(states))]
+		author := a.team[g.rng.IntN(len(a.team))]
+		var reviewer, submitted any
+		if state != "in_progress" {
+			reviewer, submitted = a.team[0], g.now.AddDate(0, 0, -g.rng.IntN(60))
+		}
+		until := g.now.AddDate(0, 0, g.rng.IntN(400)-30)
+		if state == "expired" {
+			until = g.now.AddDate(0, 0, -1-g.rng.IntN(200))
+		}
+		ev = append(ev, []any{id, fmt.Sprintf("%s report %06d", strings.ToUpper(topics[k%len(topics)][:1])+topics[k%len(topics)][1:], k),
+			"Generated evidence.", state, author, reviewer, submitted, until, g.now, g.now})
+		seen := map[string]bool{}
+		for range 1 + g.rng.IntN(3) {
+			row := g.rows[i][g.rng.IntN(len(g.rows[i]))]
+			if !seen[row] {
+				seen[row] = true
+				links = append(links, []any{row, id, a.id, author, g.now})
+			}
+		}
+	}
+	if err := g.copy("evidence", []string{"id", "name", "description", "state", "author_id", "reviewer_id", "submitted_at", "valid_until",
+		"created_at", "updated_at"}, ev); err != nil {
+		return err
+	}
+	g.out.Evidence = len(ev)
+	return g.copy("assessment_requirement_evidence", []string{"assessment_requirement_id", "evidence_id", "assessment_id", "linked_by", "created_at"}, links)
+}
+
+// claimsStep writes claims of started assessments about one or two of their requirements,
+// each citing one piece of evidence of the same assessment when it has some.
+func (g *gen) claimsStep() error {
+	if g.s.Claims == 0 {
+		return nil
+	}
+	evidenceOf := map[string][]string{} // assessment → evidence linked to it
+	rows, err := g.pool.Query(g.ctx, `SELECT DISTINCT assessment_id, evidence_id FROM assessment_requirement_evidence`)
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+		var a, e string
+		if err := rows.Scan(&a, &e); err != nil {
+			return err
+		}
+		evidenceOf[a] = append(evidenceOf[a], e)
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	var withRows []int
+	for i := range g.assessments {
+		if len(g.rows[i]) > 0 {
+			withRows = append(withRows, i)
+		}
+	}
+	if len(withRows) == 0 {
+		return nil
+	}
+	ids := assess.NewIDs(assess.PrefixClaim, g.now, g.s.Claims)
+	var claims, cev, creq [][]any
+	for k, id := range ids {
+		i := withRows[k%len(withRows)]
+		a := g.assessments[i]
+		claims = append(claims, []any{id, a.id, fmt.Sprintf("Claim %06d", k), a.entity,
+			fmt.Sprintf("The %s control of %s is in place.", topics[k%len(topics)], a.id[len(a.id)-6:]), a.team[0], g.now, g.now})
+		if evs := evidenceOf[a.id]; len(evs) > 0 {
+			cev = append(cev, []any{id, evs[g.rng.IntN(len(evs))], "evidence"})
+		}
+		first := g.rng.IntN(len(g.rows[i]))
+		creq = append(creq, []any{id, g.rows[i][first]})
+		if second := g.rng.IntN(len(g.rows[i])); second != first {
+			creq = append(creq, []any{id, g.rows[i][second]})
+		}
+	}
+	if err := g.copy("claims", []string{"id", "assessment_id", "name", "target_entity_id", "predicate", "created_by", "created_at", "updated_at"}, claims); err != nil {
+		return err
+	}
+	g.out.Claims = len(claims)
+	if err := g.copy("claim_evidence", []string{"claim_id", "evidence_id", "kind"}, cev); err != nil {
+		return err
+	}
+	return g.copy("claim_requirements", []string{"claim_id", "assessment_requirement_id"}, creq)
+}
+
+// scores computes the conformance of the finished assessments as completing them does
+// (yes 1, partial ½, no 0, not applicable left out; whole hundredths), per standard and overall.
+func (g *gen) scores() error {
+	_, err := g.pool.Exec(g.ctx, `
+		WITH per AS (SELECT ar.assessment_id, ar.standard_id,
+			round(100.0 * sum(CASE ar.result WHEN 'yes' THEN 1 WHEN 'partial' THEN 0.5 ELSE 0 END)
+				/ nullif(count(*) FILTER (WHERE ar.result <> 'not_applicable'), 0), 2) AS score
+			FROM assessment_requirements ar JOIN assessments a ON a.id = ar.assessment_id
+			WHERE a.state IN ('complete', 'archived') GROUP BY ar.assessment_id, ar.standard_id)
+		UPDATE assessment_standards s SET conformance_score = per.score FROM per
+		WHERE s.assessment_id = per.assessment_id AND s.standard_id = per.standard_id`)
+	if err != nil {
+		return err
+	}
+	_, err = g.pool.Exec(g.ctx, `
+		WITH per AS (SELECT ar.assessment_id,
+			round(100.0 * sum(CASE ar.result WHEN 'yes' THEN 1 WHEN 'partial' THEN 0.5 ELSE 0 END)
+				/ nullif(count(*) FILTER (WHERE ar.result <> 'not_applicable'), 0), 2) AS score
+			FROM assessment_requirements ar JOIN assessments a ON a.id = ar.assessment_id
+			WHERE a.state IN ('complete', 'archived') GROUP BY ar.assessment_id)
+		UPDATE assessments a SET conformance_score = per.score FROM per WHERE a.id = per.assessment_id`)
+	return err
+}

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# The dashboard at the domain's scale (issue 25; docs/performance.md, "Dashboard at scale"):
+# a throw-away PostgreSQL cluster, bin/assay-server on it, pkg/datagen's Large data (10,000
+# assessments, about a million requirement results, 100,000 evidence, 300,000 claims; real
+# standards when STANDARDS_DATA is set), then 32 clients on GET /api/v1/dashboard for an
+# administrator and for the participant who sees a tenth, and the first (uncached) answer of
+# each. make bench-dashboard runs it; ARGS passes datagen flags (e.g. -assessments 2000).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BIN=${BIN:-$PWD/bin}
+WORK=$(mktemp -d)
+chmod 755 "$WORK" # the cluster runs as the postgres user when we are root
+PIDS=()
+cleanup() { for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$WORK"; }
+trap cleanup EXIT
+
+go build -o "$WORK/testcluster" ./cmd/internal/testcluster
+go build -o "$WORK/datagen" ./cmd/internal/datagen
+go build -o "$WORK/loadgen" ./cmd/internal/loadgen
+"$WORK/testcluster" -dir "$WORK/pg" -dsn-file "$WORK/dsn" 2>"$WORK/cluster.log" &
+PIDS+=($!)
+for _ in $(seq 1 120); do [ -s "$WORK/dsn" ] && break; sleep 0.5; done
+[ -s "$WORK/dsn" ] || { echo "the test cluster did not start"; cat "$WORK/cluster.log"; exit 1; }
+ADMIN_DSN=$(cat "$WORK/dsn")
+DSN=${ADMIN_DSN/dbname=postgres/dbname=bench}
+psql "$ADMIN_DSN" -qc "CREATE DATABASE bench"
+PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+URL="http://127.0.0.1:$PORT"
+DATABASE_PROVIDER=postgres DATABASE_URL="$DSN" PORT=$PORT LOG_LEVEL=warn RATE_LIMIT_PER_MINUTE=100000000 "$BIN/assay-server" >"$WORK/server.log" 2>&1 &
+PIDS+=($!)
+for _ in $(seq 1 120); do curl -sf "$URL/api/health" >/dev/null && break; sleep 0.5; done
+curl -sf -c "$WORK/cookie" -o /dev/null -H 'Content-Type: application/json' -X POST "$URL/api/v1/setup" \
+  -d '{"username":"bench-admin","password":"bench admin passphrase 1","email":"bench-admin@example.com","displayName":"Bench Admin"}'
+STANDARDS=()
+[ -n "${STANDARDS_DATA:-}" ] && STANDARDS=(-standards "$STANDARDS_DATA")
+echo "datagen:"
+# shellcheck disable=SC2086
+"$WORK/datagen" -dsn "$DSN" "${STANDARDS[@]}" ${ARGS:-}
+token() { # user id → a new API key's token, made by the administrator
+  curl -sf -b "$WORK/cookie" -H "Origin: $URL" -H 'Content-Type: application/json' -X POST "$URL/api/v1/users/$1/api-keys" -d '{"name":"bench"}' |
+    python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])'
+}
+ADMIN_ID=$(psql "$DSN" -tAc "SELECT id FROM users WHERE username = 'bench-admin'")
+PARTICIPANT_ID=$(psql "$DSN" -tAc "SELECT id FROM users WHERE username = 'gen-participant'")
+for who in admin participant; do
+  id=ADMIN_ID; [ "$who" = participant ] && id=PARTICIPANT_ID
+  tok=$(token "${!id}")
+  first=$(curl -sf -o /dev/null -w '%{time_total}' -H "Authorization: Bearer $tok" "$URL/api/v1/dashboard")
+  echo "dashboard-$who: first (uncached) answer ${first}s"
+  echo -n "dashboard-$who, 32 clients, 15 s: "
+  "$WORK/loadgen" -url "$URL/api/v1/dashboard" -token "$tok" -c 32 -d 15s
+done

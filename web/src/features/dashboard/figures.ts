@@ -1,0 +1,45 @@
+import type { RouteLocationRaw } from 'vue-router'
+import type { Dashboard } from './api'
+
+/** Kpi is one key figure of the dashboard: its count, the locale key of its label and where it leads. */
+export interface Kpi {
+  key: string
+  value: number
+  to: RouteLocationRaw
+  tone: 'neutral' | 'warning' | 'danger' | 'success'
+}
+
+/**
+ * kpisOf is the row of key figures: open and overdue assessments, evidence in review and
+ * expiring, sealed and expiring attestations; each links to the list filtered the same way.
+ */
+export function kpisOf(d: Dashboard): Kpi[] {
+  const state = (list: { state: string; count: number }[] | null, s: string) => list?.find((x) => x.state === s)?.count ?? 0
+  const open = (d.assessments.byState ?? []).filter((x) => !['complete', 'archived', 'cancelled'].includes(x.state)).reduce((n, x) => n + x.count, 0)
+  return [
+    { key: 'openAssessments', value: open, to: { name: 'assessments' }, tone: 'neutral' },
+    { key: 'overdue', value: d.assessments.overdue, to: { name: 'assessments', query: { due: 'overdue' } }, tone: d.assessments.overdue > 0 ? 'danger' : 'neutral' },
+    { key: 'inReview', value: d.evidence.inReview, to: { name: 'evidence', query: { state: 'in_review' } }, tone: d.evidence.inReview > 0 ? 'warning' : 'neutral' },
+    { key: 'evidenceExpiring', value: d.evidence.expiring, to: { name: 'evidence', query: { expiringWithin: String(d.expiringDays) } }, tone: d.evidence.expiring > 0 ? 'warning' : 'neutral' },
+    { key: 'sealed', value: state(d.attestations.byState, 'sealed'), to: { name: 'attestations', query: { state: 'sealed' } }, tone: 'success' },
+    { key: 'attestationsExpiring', value: d.attestations.expiring, to: { name: 'attestations', query: { state: 'sealed' } }, tone: d.attestations.expiring > 0 ? 'warning' : 'neutral' },
+  ]
+}
+
+/** ChartItem is one bar: its label and value. */
+export interface ChartItem {
+  label: string
+  value: number
+}
+
+/** pipelineOf is the assessments by state, in lifecycle order, labelled by `label`. */
+export function pipelineOf(d: Dashboard, label: (state: string) => string): ChartItem[] {
+  return (d.assessments.byState ?? []).map((x) => ({ label: label(x.state), value: x.count }))
+}
+
+/** conformanceOf is the mean score per standard of the finished assessments (standards without a score left out). */
+export function conformanceOf(d: Dashboard): ChartItem[] {
+  return (d.conformance ?? [])
+    .filter((c) => c.averageScore !== null)
+    .map((c) => ({ label: c.standardVersion ? `${c.name} ${c.standardVersion}` : c.name, value: c.averageScore as number }))
+}
