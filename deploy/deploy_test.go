@@ -4,15 +4,21 @@
 package deploy
 
 import (
+	"context"
+	"encoding/json"
 	"os"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/stretchr/testify/require"
 	"go.yaml.in/yaml/v3"
 
+	"github.com/assay-dev/assay/pkg/assess"
 	"github.com/assay-dev/assay/pkg/config"
+	"github.com/assay-dev/assay/pkg/metrics"
 )
 
 type composeFile struct {
@@ -77,4 +83,54 @@ func TestDockerfileUsesMakefileSteps(t *testing.T) {
 	// The web stage must build the same way the Makefile does.
 	require.Contains(t, string(dockerfile), "npm run build")
 	require.Contains(t, string(makefile), "npm run build")
+}
+
+// TestGrafanaDashboardQueriesExportedMetrics: every metric the Grafana dashboard queries is
+// one the service exports (with the default prefix), so a renamed metric cannot leave a panel
+// silently empty.
+func TestGrafanaDashboardQueriesExportedMetrics(t *testing.T) {
+	data, err := os.ReadFile("grafana/assay-dashboard.json")
+	require.NoError(t, err)
+	var dash struct {
+		Panels []struct {
+			Title   string `json:"title"`
+			Targets []struct {
+				Expr string `json:"expr"`
+			} `json:"targets"`
+		} `json:"panels"`
+	}
+	require.NoError(t, json.Unmarshal(data, &dash))
+	require.NotEmpty(t, dash.Panels)
+
+	m := metrics.New("cdxa_")
+	require.NoError(t, m.Register(metrics.NewJobMetrics(), metrics.NewDomainCollector(func(context.Context) (assess.DomainMetrics, error) {
+		return assess.DomainMetrics{RefreshedAt: time.Now(), Assessments: []assess.StateCount{{State: "new"}}, Evidence: []assess.StateCount{{State: "claimed"}},
+			Attestations: []assess.StateCount{{State: "sealed"}}, DeliveriesPending: []assess.StateCount{{State: "webhook"}}}, nil
+	})))
+	m.ObserveHTTP("/api/health", "GET", 200, time.Millisecond)
+	pool, err := pgxpool.New(context.Background(), "host=/nonexistent")
+	require.NoError(t, err)
+	defer pool.Close()
+	require.NoError(t, m.RegisterPool(pool))
+	families, err := m.Gatherer().Gather()
+	require.NoError(t, err)
+	exported := map[string]bool{}
+	for _, f := range families {
+		exported[f.GetName()] = true
+	}
+	for _, name := range []string{"cdxa_jobs_total", "cdxa_deliveries_total"} { // vectors without a series yet are not gathered
+		exported[name] = true
+	}
+	used := regexp.MustCompile(`\$\{prefix\}([a-z_]+)`)
+	for _, p := range dash.Panels {
+		require.NotEmpty(t, p.Targets, p.Title)
+		for _, target := range p.Targets {
+			names := used.FindAllStringSubmatch(target.Expr, -1)
+			require.NotEmpty(t, names, "%s: %s queries no metric of ours", p.Title, target.Expr)
+			for _, n := range names {
+				name := "cdxa_" + strings.TrimSuffix(n[1], "_bucket")
+				require.True(t, exported[name], "%s queries %s, which the service does not export", p.Title, name)
+			}
+		}
+	}
 }

@@ -26,9 +26,15 @@ DSN=${ADMIN_DSN/dbname=postgres/dbname=bench}
 psql "$ADMIN_DSN" -qc "CREATE DATABASE bench"
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 URL="http://127.0.0.1:$PORT"
-DATABASE_PROVIDER=postgres DATABASE_URL="$DSN" PORT=$PORT LOG_LEVEL=warn RATE_LIMIT_PER_MINUTE=100000000 "$BIN/assay-server" >"$WORK/server.log" 2>&1 &
-PIDS+=($!)
-for _ in $(seq 1 120); do curl -sf "$URL/api/health" >/dev/null && break; sleep 0.5; done
+SERVER_PID=
+start_server() {
+  DATABASE_PROVIDER=postgres DATABASE_URL="$DSN" PORT=$PORT LOG_LEVEL=warn RATE_LIMIT_PER_MINUTE=100000000 "$BIN/assay-server" >>"$WORK/server.log" 2>&1 &
+  SERVER_PID=$!
+  PIDS+=("$SERVER_PID")
+  for _ in $(seq 1 120); do curl -sf "$URL/api/health" >/dev/null && return 0; sleep 0.5; done
+  echo "the server did not start"; cat "$WORK/server.log"; exit 1
+}
+start_server
 curl -sf -c "$WORK/cookie" -o /dev/null -H 'Content-Type: application/json' -X POST "$URL/api/v1/setup" \
   -d '{"username":"bench-admin","password":"bench admin passphrase 1","email":"bench-admin@example.com","displayName":"Bench Admin"}'
 STANDARDS=()
@@ -40,13 +46,32 @@ token() { # user id → a new API key's token, made by the administrator
   curl -sf -b "$WORK/cookie" -H "Origin: $URL" -H 'Content-Type: application/json' -X POST "$URL/api/v1/users/$1/api-keys" -d '{"name":"bench"}' |
     python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])'
 }
-ADMIN_ID=$(psql "$DSN" -tAc "SELECT id FROM users WHERE username = 'bench-admin'")
-PARTICIPANT_ID=$(psql "$DSN" -tAc "SELECT id FROM users WHERE username = 'gen-participant'")
+ADMIN_TOKEN=$(token "$(psql "$DSN" -tAc "SELECT id FROM users WHERE username = 'bench-admin'")")
+PARTICIPANT_TOKEN=$(token "$(psql "$DSN" -tAc "SELECT id FROM users WHERE username = 'gen-participant'")")
+
+# A fresh process for the measurements: no password hash (argon2id, 64 MiB) in its memory,
+# every request authenticated by API key.
+kill "$SERVER_PID"; wait "$SERVER_PID" 2>/dev/null || true
+start_server
+rss() { awk '/^VmRSS/ {print $2}' "/proc/$SERVER_PID/status"; }
+curl -sf -o /dev/null -H "Authorization: Bearer $ADMIN_TOKEN" "$URL/api/v1/evidence?limit=1"
+before=$(rss)
+peak=$before
+curl -sf -H "Authorization: Bearer $ADMIN_TOKEN" -o "$WORK/evidence.csv" "$URL/api/v1/evidence.csv" &
+CSV_PID=$!
+start=$(date +%s.%N)
+while kill -0 "$CSV_PID" 2>/dev/null; do now=$(rss); [ "$now" -gt "$peak" ] && peak=$now; sleep 0.02; done
+wait "$CSV_PID"
+took=$(python3 -c "import time; print(f'{time.time() - $start:.1f}')")
+rows=$(($(wc -l <"$WORK/evidence.csv") - 1))
+echo "evidence.csv: $rows rows, $(stat -c %s "$WORK/evidence.csv") bytes in ${took}s; server RSS ${before} KiB before, peak ${peak} KiB: growth $(((peak - before) / 1024)) MiB (bound 32 MiB)"
+[ $(((peak - before) / 1024)) -lt 32 ] || { echo "RSS growth over 32 MiB"; exit 1; }
+
 for who in admin participant; do
-  id=ADMIN_ID; [ "$who" = participant ] && id=PARTICIPANT_ID
-  tok=$(token "${!id}")
-  first=$(curl -sf -o /dev/null -w '%{time_total}' -H "Authorization: Bearer $tok" "$URL/api/v1/dashboard")
+  tok=ADMIN_TOKEN; [ "$who" = participant ] && tok=PARTICIPANT_TOKEN
+  first=$(curl -sf -o /dev/null -w '%{time_total}' -H "Authorization: Bearer ${!tok}" "$URL/api/v1/dashboard")
   echo "dashboard-$who: first (uncached) answer ${first}s"
   echo -n "dashboard-$who, 32 clients, 15 s: "
-  "$WORK/loadgen" -url "$URL/api/v1/dashboard" -token "$tok" -c 32 -d 15s
+  "$WORK/loadgen" -url "$URL/api/v1/dashboard" -token "${!tok}" -c 32 -d 15s
 done
+

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # The whole test suite, as `make test` and CI run it. It installs what a fresh machine
-# lacks (Chromium from Debian, npm packages, golangci-lint), then runs, in order:
-# formatting and lint (with the dependency-boundary cases of scripts/check-boundaries.sh),
-# the web build (typed client regenerated from the golden OpenAPI document, type check),
-# ESLint, web unit tests, the OpenAPI linter, Go tests with -race on one shared PostgreSQL
-# cluster, and the browser journeys against the real server.
+# lacks (Chromium and poppler-utils from Debian, npm packages, golangci-lint), then runs,
+# in order: formatting and lint (with the dependency-boundary cases of
+# scripts/check-boundaries.sh), the web build (typed client regenerated from the golden
+# OpenAPI document, type check), ESLint, web unit tests, the OpenAPI linter, Go tests with
+# -race on one shared PostgreSQL cluster, and the browser journeys against the real server.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -37,6 +37,12 @@ if ! command -v jq >/dev/null 2>&1 || ! command -v curl >/dev/null 2>&1; then
   echo "installing Debian curl and jq"
   if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
   $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq curl jq >/dev/null
+fi
+if ! command -v pdftotext >/dev/null 2>&1 || ! command -v pdfinfo >/dev/null 2>&1; then
+  # The PDF reports are read back with poppler's pdfinfo and pdftotext (pkg/report).
+  echo "installing Debian poppler-utils"
+  if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
+  $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq poppler-utils >/dev/null
 fi
 make -s "$BIN/golangci-lint"
 # mailpit is the SMTP server of the e-mail tests (pkg/notify/notifytest starts it); it is
@@ -110,7 +116,10 @@ start_server fresh "$FRESH_PORT" OUTBOUND_ALLOW_NETWORKS=127.0.0.1/32 RUN_WORKER
 start_server setup "$SETUP_PORT" OUTBOUND_ALLOW_NETWORKS=127.0.0.1/32 RUN_WORKERS=true DELIVERY_RETRY_BASE_MS=1000
 start_server admin "$ADMIN_PORT" OUTBOUND_ALLOW_NETWORKS=127.0.0.1/32 RUN_WORKERS=true DELIVERY_RETRY_BASE_MS=1000 REGISTRATION_MODE=invite_only
 start_server catalogue "$CATALOGUE_PORT" OUTBOUND_ALLOW_NETWORKS=127.0.0.1/32 STANDARDS_FEED_URL="http://127.0.0.1:$FEED_PORT/feed.json"
-start_server work "$WORK_PORT" OUTBOUND_ALLOW_NETWORKS=127.0.0.1/32
+# The work server holds signing keys for its users (the held-key journey), which it refuses
+# to do without a master encryption key: a fresh one per run (docs/encryption.md).
+WORK_MASTER_KEY=$(python3 -c 'import secrets; print(secrets.token_hex(32))')
+start_server work "$WORK_PORT" OUTBOUND_ALLOW_NETWORKS=127.0.0.1/32 MASTER_ENCRYPTION_KEY="$WORK_MASTER_KEY"
 wait_healthy fresh "$FRESH_PORT"; wait_healthy setup "$SETUP_PORT"; wait_healthy admin "$ADMIN_PORT"; wait_healthy catalogue "$CATALOGUE_PORT"
 wait_healthy work "$WORK_PORT"
 (cd web && BASE_URL="http://127.0.0.1:$FRESH_PORT" SETUP_BASE_URL="http://127.0.0.1:$SETUP_PORT" \

@@ -312,8 +312,12 @@ func runAttachmentSuite(t *testing.T, st storageEnv) {
 		big := pdfBytes(uploadLimit+1, 2)
 		res, body := ac.attach(t, ev, "big.pdf", "application/pdf", bytes.NewReader(big), false) // streamed, refused while reading
 		requireEnvelope(t, res, body, http.StatusRequestEntityTooLarge, assess.ECodePayloadTooLarge)
+		require.Equal(t, "The file is larger than the upload limit of 8 MiB.", body["message"], "the limit in words, not in bytes")
 		res, body = ac.attach(t, ev, "big.pdf", "application/pdf", bytes.NewReader(pdfBytes(uploadLimit+2<<20, 3)), true) // refused by its length
 		requireEnvelope(t, res, body, http.StatusRequestEntityTooLarge, assess.ECodePayloadTooLarge)
+		require.Equal(t, "The file is larger than the upload limit of 8 MiB.", body["message"], "the file's limit, not the body's (with its form overhead) in bytes")
+		status := ac.get(t, "/api/v1/setup/status", http.StatusOK)
+		require.EqualValues(t, uploadLimit, status["uploadMaxFileSize"], "a client learns the limit before it uploads")
 		require.Equal(t, before, st.storedObjects(t, ts))
 		require.Zero(t, dbValue[int](t, ts, "SELECT count(*)::int FROM blob_garbage"))
 		require.Len(t, ac.get(t, base, http.StatusOK)["items"], 1)

@@ -107,3 +107,25 @@ func TestDemoDataConcurrentWithoutStandards(t *testing.T) {
 	figures := admin.get(t, "/api/v1/projects/"+list[0]["id"].(string)+"/figures", 200)
 	require.Equal(t, "no_standards", figures["warnings"].([]any)[0].(map[string]any)["code"])
 }
+
+// TestDemoDataUsesEntitiesThatExistByName: an installation that has an "Acme Corp" already
+// gets no second one from the demo data; the demo relationships and projects use the
+// existing entity, and the answer names it.
+func TestDemoDataUsesEntitiesThatExistByName(t *testing.T) {
+	t.Parallel()
+	ts := startServer(t)
+	admin := ts.admin(t)
+	rows := newCatalogueRows(t, ts)
+	existing := admin.post(t, "/api/v1/entities", map[string]any{"name": "ACME Corp", "type": "organization"}, 201)["id"]
+
+	body := admin.post(t, "/api/v1/admin/demo-data", nil, 200)
+	require.Equal(t, map[string]any{"entities": float64(9), "relationships": float64(12), "projects": float64(2),
+		"tags": float64(4), "users": float64(4)}, body["created"])
+	require.Equal(t, map[string]any{"entities": []any{"Acme Corp"}, "tags": []any{}, "users": []any{}}, body["existing"])
+	var named, owned int
+	require.NoError(t, rows.conn.QueryRow(context.Background(), "SELECT count(*) FROM entities WHERE lower(name) = 'acme corp'").Scan(&named))
+	require.Equal(t, 1, named, "no second entity of a name that exists")
+	require.NoError(t, rows.conn.QueryRow(context.Background(),
+		"SELECT count(*) FROM entity_relationships WHERE source_id = $1", existing).Scan(&owned))
+	require.Equal(t, 2, owned, "the existing entity owns the demo business units")
+}

@@ -30,6 +30,10 @@ func TestSetupSignInAndSessions(t *testing.T) {
 		require.Contains(t, body["permissions"], "admin.encryption")
 		require.Equal(t, []any{"admin"}, body["user"].(map[string]any)["roles"])
 	})
+	t.Run("the wizard's sign-in is the administrator's last sign-in", func(t *testing.T) {
+		body := b.get(t, "/api/v1/auth/me", 200)
+		require.NotNil(t, body["user"].(map[string]any)["lastLoginAt"], "the profile said \"Last sign-in: Never\" for the signed-in administrator")
+	})
 	t.Run("setup runs once", func(t *testing.T) {
 		b.fails(t, "POST", "/api/v1/setup", adminJSON, 409, "conflict")
 	})

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"mime/multipart"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -17,10 +18,10 @@ import (
 )
 
 // TestReportsAPI (issue 24 item 3): the PDF reports of an assessment and of its sealed
-// attestation, read back through pdfcpu: the names in Greek and Cyrillic, every
-// requirement, the evidence file's SHA-256, the stored document's SHA-256 and the key that
-// sealed it; export.pdf is required, an outsider gets 404 as on the JSON reads, and bad ids
-// are 404 in the envelope.
+// attestation, read back through pdfcpu (the sealed one through poppler's pdfinfo and
+// pdftotext too): the names in Greek and Cyrillic, every requirement, the evidence file's
+// SHA-256, the stored document's SHA-256 and the key that sealed it; export.pdf is
+// required, an outsider gets 404 as on the JSON reads, and bad ids are 404 in the envelope.
 func TestReportsAPI(t *testing.T) {
 	t.Parallel()
 	ts := startServer(t)
@@ -116,6 +117,13 @@ func TestReportsAPI(t *testing.T) {
 			sealed["sealKeyId"].(string) + ": valid", "Every signature is valid and made with a trusted key", hex.EncodeToString(fileSum[:])} {
 			require.Contains(t, text, want)
 		}
+		// poppler (pdfinfo, pdftotext) reads the served file as pdfcpu does.
+		read := reporttest.ReadWithPoppler(t, pdf)
+		require.Equal(t, strconv.Itoa(len(pages)), read.Info["Pages"])
+		for _, want := range []string{hex.EncodeToString(docSum[:]), "Υπηρεσία Πληρωμών", "Дмитрий Иванов"} {
+			require.Contains(t, read.Pages[0], want)
+		}
+		require.Contains(t, read.Pages[len(read.Pages)-1], hex.EncodeToString(fileSum[:]))
 		ozC.fails(t, http.MethodGet, "/api/v1/attestations/"+id+"/report.pdf", nil, http.StatusNotFound, "not_found")
 		beaC.fails(t, http.MethodGet, "/api/v1/attestations/"+id+"/report.pdf", nil, http.StatusForbidden, "permission_denied")
 	})

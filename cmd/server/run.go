@@ -100,7 +100,8 @@ func run(ctx context.Context, opts options) error {
 	var m *metrics.Metrics
 	if cfg.MetricsEnabled {
 		m = metrics.New(cfg.MetricsPrefix)
-		if err := m.RegisterPool(db.Pool); err != nil {
+		// The domain gauges: the snapshot the leader's refresh job keeps (read per scrape).
+		if err := errors.Join(m.RegisterPool(db.Pool), m.Register(metrics.NewDomainCollector(svc.DomainMetrics.DomainMetrics))); err != nil {
 			return err
 		}
 	}

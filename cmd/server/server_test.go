@@ -310,15 +310,26 @@ func TestServerMetricsOfInProcessWorkers(t *testing.T) {
 	t.Parallel()
 	receiver := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) }))
 	t.Cleanup(receiver.Close)
-	ts := startServer(t, "METRICS_ENABLED=true", "METRICS_PREFIX=tst_", "RUN_WORKERS=true", "OUTBOUND_ALLOW_NETWORKS=127.0.0.1/32")
+	ts := startServer(t, "METRICS_ENABLED=true", "METRICS_PREFIX=tst_", "RUN_WORKERS=true", "OUTBOUND_ALLOW_NETWORKS=127.0.0.1/32",
+		"METRICS_DOMAIN_REFRESH_INTERVAL=1")
 	admin := ts.admin(t)
 	body := admin.post(t, "/api/v1/admin/webhooks", `{"name":"r","url":"`+receiver.URL+`","eventTypes":["role.*"]}`, 201)
 	admin.post(t, "/api/v1/admin/webhooks/"+body["id"].(string)+"/test", nil, 202)
+	execSQL(t, ts, `INSERT INTO entities (id, name, entity_type) VALUES ('en_01m8gzzzzzzzzzzzzzzzzzzzzz', 'Shop', 'product')`)
+	execSQL(t, ts, `INSERT INTO assessments (id, title, entity_id) VALUES ('as_01m8gzzzzzzzzzzzzzzzzzzzzz', 'Shop review', 'en_01m8gzzzzzzzzzzzzzzzzzzzzz')`)
 
 	want := []string{
 		`tst_jobs_total{kind="delivery.webhook",outcome="completed"} 1`,
 		`tst_deliveries_total{channel="webhook",outcome="succeeded"} 1`,
 		`tst_delivery_duration_seconds_count{channel="webhook"} 1`,
+		// The domain gauges, refreshed every second by the leader's job (issue 25 item 5).
+		`tst_users{active="true"} 1`,
+		`tst_assessments{state="new"} 1`,
+		`tst_assessments{state="complete"} 0`,
+		`tst_evidence{state="in_review"} 0`,
+		`tst_attestations{state="sealed"} 0`,
+		`tst_deliveries_pending{channel="webhook"} 0`,
+		`tst_domain_metrics_read_error 0`,
 	}
 	require.Eventually(t, func() bool {
 		r, err := http.Get(ts.url + "/metrics")

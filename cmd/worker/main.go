@@ -76,7 +76,8 @@ func runWorker(ctx context.Context, opts options) error {
 	if cfg.MetricsEnabled {
 		m := metrics.New(cfg.MetricsPrefix)
 		jobMetrics := metrics.NewJobMetrics()
-		if err := errors.Join(m.RegisterPool(db.Pool), m.Register(jobMetrics)); err != nil {
+		domain := metrics.NewDomainCollector(wcfg.DomainMetrics.DomainMetrics) // boot sets it when metrics are enabled
+		if err := errors.Join(m.RegisterPool(db.Pool), m.Register(jobMetrics, domain)); err != nil {
 			return err
 		}
 		wcfg.Metrics = jobMetrics

@@ -88,6 +88,11 @@ type Config struct {
 	Evidence assess.EvidenceExpiry
 	// EvidenceExpiryInterval is the period of the evidence expiry job.
 	EvidenceExpiryInterval time.Duration
+	// DomainMetrics computes the domain gauges' snapshot. When set (and RunWorkers), the
+	// refresh runs every DomainMetricsInterval (METRICS_DOMAIN_REFRESH_INTERVAL) on the
+	// elected leader; set it where metrics are enabled.
+	DomainMetrics         assess.DomainMetricsService
+	DomainMetricsInterval time.Duration
 	// EvidenceReminderDays is EVIDENCE_EXPIRY_REMINDER_DAYS (0: no reminders).
 	EvidenceReminderDays int
 
@@ -111,6 +116,9 @@ func NewClient(pool *pgxpool.Pool, cfg Config) (*river.Client[pgx.Tx], error) {
 		})
 		if lm, ok := cfg.Maintenance.(assess.LimitsMaintenance); ok {
 			river.AddWorker(w, &PurgeLimitsWorker{Service: lm, Logger: cfg.Logger, Now: cfg.Now, WorkerName: cfg.Name})
+		}
+		if cfg.DomainMetrics != nil {
+			river.AddWorker(w, &RefreshDomainMetricsWorker{Service: cfg.DomainMetrics, Logger: cfg.Logger})
 		}
 		if cfg.Evidence != nil {
 			river.AddWorker(w, &ExpireEvidenceWorker{Service: cfg.Evidence, Maintenance: cfg.Maintenance, Logger: cfg.Logger,
@@ -235,6 +243,9 @@ func periodicJobs(cfg Config) []*river.PeriodicJob {
 	}
 	if cfg.Evidence != nil {
 		out = append(out, periodicEvidenceExpiry(cfg))
+	}
+	if cfg.DomainMetrics != nil && cfg.DomainMetricsInterval > 0 {
+		out = append(out, refreshDomainMetricsJob(cfg.DomainMetricsInterval))
 	}
 	if _, ok := cfg.Maintenance.(assess.LimitsMaintenance); ok {
 		args := jobs.PurgeLimitsArgs{RateLimitRetention: assess.RateLimitWindowRetention, IdempotencyRetention: assess.IdempotencyKeyLifetime}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"mime"
 	"net/http"
@@ -94,7 +95,31 @@ func bodyReadError(err error) error {
 // errBodyTooLarge is the one answer to a body over its limit, however it was sent.
 func errBodyTooLarge(limit int64) *Error {
 	return newError(http.StatusRequestEntityTooLarge, assess.ECodePayloadTooLarge,
-		"The request body is larger than the limit of %d bytes.", limit)
+		"The request body is larger than the limit of %s.", humanBytes(limit))
+}
+
+// errFileTooLarge is the answer to an uploaded file over UPLOAD_MAX_FILE_SIZE, whether its
+// request said so in Content-Length or the stream passed the limit.
+func errFileTooLarge(limit int64) *Error {
+	return newError(http.StatusRequestEntityTooLarge, assess.ECodePayloadTooLarge,
+		"The file is larger than the upload limit of %s.", humanBytes(limit))
+}
+
+// humanBytes writes a size as people read it: "50 MiB", "1.5 GiB", "512 KiB", "900 bytes"
+// (binary units, rounded to one decimal, none when it is zero).
+func humanBytes(n int64) string {
+	units := []string{"KiB", "MiB", "GiB", "TiB"}
+	if n < 1024 {
+		return fmt.Sprintf("%d bytes", n)
+	}
+	value, unit := float64(n)/1024, units[0]
+	for _, next := range units[1:] {
+		if value < 1024 {
+			break
+		}
+		value, unit = value/1024, next
+	}
+	return strings.TrimSuffix(strconv.FormatFloat(value, 'f', 1, 64), ".0") + " " + unit
 }
 
 // isJSON reports a JSON media type, or none at all (the API reads such bodies as JSON).

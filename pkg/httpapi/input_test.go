@@ -76,3 +76,21 @@ func TestJSONProblemsCostLinearTime(t *testing.T) {
 		require.Equal(t, field, got[0].Field)
 	}
 }
+
+// TestHumanBytes: refusals name limits as people read them, not as byte counts.
+func TestHumanBytes(t *testing.T) {
+	t.Parallel()
+	for n, want := range map[int64]string{
+		900:            "900 bytes",
+		512 << 10:      "512 KiB",
+		50 << 20:       "50 MiB",
+		53477376:       "51 MiB",
+		3 << 29:        "1.5 GiB",
+		(50 << 20) + 1: "50 MiB",
+		(10 << 20) / 4: "2.5 MiB",
+	} {
+		if got := humanBytes(n); got != want {
+			t.Errorf("humanBytes(%d) = %q, want %q", n, got, want)
+		}
+	}
+}

@@ -314,6 +314,9 @@ func limitBody(n, uploadLimit int64, idle time.Duration, uploads *uploadMatcher)
 			}
 			if r.ContentLength > limit {
 				e := errBodyTooLarge(limit)
+				if upload {
+					e = errFileTooLarge(uploadLimit)
+				}
 				e.RequestID = logging.RequestID(r.Context())
 				writeEnvelope(w, e)
 				return
@@ -375,17 +378,31 @@ func (m *uploadMatcher) match(r *http.Request) bool {
 	return false
 }
 
+// streamMatcher tells the declared streaming downloads (the CSV exports of the lists): like
+// uploads, their length depends on the client's link and the rows there are, so the request
+// deadline does not bound them; each of their queries is bounded instead (csvPage).
+type streamMatcher struct{ uploadMatcher }
+
+func (m *streamMatcher) match(r *http.Request) bool {
+	for _, u := range m.uploadMatcher {
+		if u.method == r.Method && u.path.MatchString(r.URL.Path) {
+			return true
+		}
+	}
+	return false
+}
+
 // deadline bounds every API request by d, so a database that stops answering turns into
 // 503 service_unavailable within the bound instead of a hanging request. Declared upload
 // operations are exempt: their length depends on the client's link, and their size (and
-// idle time, idleReader) is bounded instead.
-func deadline(d time.Duration, uploads *uploadMatcher) func(http.Handler) http.Handler {
+// idle time, idleReader) is bounded instead; so are declared streaming downloads.
+func deadline(d time.Duration, uploads *uploadMatcher, streams *streamMatcher) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		if d <= 0 {
 			return next
 		}
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if !isAPIPath(r.URL.Path) || uploads.match(r) {
+			if !isAPIPath(r.URL.Path) || uploads.match(r) || streams.match(r) {
 				next.ServeHTTP(w, r)
 				return
 			}

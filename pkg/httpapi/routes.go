@@ -23,6 +23,14 @@ type route struct {
 	upload     bool // a multipart upload streamed to its handler (see upload.go)
 	// uploadFields documents the text fields an upload takes before its file part.
 	uploadFields map[string]*huma.Schema
+	stream       bool // a long download streamed page by page (csv_lists.go): no request deadline
+}
+
+// onStream declares a streaming download: like on, exempt from the request deadline.
+func onStream[I, O any](method, path string, perm assess.Perm, handler func(context.Context, *I) (*O, error), doc huma.Operation) route {
+	r := on(method, path, perm, handler, doc)
+	r.stream = true
+	return r
 }
 
 // on declares a route with its handler and description.
@@ -47,7 +55,7 @@ func (s *Server) routes() []route {
 	return slices.Concat(s.accountRoutes(), s.identityRoutes(), s.deliveryRoutes(), s.platformRoutes(),
 		s.standardRoutes(), s.transferRoutes(), s.entityRoutes(), s.projectRoutes(), s.tagRoutes(),
 		s.assessmentRoutes(), s.resultRoutes(), s.evidenceRoutes(), s.attachmentRoutes(), s.claimRoutes(), s.workNoteRoutes(),
-		s.attestationRoutes())
+		s.attestationRoutes(), s.attestationImportRoutes())
 }
 
 // accountRoutes lists users and roles (users.go, roles.go).
@@ -91,6 +99,7 @@ func (s *Server) identityRoutes() []route {
 		on(httpPost, "/api/v1/admin/invites", assess.PermAdminUsers, s.handleInviteCreate, docInviteCreate),
 		on(httpDelete, "/api/v1/admin/invites/{id}", assess.PermAdminUsers, s.handleInviteRevoke, docInviteRevoke),
 		on(httpGet, "/api/v1/audit", assess.PermAdminAudit, s.handleAuditList, docAuditList),
+		onStream(httpGet, "/api/v1/audit.csv", assess.PermAdminAudit, s.handleAuditCSV, docAuditCSV),
 	}
 }
 
@@ -153,6 +162,7 @@ func (s *Server) standardRoutes() []route {
 	const st, rq, lv = "/api/v1/standards/{id}", "/api/v1/standards/{id}/requirements", "/api/v1/standards/{id}/levels"
 	return []route{
 		on(httpGet, "/api/v1/standards", assess.PermStandardsView, s.handleStandardList, docStandardList),
+		onStream(httpGet, "/api/v1/standards.csv", assess.PermStandardsView, s.handleStandardCSV, docStandardCSV),
 		on(httpPost, "/api/v1/standards", assess.PermStandardsCreate, s.handleStandardCreate, docStandardCreate),
 		on(httpGet, st, assess.PermStandardsView, s.handleStandardGet, docStandardGet),
 		on(httpPatch, st, assess.PermStandardsEdit, s.handleStandardUpdate, docStandardUpdate),
@@ -196,6 +206,7 @@ func (s *Server) transferRoutes() []route {
 func (s *Server) entityRoutes() []route {
 	return []route{
 		on(httpGet, "/api/v1/entities", assess.PermEntitiesView, s.handleEntityList, docEntityList),
+		onStream(httpGet, "/api/v1/entities.csv", assess.PermEntitiesView, s.handleEntityCSV, docEntityCSV),
 		on(httpPost, "/api/v1/entities", assess.PermEntitiesCreate, s.handleEntityCreate, docEntityCreate),
 		on(httpGet, "/api/v1/entities/graph", assess.PermEntitiesView, s.handleEntityWholeGraph, docEntityWholeGraph),
 		on(httpGet, "/api/v1/entities/{id}", assess.PermEntitiesView, s.handleEntityGet, docEntityGet),
@@ -216,6 +227,7 @@ func (s *Server) entityRoutes() []route {
 func (s *Server) projectRoutes() []route {
 	return []route{
 		on(httpGet, "/api/v1/projects", assess.PermProjectsView, s.handleProjectList, docProjectList),
+		onStream(httpGet, "/api/v1/projects.csv", assess.PermProjectsView, s.handleProjectCSV, docProjectCSV),
 		on(httpPost, "/api/v1/projects", assess.PermProjectsCreate, s.handleProjectCreate, docProjectCreate),
 		on(httpGet, "/api/v1/projects/{id}", assess.PermProjectsView, s.handleProjectGet, docProjectGet),
 		on(httpPatch, "/api/v1/projects/{id}", assess.PermProjectsEdit, s.handleProjectUpdate, docProjectUpdate),
@@ -242,6 +254,7 @@ func (s *Server) assessmentRoutes() []route {
 	const as = "/api/v1/assessments/{id}"
 	return []route{
 		on(httpGet, "/api/v1/assessments", assess.PermAssessmentsView, s.handleAssessmentList, docAssessmentList),
+		onStream(httpGet, "/api/v1/assessments.csv", assess.PermAssessmentsView, s.handleAssessmentCSV, docAssessmentCSV),
 		on(httpPost, "/api/v1/assessments", assess.PermAssessmentsCreate, s.handleAssessmentCreate, docAssessmentCreate),
 		on(httpGet, as, assess.PermAssessmentsView, s.handleAssessmentGet, docAssessmentGet),
 		on(httpPatch, as, assess.PermAssessmentsEdit, s.handleAssessmentUpdate, docAssessmentUpdate),
@@ -273,6 +286,7 @@ func (s *Server) evidenceRoutes() []route {
 	const ev = "/api/v1/evidence/{id}"
 	return []route{
 		on(httpGet, "/api/v1/evidence", assess.PermEvidenceView, s.handleEvidenceList, docEvidenceList),
+		onStream(httpGet, "/api/v1/evidence.csv", assess.PermEvidenceView, s.handleEvidenceCSV, docEvidenceCSV),
 		on(httpPost, "/api/v1/evidence", assess.PermEvidenceCreate, s.handleEvidenceCreate, docEvidenceCreate),
 		on(httpGet, ev, assess.PermEvidenceView, s.handleEvidenceGet, docEvidenceGet),
 		on(httpPatch, ev, assess.PermEvidenceEdit, s.handleEvidenceUpdate, docEvidenceUpdate),
@@ -312,6 +326,19 @@ func (s *Server) claimRoutes() []route {
 	}
 }
 
+// attestationImportRoutes lists the import of attestation documents made elsewhere
+// (attestation_imports.go).
+func (s *Server) attestationImportRoutes() []route {
+	return []route{
+		withUploadFields(onUpload(httpPost, "/api/v1/attestation-imports", assess.PermAdminImport, s.handleAttestationImport, docAttestationImport),
+			map[string]*huma.Schema{"jwks": {Type: huma.TypeString, Description: "The issuer's public keys (a JWKS document as text), before the file part"}}),
+		on(httpPost, "/api/v1/attestation-imports/url", assess.PermAdminImport, s.handleAttestationImportURL, docAttestationImportURL),
+		on(httpGet, "/api/v1/attestation-imports", assess.PermAdminImport, s.handleAttestationImportList, docAttestationImportList),
+		on(httpGet, "/api/v1/attestation-imports/{id}", assess.PermAdminImport, s.handleAttestationImportGet, docAttestationImportGet),
+		on(httpGet, "/api/v1/attestation-imports/{id}/document", assess.PermAdminImport, s.handleAttestationImportDocument, docAttestationImportDocument),
+	}
+}
+
 // attestationRoutes lists attestations, their signing and verification, assessors and
 // the platform keys (attestations.go).
 func (s *Server) attestationRoutes() []route {
@@ -319,12 +346,7 @@ func (s *Server) attestationRoutes() []route {
 	return []route{
 		on(httpGet, "/api/v1/dashboard", assess.PermAuthenticated, s.handleDashboard, docDashboard),
 		on(httpGet, "/api/v1/attestations", assess.PermAttestationsView, s.handleAttestationList, docAttestationList),
-		withUploadFields(onUpload(httpPost, "/api/v1/attestation-imports", assess.PermAdminImport, s.handleAttestationImport, docAttestationImport),
-			map[string]*huma.Schema{"jwks": {Type: huma.TypeString, Description: "The issuer's public keys (a JWKS document as text), before the file part"}}),
-		on(httpPost, "/api/v1/attestation-imports/url", assess.PermAdminImport, s.handleAttestationImportURL, docAttestationImportURL),
-		on(httpGet, "/api/v1/attestation-imports", assess.PermAdminImport, s.handleAttestationImportList, docAttestationImportList),
-		on(httpGet, "/api/v1/attestation-imports/{id}", assess.PermAdminImport, s.handleAttestationImportGet, docAttestationImportGet),
-		on(httpGet, "/api/v1/attestation-imports/{id}/document", assess.PermAdminImport, s.handleAttestationImportDocument, docAttestationImportDocument),
+		onStream(httpGet, "/api/v1/attestations.csv", assess.PermAttestationsView, s.handleAttestationCSV, docAttestationCSV),
 		on(httpPost, "/api/v1/attestations", assess.PermAttestationsCreate, s.handleAttestationCreate, docAttestationCreate),
 		onUpload(httpPost, "/api/v1/attestations/verify", assess.PermAttestationsView, s.handleDocumentVerify, docDocumentVerify),
 		on(httpGet, one, assess.PermAttestationsView, s.handleAttestationGet, docAttestationGet),
@@ -420,6 +442,9 @@ func (s *Server) registerRoute(r route) {
 	op.Method, op.Path = r.Method, r.Path
 	op.Responses = cloneResponses(op.Responses)
 	r.register(s, Op{Permission: r.Permission, Operation: op})
+	if r.stream {
+		s.streams.add(r.Method, r.Path)
+	}
 	if r.upload {
 		s.uploads.add(r.Method, r.Path)
 		item := s.API.OpenAPI().Paths[r.Path]

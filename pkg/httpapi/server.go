@@ -150,6 +150,7 @@ type Server struct {
 	// uploads are the declared upload operations (registerRoute adds each), the only ones
 	// the upload limits and the exemption from the request deadline apply to.
 	uploads *uploadMatcher
+	streams *streamMatcher
 	// renders admits one PDF report at a time (reports.go): each holds its layout and
 	// document in memory until written, so the memory they take stays that of one.
 	renders chan struct{}
@@ -168,7 +169,7 @@ func New(cfg Config, deps Deps) *Server {
 		deps.Logger = slog.Default()
 	}
 	s := &Server{cfg: cfg, dep: deps, signer: sessionSigner{key: cfg.SessionKey, lifetime: cfg.SessionLifetime, now: cfg.Now},
-		uploads: &uploadMatcher{}, renders: make(chan struct{}, 1)}
+		uploads: &uploadMatcher{}, streams: &streamMatcher{}, renders: make(chan struct{}, 1)}
 	if s.dep.StandardImports == nil {
 		s.dep.StandardImports = unconfiguredImports{}
 	}
@@ -184,7 +185,7 @@ func New(cfg Config, deps Deps) *Server {
 	uploads := s.uploads
 	r.Use(requestContext(cfg.TrustProxyHops), observe(deps.Logger, deps.Observer),
 		securityHeaders, cors(cfg.CORSOrigins), compressJSON, limitBody(cfg.MaxBodyBytes, cfg.UploadMaxBytes, cfg.RequestTimeout, uploads),
-		deadline(cfg.RequestTimeout, uploads), s.setupGate,
+		deadline(cfg.RequestTimeout, uploads, s.streams), s.setupGate,
 		middleware.GetHead, s.identify, s.limitRate, s.checkInput)
 	r.NotFound(s.notFound)
 	r.MethodNotAllowed(s.methodNotAllowed)

@@ -16,6 +16,7 @@ type SetupStatus struct {
 	SetupComplete     bool   `json:"setupComplete" doc:"true once the first administrator exists"`
 	SetupURL          string `json:"setupUrl" doc:"Where the setup wizard lives in the web application"`
 	PasswordMinLength int    `json:"passwordMinLength" doc:"Minimum password length the service accepts"`
+	UploadMaxFileSize int64  `json:"uploadMaxFileSize" doc:"Largest file the service accepts in one upload (evidence attachments), in bytes (UPLOAD_MAX_FILE_SIZE): a client can refuse a larger file before sending it"`
 }
 
 type setupStatusOutput struct {
@@ -24,7 +25,8 @@ type setupStatusOutput struct {
 }
 
 var docSetupStatus = huma.Operation{OperationID: "getSetupStatus", Summary: "First-run setup status", Tags: tagSetup,
-	Description: "Whether the first administrator has been created. Reachable before setup."}
+	Description: "Whether the first administrator has been created, and the limits a client checks input against " +
+		"before sending it (password length, upload size). Reachable before setup."}
 
 func (s *Server) handleSetupStatus(ctx context.Context, _ *struct{}) (*setupStatusOutput, error) {
 	done, err := s.dep.Setup.SetupComplete(ctx)
@@ -33,6 +35,7 @@ func (s *Server) handleSetupStatus(ctx context.Context, _ *struct{}) (*setupStat
 	}
 	return &setupStatusOutput{CacheControl: "no-store", Body: SetupStatus{
 		SetupComplete: done, SetupURL: "/setup", PasswordMinLength: s.cfg.PasswordMinLength,
+		UploadMaxFileSize: s.cfg.UploadMaxBytes,
 	}}, nil
 }
 

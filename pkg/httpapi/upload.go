@@ -91,7 +91,7 @@ func (u *Upload) open(hctx huma.Context) error {
 				return malformedUploadText("file", "The file name", code, msg)
 			}
 			u.Filename, u.ContentType = part.FileName(), part.Header.Get("Content-Type")
-			u.File = &limitedFile{r: part, left: limit}
+			u.File = &limitedFile{r: part, left: limit, limit: limit}
 			return nil
 		}
 		if len(u.Fields) == maxUploadFields {
@@ -135,13 +135,14 @@ func uploadFormError(err error) error {
 
 // limitedFile reads a file part and fails on the first byte past the limit.
 type limitedFile struct {
-	r    io.Reader
-	left int64
+	r     io.Reader
+	left  int64
+	limit int64 // UPLOAD_MAX_FILE_SIZE, for the refusal's message
 }
 
 func (f *limitedFile) Read(p []byte) (int, error) {
 	if f.left < 0 {
-		return 0, errUploadTooLarge
+		return 0, f.tooLarge()
 	}
 	if int64(len(p)) > f.left+1 {
 		p = p[:f.left+1]
@@ -149,21 +150,25 @@ func (f *limitedFile) Read(p []byte) (int, error) {
 	n, err := f.r.Read(p)
 	f.left -= int64(n)
 	if f.left < 0 {
-		return n - int(-f.left), errUploadTooLarge
+		return n - int(-f.left), f.tooLarge()
 	}
 	var tooLarge *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooLarge):
-		return n, errUploadTooLarge
+		return n, f.tooLarge()
 	case errors.Is(err, io.ErrUnexpectedEOF): // the body ended before the part's closing boundary
 		return n, errUploadCutOff
 	}
 	return n, err
 }
 
+// tooLarge is the refusal of a file past the limit, naming the limit.
+func (f *limitedFile) tooLarge() error {
+	return &assess.Error{Code: assess.ECodePayloadTooLarge, Message: errFileTooLarge(f.limit).Message}
+}
+
 var (
-	errUploadTooLarge = &assess.Error{Code: assess.ECodePayloadTooLarge, Message: "The file is larger than UPLOAD_MAX_FILE_SIZE allows."}
-	errUploadCutOff   = badUpload("The request body ended before the end of the file part (its closing boundary): the upload is incomplete.")
+	errUploadCutOff = badUpload("The request body ended before the end of the file part (its closing boundary): the upload is incomplete.")
 )
 
 // isMultipart reports a multipart/form-data request: an upload.

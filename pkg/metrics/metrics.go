@@ -61,6 +61,9 @@ func (m *Metrics) Register(cs ...prometheus.Collector) error {
 	return nil
 }
 
+// Gatherer is the registry, for tests that read what /metrics would show.
+func (m *Metrics) Gatherer() prometheus.Gatherer { return m.registry }
+
 // RegisterPool exports the statistics of a pgx pool.
 func (m *Metrics) RegisterPool(pool *pgxpool.Pool) error {
 	return m.Register(poolCollector{pool: pool})

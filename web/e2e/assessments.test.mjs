@@ -383,9 +383,27 @@ journey(
     // The last three in the workspace: result, a rationale the word counter approves, save.
     await page.goto(`${WORK_BASE_URL}/assessments/${assessmentId}`)
     await page.getByRole('heading', { level: 1, name: title }).waitFor()
+    // The keyboard focus stays in the requirement tree on PageDown and when the wheel
+    // scrolls the focused row out of view.
+    const tree = page.locator('[data-test="requirement-tree"]')
+    await requirementRow(page, requirements[0]).focus()
+    for (let i = 0; i < 4; i++) await page.keyboard.press('PageDown')
+    assert.equal(await page.evaluate(() => globalThis.document.activeElement?.getAttribute('role')), 'treeitem', 'PageDown keeps the focus on a row')
+    const treeBox = await tree.boundingBox()
+    await page.mouse.move(treeBox.x + treeBox.width / 2, treeBox.y + 40)
+    await page.mouse.wheel(0, 4000)
+    await page.waitForFunction(() => globalThis.document.activeElement?.getAttribute('role') === 'tree')
+    await page.keyboard.press('ArrowDown')
+    await page.waitForFunction(() => globalThis.document.activeElement?.getAttribute('role') === 'treeitem')
+
     const unanswered = page.getByRole('checkbox', { name: 'Unanswered' })
     await choose(unanswered)
     await page.getByText(`${UI_ANSWERS.length} of ${requirements.length}`).waitFor()
+    // The filters are kept in the URL: a reload shows the same requirements.
+    assert.equal(new URL(page.url()).searchParams.get('unanswered'), '1')
+    await page.reload()
+    await page.getByText(`${UI_ANSWERS.length} of ${requirements.length}`).waitFor()
+    assert.ok(await unanswered.isChecked(), 'the filter is still set after a reload')
     for (const [index, result] of UI_ANSWERS.entries()) {
       const requirement = requirements[requirements.length - UI_ANSWERS.length + index]
       await requirementRow(page, requirement).click()
@@ -422,6 +440,15 @@ journey(
     assert.equal(assessment.conformanceScore, expectedScore([...bulk.map((b) => b.result), ...UI_ANSWERS]))
     const score = `${new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 }).format(assessment.conformanceScore)} %`
     await page.locator('[data-test="assessment-score"]').getByText(score, { exact: true }).waitFor()
+    // The score is one figure: it stays on one line where the header is narrow.
+    await page.setViewportSize({ width: 1000, height: 900 })
+    const scoreLines = await page.locator('[data-test="assessment-score"] .score-box__value').evaluate((element) => {
+      const range = element.ownerDocument.createRange()
+      range.selectNodeContents(element)
+      return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size
+    })
+    assert.equal(scoreLines, 1, `the score ${score} stays on one line`)
+    await page.setViewportSize({ width: 1280, height: 900 })
     await page.locator('[data-test="read-only-banner"]').waitFor()
 
     // Someone outside the team, with the same role, finds nothing there.
@@ -464,7 +491,9 @@ journey(
     const [first] = (await callApi(page, 'GET', `/api/v1/assessments/${created.id}/requirements`)).items
     const identifier = first.identifier
     const row = requirementRow(page, first)
-    await row.click()
+    // A tap on the requirement's text opens the editor (the row's right end holds the
+    // evidence button and the result, which is as wide as "Nicht anwendbar").
+    await row.locator('.tree-row__name').click()
     const editor = page.getByRole('region', { name: `${identifier} beantworten` })
     await editor.waitFor()
     const box = await editor.boundingBox()
@@ -479,6 +508,18 @@ journey(
     await page.getByText(`${identifier} gespeichert.`).waitFor()
     await editor.waitFor({ state: 'hidden' })
     assert.equal(await row.locator('[data-test="row-result"]').inputValue(), 'partial')
+    // The longest answer, "Nicht anwendbar", is not cut off in the row.
+    await row.locator('[data-test="row-result"]').selectOption('not_applicable')
+    await page.waitForFunction(() => !globalThis.document.querySelector('[data-test="row-result"]:disabled'))
+    const fits = await row.locator('[data-test="row-result"]').evaluate((select) => {
+      const context = select.ownerDocument.createElement('canvas').getContext('2d')
+      const style = select.ownerDocument.defaultView.getComputedStyle(select)
+      context.font = `${style.fontSize} ${style.fontFamily}`
+      const text = select.options[select.selectedIndex].text
+      return { text, need: Math.ceil(context.measureText(text).width) + 20, have: select.clientWidth }
+    })
+    assert.equal(fits.text, 'Nicht anwendbar')
+    assert.ok(fits.need <= fits.have, `"${fits.text}" fits its select (${fits.need} of ${fits.have} px)`)
     const overflows = await page.locator('html').evaluate((html) => html.scrollWidth > html.ownerDocument.defaultView.innerWidth)
     assert.equal(overflows, false, 'the workspace fits the screen')
   },

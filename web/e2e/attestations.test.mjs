@@ -15,13 +15,22 @@
 //    the repairs and "Not signed" are shown), imports it, lands on the imported attestation
 //    (state Imported, the banner saying it was not signed here, no sign or seal actions); the
 //    same document again is recognised as imported before.
+// 4. The administrator, who keeps no private key, has the service generate an ES256 key it
+//    holds (the profile page), then signs a slot of a new attestation with it: the sign
+//    dialog offers the held key first and asks for the password again (none, then a wrong
+//    one, are refused in the dialog; a wrong one counts as one failed sign-in of the account,
+//    reset by its next sign-in). After sealing, the Verification tab shows the held key's
+//    signature valid. The server must hold a master encryption key (scripts/test.sh gives the
+//    work server one): without it the service refuses to hold keys, and the journey fails
+//    saying so.
 //
 // The data is prepared through the API with the administrator's session: ASVS 4.0.3 imported
 // from the repository's standards data (as e2e/assessments.test.mjs does 5.0.0), an entity, a
 // started level 1 assessment with evidence and a claim, every result recorded, completed.
 // Sign-ins per run (the server allows 10 per address in 15 minutes): at most one API sign-in
 // of the administrator (none when this file sets the server up; the browser gets that session
-// as a cookie) and one sign-in page for the second user.
+// as a cookie) and one sign-in page for the second user. Confirming the password to sign with
+// a held key is not a sign-in and is not counted against the address.
 import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
@@ -433,4 +442,77 @@ journey(
     }
   },
   { skip, timeout: 60_000 },
+)
+
+journey(
+  'an administrator has the service hold a signing key and signs with it, giving the password again',
+  async ({ page, context }) => {
+    const { cookie, assessment } = await ensureFixture()
+    await asAdministrator(context, cookie)
+    const label = `Audit key ${RUN}`
+
+    // The profile: generate a key held by the service (ES256), listed as held.
+    await page.goto(`${WORK_BASE_URL}/profile`)
+    const card = page.locator('[data-test="signing-keys"]')
+    await card.getByRole('button', { name: 'Generate a key held by the service' }).click()
+    const generate = page.getByRole('dialog', { name: 'Generate a key held by the service' })
+    await generate.getByRole('textbox', { name: 'Label' }).fill(label)
+    await generate.getByText('ES256 (ECDSA on P-256)').click()
+    await generate.getByRole('button', { name: 'Generate key', exact: true }).click()
+    const row = card.locator('[data-test="signing-key"]').filter({ hasText: label })
+    const refused = generate.locator('[data-test="held-key-needs-encryption"]')
+    await row.or(refused).first().waitFor()
+    assert.equal(await refused.count(), 0, 'the service refused to hold a key: start the server with MASTER_ENCRYPTION_KEY (scripts/test.sh does)')
+    await generate.waitFor({ state: 'hidden' })
+    await row.locator('[data-test="signing-key-held"]').waitFor()
+    assert.equal((await row.locator('[data-test="signing-key-algorithm"]').textContent()).trim(), 'ES256')
+    const thumbprint = (await row.locator('[data-test="signing-key-thumbprint"]').textContent()).trim()
+    assert.match(thumbprint, /^[A-Za-z0-9_-]{43}$/)
+
+    // A new attestation of the complete assessment with one open slot (through the API: the
+    // first journey creates one in the UI).
+    const created = await api(cookie, 'POST', '/api/v1/attestations', { assessmentId: assessment.id, summary: `Held key, ${RUN}` })
+    await api(cookie, 'POST', `/api/v1/attestations/${created.id}/signatories`, { title: 'Security officer', organization: ASSESSOR_ORG })
+    await page.goto(`${WORK_BASE_URL}/attestations/${created.id}?tab=affirmation`)
+    await page.getByRole('heading', { level: 1, name: TITLE }).waitFor()
+
+    // The sign dialog offers the held key first and asks for the password.
+    await slot(page, 'Security officer').getByRole('button', { name: 'Sign', exact: true }).click()
+    const sign = page.getByRole('dialog', { name: 'Sign as Security officer' })
+    await sign.getByRole('tab', { name: 'Digital' }).click()
+    assert.equal(await sign.getByRole('radio', { name: 'A key held by the service' }).isChecked(), true, 'the held key is the first choice')
+    await sign.getByText(`${label} (ES256)`).waitFor()
+    const submit = sign.getByRole('button', { name: 'Sign with this key' })
+    await submit.click()
+    await sign.getByText('Enter your password.').waitFor()
+    const password = sign.locator('input[type="password"]')
+    await password.fill(`${WORK_ADMIN.password} not`)
+    await submit.click()
+    await sign.getByText('The password is incorrect.').first().waitFor()
+    assert.equal(await password.inputValue(), '', 'a wrong password is cleared')
+    let attestation = await api(cookie, 'GET', `/api/v1/attestations/${created.id}`)
+    assert.equal(attestation.state, 'draft', 'a refused password signs nothing and freezes nothing')
+    await password.fill(WORK_ADMIN.password)
+    await submit.click()
+    await sign.waitFor({ state: 'hidden' })
+    await slot(page, 'Security officer').getByText(`Signed by ${WORK_ADMIN.displayName}`).waitFor()
+    attestation = await api(cookie, 'GET', `/api/v1/attestations/${created.id}`)
+    const signed = attestation.signatories.find((s) => s.title === 'Security officer')
+    assert.deepEqual([signed.kind, signed.keyId], ['digital', thumbprint], 'signed digitally with the held key')
+
+    // Sealed, the Verification tab shows the held key's signature valid.
+    await page.getByRole('button', { name: 'Seal' }).click()
+    await confirm(page, 'Seal the attestation?', 'Seal')
+    await state(page, 'sealed').waitFor()
+    await page.getByRole('tab', { name: 'Verification' }).click()
+    const report = page.locator('[data-test="verification-report"]')
+    await report.waitFor()
+    await report.getByText('Every signature is valid').waitFor()
+    assert.equal(await report.getAttribute('data-ok'), 'true')
+    const held = report.locator('[data-test="report-check"]').filter({ hasText: thumbprint })
+    const statuses = await held.evaluateAll((rows) => rows.map((r) => r.dataset.status))
+    assert.ok(statuses.length >= 1, `the held key's signature is checked: ${await report.textContent()}`)
+    assert.deepEqual([...new Set(statuses)], ['valid'])
+  },
+  { skip, timeout: 120_000 },
 )

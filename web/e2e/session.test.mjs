@@ -69,6 +69,11 @@ journey(
     await setupForm.getByLabel('Password', { exact: true }).fill(ADMIN.password)
     await setupForm.getByLabel('Confirm password', { exact: true }).fill(ADMIN.password)
     await page.getByRole('button', { name: 'Create administrator account' }).click()
+    // A reload during the optional steps continues the wizard where it was.
+    await page.getByRole('heading', { level: 2, name: 'Starter standards' }).waitFor()
+    await page.reload()
+    await page.getByRole('heading', { level: 2, name: 'Starter standards' }).waitFor()
+    assert.equal(new URL(page.url()).search, '?step=starter')
     await skipOptionalSetupSteps(page)
 
     await waitForPath(page, '/')
@@ -86,6 +91,9 @@ journey(
       await account.getByText(text, { exact: true }).first().waitFor()
     }
     assert.equal(await page.title(), 'Profile · Assay')
+    // The wizard signed the administrator in: that is their last sign-in, not "Never".
+    const lastSignIn = account.locator('dt', { hasText: 'Last sign-in' }).locator('xpath=following-sibling::dd[1]')
+    assert.notEqual((await lastSignIn.textContent())?.trim(), 'Never')
 
     // Change the password.
     await changePassword(page, ADMIN.password, NEW_PASSWORD)

@@ -61,7 +61,7 @@ func SMTPOverrides(cfg *config.Config) assess.SMTPOverrides {
 // maintenance and deliveries on store, the blob collector through files (Attachments).
 // The caller sets RunWorkers and, when it exports metrics, Metrics.
 func WorkersConfig(cfg *config.Config, store *postgres.DB, files assess.BlobCollector, log *slog.Logger) workers.Config {
-	return workers.Config{
+	wc := workers.Config{
 		Maintenance: store, Deliveries: services.New(store).DeliveryStore, Logger: log,
 		SessionCleanupInterval: cfg.SessionCleanupInterval, SessionRetainExpired: cfg.SessionRetainExpired,
 		InviteRetainAfterTerminal: cfg.InviteRetainAfterTerminal,
@@ -75,4 +75,8 @@ func WorkersConfig(cfg *config.Config, store *postgres.DB, files assess.BlobColl
 		Evidence:              services.New(store).Evidence, EvidenceReminderDays: cfg.EvidenceExpiryReminderDays,
 		BlobCollector: files,
 	}
+	if cfg.MetricsEnabled {
+		wc.DomainMetrics, wc.DomainMetricsInterval = services.New(store).DomainMetrics, cfg.MetricsDomainRefreshInterval
+	}
+	return wc
 }

@@ -82,13 +82,17 @@ func (s *IdentityService) Audit(ctx context.Context, e assess.AuditEntry) error 
 	return postgres.DBError(postgres.WriteAudit(ctx, s.db.Pool, e))
 }
 
-// CreateSession implements assess.IdentityService.
+// CreateSession implements assess.IdentityService. A new session is a sign-in, whichever
+// way it began (the setup wizard's, a password's), so it is the user's last sign-in too.
 func (s *IdentityService) CreateSession(ctx context.Context, userID string, lifetime time.Duration, actor assess.Actor) (assess.Session, error) {
 	var sess assess.Session
 	err := s.db.Change(ctx, actor, func(tx *postgres.Tx) error {
 		sess = assess.Session{ID: assess.NewID(assess.PrefixSession, tx.Now), UserID: userID, ExpiresAt: tx.Now.Add(lifetime)}
-		_, err := tx.Exec(ctx, `INSERT INTO sessions (id, user_id, created_at, expires_at, last_seen_at, ip) VALUES ($1, $2, $3, $4, $3, $5)`,
-			sess.ID, sess.UserID, tx.Now, sess.ExpiresAt, tx.Actor.IP)
+		if _, err := tx.Exec(ctx, `INSERT INTO sessions (id, user_id, created_at, expires_at, last_seen_at, ip) VALUES ($1, $2, $3, $4, $3, $5)`,
+			sess.ID, sess.UserID, tx.Now, sess.ExpiresAt, tx.Actor.IP); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, `UPDATE users SET last_login_at = $2 WHERE id = $1`, userID, tx.Now)
 		return err
 	})
 	return sess, err

@@ -2,7 +2,10 @@ package services
 
 import (
 	"context"
+	"errors"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/assay-dev/assay/pkg/assess"
 	"github.com/assay-dev/assay/pkg/postgres"
@@ -66,6 +69,7 @@ var demoUsers = []struct{ username, displayName, role string }{
 type demoLoad struct {
 	tx       *postgres.Tx
 	created  *assess.DemoDataCounts
+	existing *assess.DemoDataExisting
 	tags     map[string]string // name → id
 	entities map[string]string // key → id
 	assessor string            // the demo assessor's id, when this load created it
@@ -75,13 +79,13 @@ type demoLoad struct {
 // transaction, so it lives in the composition package.
 type DemoService struct{ db *postgres.DB }
 
-// LoadDemoData implements assess.DemoDataService in one transaction. Tags that exist by
-// name are reused; the projects and accounts are recorded one by one (audit and event),
+// LoadDemoData implements assess.DemoDataService in one transaction. Tags and entities that
+// exist by name are reused (and named in the answer's "existing"); the projects and accounts are recorded one by one (audit and event),
 // the rest in one demo_data.loaded audit row.
 func (s *DemoService) LoadDemoData(ctx context.Context, actor assess.Actor) (assess.DemoDataSummary, error) {
 	var sum assess.DemoDataSummary
 	err := s.db.Change(ctx, actor, func(tx *postgres.Tx) error {
-		sum = assess.DemoDataSummary{}
+		sum = assess.DemoDataSummary{Existing: assess.DemoDataExisting{Entities: []string{}, Tags: []string{}, Users: []string{}}}
 		tag, err := tx.Exec(ctx, "INSERT INTO app_config (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING",
 			demoMarker, tx.Now.UTC().Format(time.RFC3339))
 		if err != nil {
@@ -91,13 +95,13 @@ func (s *DemoService) LoadDemoData(ctx context.Context, actor assess.Actor) (ass
 			sum.AlreadyLoaded = true
 			return nil
 		}
-		d := &demoLoad{tx: tx, created: &sum.Created, tags: map[string]string{}, entities: map[string]string{}}
+		d := &demoLoad{tx: tx, created: &sum.Created, existing: &sum.Existing, tags: map[string]string{}, entities: map[string]string{}}
 		for _, step := range []func(context.Context) error{d.loadTags, d.loadUsers, d.loadEntities, d.loadRelationships, d.loadProjects} {
 			if err := step(ctx); err != nil {
 				return err
 			}
 		}
-		return tx.Record(ctx, assess.ChangeDemoDataLoaded, postgres.Target{Type: "demo_data"}, map[string]any{"created": sum.Created}, assess.NewEvent{})
+		return tx.Record(ctx, assess.ChangeDemoDataLoaded, postgres.Target{Type: "demo_data"}, map[string]any{"created": sum.Created, "existing": sum.Existing}, assess.NewEvent{})
 	})
 	return sum, err
 }
@@ -110,6 +114,9 @@ func (d *demoLoad) loadTags(ctx context.Context) error {
 			return err
 		}
 		d.created.Tags += int(res.RowsAffected())
+		if res.RowsAffected() == 0 {
+			d.existing.Tags = append(d.existing.Tags, t.name)
+		}
 		var id string
 		if err := d.tx.QueryRow(ctx, "SELECT id FROM tags WHERE lower(name) = lower($1)", t.name).Scan(&id); err != nil {
 			return err
@@ -138,6 +145,7 @@ func (d *demoLoad) loadUsers(ctx context.Context) error {
 			return err
 		}
 		if res.RowsAffected() == 0 {
+			d.existing.Users = append(d.existing.Users, u.username)
 			continue
 		}
 		if err := identity.SetRoles(ctx, d.tx, id, []string{u.role}); err != nil {
@@ -155,8 +163,20 @@ func (d *demoLoad) loadUsers(ctx context.Context) error {
 	return nil
 }
 
+// loadEntities creates the demo entities; one whose name an entity has already (ignoring
+// case) is not created a second time: the existing entity stands in for it, unchanged.
 func (d *demoLoad) loadEntities(ctx context.Context) error {
 	for _, e := range demoEntities {
+		var existing string
+		err := d.tx.QueryRow(ctx, "SELECT id FROM entities WHERE lower(name) = lower($1) ORDER BY id LIMIT 1", e.name).Scan(&existing)
+		switch {
+		case err == nil:
+			d.entities[e.key] = existing
+			d.existing.Entities = append(d.existing.Entities, e.name)
+			continue
+		case !errors.Is(err, pgx.ErrNoRows):
+			return err
+		}
 		id := assess.NewID(assess.PrefixEntity, d.tx.Now)
 		if _, err := d.tx.Exec(ctx, `INSERT INTO entities (id, name, description, entity_type, created_at, updated_at)
 			VALUES ($1, $2, $3, $4, $5, $5)`, id, e.name, e.description, e.typ, d.tx.Now); err != nil {
@@ -175,12 +195,14 @@ func (d *demoLoad) loadEntities(ctx context.Context) error {
 
 func (d *demoLoad) loadRelationships(ctx context.Context) error {
 	for _, r := range demoRelationships {
-		if _, err := d.tx.Exec(ctx, `INSERT INTO entity_relationships (id, source_id, target_id, relationship_type, created_at)
-			VALUES ($1, $2, $3, $4, $5)`, assess.NewID(assess.PrefixRelationship, d.tx.Now), d.entities[r.source], d.entities[r.target],
-			r.typ, d.tx.Now); err != nil {
+		// Between entities that existed, the relationship may exist too.
+		res, err := d.tx.Exec(ctx, `INSERT INTO entity_relationships (id, source_id, target_id, relationship_type, created_at)
+			VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`, assess.NewID(assess.PrefixRelationship, d.tx.Now), d.entities[r.source],
+			d.entities[r.target], r.typ, d.tx.Now)
+		if err != nil {
 			return err
 		}
-		d.created.Relationships++
+		d.created.Relationships += int(res.RowsAffected())
 	}
 	return nil
 }

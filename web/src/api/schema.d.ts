@@ -622,6 +622,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/assessments.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The assessments list as CSV
+         * @description The assessments list as CSV. The filters and sort of the list apply; cursor and limit are ignored: every matching row is written, streamed page by page. RFC 4180, UTF-8 with a byte-order mark, header row; cells starting like a formula (= + - @) get a leading apostrophe.
+         */
+        get: operations["exportAssessmentsCSV"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/assessments/{id}": {
         parameters: {
             query?: never;
@@ -1179,6 +1199,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/attestations.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The attestations list as CSV
+         * @description The attestations list as CSV. The filters and sort of the list apply; cursor and limit are ignored: every matching row is written, streamed page by page. RFC 4180, UTF-8 with a byte-order mark, header row; cells starting like a formula (= + - @) get a leading apostrophe.
+         */
+        get: operations["exportAttestationsCSV"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/attestations/verify": {
         parameters: {
             query?: never;
@@ -1484,6 +1524,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/audit.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The audit log as CSV
+         * @description The audit log as CSV. The filters and sort of the list apply; cursor and limit are ignored: every matching row is written, streamed page by page. RFC 4180, UTF-8 with a byte-order mark, header row; cells starting like a formula (= + - @) get a leading apostrophe.
+         */
+        get: operations["exportAuditCSV"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/auth/login": {
         parameters: {
             query?: never;
@@ -1717,6 +1777,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/entities.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The entities list as CSV
+         * @description The entities list as CSV. The filters and sort of the list apply; cursor and limit are ignored: every matching row is written, streamed page by page. RFC 4180, UTF-8 with a byte-order mark, header row; cells starting like a formula (= + - @) get a leading apostrophe.
+         */
+        get: operations["exportEntitiesCSV"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/entities/graph": {
         parameters: {
             query?: never;
@@ -1912,6 +1992,26 @@ export interface paths {
          * @description The caller becomes the author; the evidence starts in_progress. Dates are YYYY-MM-DD, validUntil not before validFrom (400 naming the field). requirementIds (ar_…) are linked at once: a requirement whose assessment the caller may not see is 404, one of a complete, archived or cancelled assessment 409 read_only.
          */
         post: operations["createEvidence"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/evidence.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The evidence list as CSV
+         * @description The evidence list as CSV. The filters and sort of the list apply; cursor and limit are ignored: every matching row is written, streamed page by page. RFC 4180, UTF-8 with a byte-order mark, header row; cells starting like a formula (= + - @) get a leading apostrophe.
+         */
+        get: operations["exportEvidenceCSV"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2535,6 +2635,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/projects.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The projects list as CSV
+         * @description The projects list as CSV. The filters and sort of the list apply; cursor and limit are ignored: every matching row is written, streamed page by page. RFC 4180, UTF-8 with a byte-order mark, header row; cells starting like a formula (= + - @) get a leading apostrophe.
+         */
+        get: operations["exportProjectsCSV"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/projects/{id}": {
         parameters: {
             query?: never;
@@ -2734,7 +2854,7 @@ export interface paths {
         };
         /**
          * First-run setup status
-         * @description Whether the first administrator has been created. Reachable before setup.
+         * @description Whether the first administrator has been created, and the limits a client checks input against before sending it (password length, upload size). Reachable before setup.
          */
         get: operations["getSetupStatus"];
         put?: never;
@@ -2763,6 +2883,26 @@ export interface paths {
          * @description Creates a draft. (identifier, standardVersion) is unique: 409 already_exists naming standardVersion.
          */
         post: operations["createStandard"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/standards.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The standards list as CSV
+         * @description The standards list as CSV. The filters and sort of the list apply; cursor and limit are ignored: every matching row is written, streamed page by page. RFC 4180, UTF-8 with a byte-order mark, header row; cells starting like a formula (= + - @) get a leading apostrophe.
+         */
+        get: operations["exportStandardsCSV"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -6154,10 +6294,19 @@ export interface components {
              */
             users: number;
         };
+        DemoDataExisting: {
+            /** @description Demo entities whose name an entity has already (case-insensitive): that entity is used instead, unchanged */
+            entities: string[] | null;
+            /** @description Demo tags whose name a tag has already: that tag is used */
+            tags: string[] | null;
+            /** @description Demo accounts whose username or e-mail address is taken: left out */
+            users: string[] | null;
+        };
         DemoDataSummary: {
             /** @description The demo data was loaded before; nothing was created this time */
             alreadyLoaded: boolean;
             created: components["schemas"]["DemoDataCounts"];
+            existing: components["schemas"]["DemoDataExisting"];
         };
         Detail: {
             code?: string;
@@ -8259,6 +8408,11 @@ export interface components {
             setupComplete: boolean;
             /** @description Where the setup wizard lives in the web application */
             setupUrl: string;
+            /**
+             * Format: int64
+             * @description Largest file the service accepts in one upload (evidence attachments), in bytes (UPLOAD_MAX_FILE_SIZE): a client can refuse a larger file before sending it
+             */
+            uploadMaxFileSize: number;
         };
         SignRequest: {
             digital?: components["schemas"]["DigitalSignature"];
@@ -12631,6 +12785,116 @@ export interface operations {
             };
         };
     };
+    exportAssessmentsCSV: {
+        parameters: {
+            query?: {
+                /** @description Only assessments in this state */
+                state?: "new" | "pending" | "in_progress" | "on_hold" | "cancelled" | "complete" | "archived" | "";
+                /** @description Only assessments of this project (id) */
+                project?: string;
+                /** @description Only assessments of this entity (id) */
+                entity?: string;
+                /** @description Only assessments against this standard (id) */
+                standard?: string;
+                /** @description Only assessments carrying this tag (id) */
+                tag?: string;
+                /** @description Only assessments the caller is an assessor or assessee of */
+                mine?: boolean;
+                /** @description Only overdue assessments (due date passed, not complete, cancelled or archived) */
+                overdue?: boolean;
+                /** @description YYYY-MM-DD: only assessments due before this day */
+                dueBefore?: string;
+                /** @description Matches title or description (case-insensitive substring) */
+                q?: string;
+                /** @description -createdAt (default, newest first), title, dueDate (soonest first, undated last) or -updatedAt (recently changed first) */
+                sort?: "-createdAt" | "title" | "dueDate" | "-updatedAt" | "";
+                /** @description nextCursor of the previous page, with the same filters and sort */
+                cursor?: string;
+                /** @description Page size, 1–200 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Columns: id, title, state, entity, project, standards, due date, overdue, progress, score, assessors, assessees, tags, started, ended, created. */
+            200: {
+                headers: {
+                    /** @description attachment; filename=… */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getAssessment: {
         parameters: {
             query?: never;
@@ -16613,6 +16877,100 @@ export interface operations {
             };
         };
     };
+    exportAttestationsCSV: {
+        parameters: {
+            query?: {
+                /** @description Only attestations of this assessment (as_…) */
+                assessment?: string;
+                /** @description Only attestations in this state */
+                state?: "draft" | "signing" | "sealed" | "rescinded" | "imported" | "";
+                /** @description nextCursor of the previous page, with the same filters and sort */
+                cursor?: string;
+                /** @description Page size, 1–200 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Columns: id, assessment, entity, state, score, serial number, valid until, signatures, sealed, rescinded, imported from, created. */
+            200: {
+                headers: {
+                    /** @description attachment; filename=… */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     verifyDocument: {
         parameters: {
             query?: never;
@@ -18459,6 +18817,106 @@ export interface operations {
             };
         };
     };
+    exportAuditCSV: {
+        parameters: {
+            query?: {
+                /** @description Exact action, or a prefix ending in '.', e.g. 'auth.' */
+                action?: string;
+                /** @description Who acted: a user id or username (case-insensitive), 'system', 'cli:<os user>' or 'anonymous' */
+                actor?: string;
+                targetType?: string;
+                targetId?: string;
+                /** @description Only rows at or after this time (RFC 3339) */
+                from?: string;
+                /** @description Only rows before this time (RFC 3339) */
+                to?: string;
+                /** @description nextCursor of the previous page, with the same filters and sort */
+                cursor?: string;
+                /** @description Page size, 1–200 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Columns: id, occurred at, actor, actor name, action, target type, target id, target name, details (JSON), request id, IP. */
+            200: {
+                headers: {
+                    /** @description attachment; filename=… */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     login: {
         parameters: {
             query?: never;
@@ -19805,6 +20263,108 @@ export interface operations {
             };
             /** @description Unsupported Media Type */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    exportEntitiesCSV: {
+        parameters: {
+            query?: {
+                /** @description Only entities of this type */
+                type?: "organization" | "business_unit" | "team" | "product" | "product_version" | "component" | "service" | "project" | "vendor" | "supplier" | "";
+                /** @description Only entities in this state; archived ones are listed only when asked for */
+                state?: "active" | "inactive" | "archived" | "";
+                /** @description Only entities carrying this tag (a tag id) */
+                tag?: string;
+                /** @description Only entities owned by this user (a user id) */
+                owner?: string;
+                /** @description Matches name or description (case-insensitive substring) */
+                q?: string;
+                /** @description name (default) or -createdAt (newest first) */
+                sort?: "name" | "-createdAt" | "";
+                /** @description nextCursor of the previous page, with the same filters and sort */
+                cursor?: string;
+                /** @description Page size, 1–200 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Columns: id, name, type, state, owner, description, tags, created. */
+            200: {
+                headers: {
+                    /** @description attachment; filename=… */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -21362,6 +21922,116 @@ export interface operations {
             };
             /** @description Unsupported Media Type */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    exportEvidenceCSV: {
+        parameters: {
+            query?: {
+                /** @description Only evidence in this state */
+                state?: "in_progress" | "in_review" | "claimed" | "expired" | "";
+                /** @description Only evidence by this author (user id, or me) */
+                author?: string;
+                /** @description Only evidence with this reviewer (user id, or me) */
+                reviewer?: string;
+                /** @description Only evidence linked to this assessment (as_…) */
+                assessment?: string;
+                /** @description Only evidence linked to this assessment requirement (ar_…) */
+                requirement?: string;
+                /** @description Only evidence carrying this tag (id) */
+                tag?: string;
+                /** @description Matches name or description (case-insensitive substring) */
+                q?: string;
+                /** @description Only evidence whose valid-until day is today or within this many days (not yet expired) */
+                expiringWithin?: number;
+                /** @description true: only counter-evidence */
+                counter?: boolean;
+                /** @description -createdAt (default, newest first), name, or validUntil (soonest first, undated last) */
+                sort?: "-createdAt" | "name" | "validUntil" | "";
+                /** @description nextCursor of the previous page, with the same filters and sort */
+                cursor?: string;
+                /** @description Page size, 1–200 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Columns: id, name, state, classification, counter-evidence, author, reviewer, collected on, valid from, valid until, attachments, assessments, tags, submitted, reviewed, created, updated. */
+            200: {
+                headers: {
+                    /** @description attachment; filename=… */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -25605,6 +26275,110 @@ export interface operations {
             };
         };
     };
+    exportProjectsCSV: {
+        parameters: {
+            query?: {
+                /** @description Only projects in this state */
+                state?: "new" | "in_progress" | "on_hold" | "complete" | "operational" | "retired" | "";
+                /** @description Only projects carrying this tag (id) */
+                tag?: string;
+                /** @description Only projects assessing against this standard (id) */
+                standard?: string;
+                /** @description Only projects covering this entity (id) */
+                entity?: string;
+                /** @description Matches name or description (case-insensitive substring) */
+                q?: string;
+                /** @description true: only archived projects; otherwise only those not archived */
+                archived?: boolean;
+                /** @description name (default), -createdAt (newest first) or dueDate (soonest first, undated last) */
+                sort?: "name" | "-createdAt" | "dueDate" | "";
+                /** @description nextCursor of the previous page, with the same filters and sort */
+                cursor?: string;
+                /** @description Page size, 1–200 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Columns: id, name, state, owner, start date, due date, overdue, standards, entities, tags, archived, created. */
+            200: {
+                headers: {
+                    /** @description attachment; filename=… */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getProject: {
         parameters: {
             query?: never;
@@ -27154,6 +27928,108 @@ export interface operations {
             };
             /** @description Unsupported Media Type */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    exportStandardsCSV: {
+        parameters: {
+            query?: {
+                /** @description Only standards in this state */
+                state?: "draft" | "in_review" | "published" | "retired" | "";
+                /** @description Only standards of this owner (exact) */
+                owner?: string;
+                /** @description Only standards carrying this tag id */
+                tag?: string;
+                /** @description Only the versions of this identifier */
+                identifier?: string;
+                /** @description Matches name, identifier or description (case-insensitive substring) */
+                q?: string;
+                /** @description name (default), -createdAt (newest first) or identifier (then version) */
+                sort?: "name" | "-createdAt" | "identifier" | "";
+                /** @description nextCursor of the previous page, with the same filters and sort */
+                cursor?: string;
+                /** @description Page size, 1–200 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Columns: id, identifier, version, name, owner, state, source, requirements, levels, tags, approved, created. */
+            200: {
+                headers: {
+                    /** @description attachment; filename=… */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -75,7 +75,7 @@ beforeEach(() => {
   localStorage.clear()
   document.documentElement.className = ''
   vi.spyOn(navigator, 'languages', 'get').mockReturnValue(['en-US'])
-  vi.mocked(fetchSetupStatus).mockResolvedValue({ setupComplete: true, setupUrl: '/setup', passwordMinLength: 12 })
+  vi.mocked(fetchSetupStatus).mockResolvedValue({ setupComplete: true, setupUrl: '/setup', passwordMinLength: 12, uploadMaxFileSize: 50 << 20 })
   vi.mocked(fetchHealth).mockResolvedValue({ status: 'ok', version: '1.2.3', uptime: 5, database: 'ok', storage: 'ok' })
   vi.mocked(fetchMe).mockReset().mockResolvedValue(signedInAdmin)
   vi.mocked(signOut).mockReset()
@@ -175,7 +175,8 @@ describe('a page whose permission the user lacks', () => {
     const { wrapper, router } = await mountApp('/admin', withAdministration)
     expect(router.currentRoute.value.fullPath).toBe('/admin')
     expect(wrapper.get('h1').text()).toBe('Access denied')
-    expect(wrapper.get('main').text()).toContain('You do not have permission to open this page (needs admin.users).')
+    expect(wrapper.get('main').text()).toContain('You do not have permission to open this page: it needs the permission “Manage users and invites”.')
+    expect(wrapper.get('main').text()).not.toContain('admin.users')
     expect(wrapper.text()).not.toContain('user list')
     expect(document.title).toBe('Access denied · Assay')
     wrapper.unmount()
@@ -262,7 +263,7 @@ describe('when the server cannot be reached', () => {
     expect(banner.text()).toContain('Assay could not check whether it has been set up')
     expect(banner.text()).toContain('The server could not be reached.')
 
-    vi.mocked(fetchSetupStatus).mockResolvedValue({ setupComplete: false, setupUrl: '/setup', passwordMinLength: 12 })
+    vi.mocked(fetchSetupStatus).mockResolvedValue({ setupComplete: false, setupUrl: '/setup', passwordMinLength: 12, uploadMaxFileSize: 50 << 20 })
     await banner.get('button').trigger('click')
     // Opening the wizard loads its code first, which can take a moment in tests.
     await vi.waitFor(() => expect(router.currentRoute.value.name).toBe('setup'), { timeout: 10_000 })

@@ -55,6 +55,8 @@ export interface FilteredList<T, F extends object> {
   filtered: ComputedRef<boolean>
   /** clear puts the `cleared` values back (the empty state's "Clear filters"). */
   clear(): void
+  /** query is what the list asks the server for the current filters (for its CSV export's link). */
+  query: ComputedRef<unknown>
 }
 
 /**
@@ -109,5 +111,7 @@ export function useFilteredList<T, F extends object>(options: FilteredListOption
     Object.assign(filters, options.cleared ?? {})
   }
 
-  return { filters, list, phone, filtered, clear }
+  const query = computed(() => request(current()))
+
+  return { filters, list, phone, filtered, clear, query }
 }

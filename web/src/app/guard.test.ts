@@ -18,7 +18,7 @@ const fetchStatus = vi.mocked(fetchSetupStatus)
 const me = vi.mocked(fetchMe)
 
 function status(setupComplete: boolean): SetupStatus {
-  return { setupComplete, setupUrl: '/setup', passwordMinLength: 12 }
+  return { setupComplete, setupUrl: '/setup', passwordMinLength: 12, uploadMaxFileSize: 50 << 20 }
 }
 
 const unauthorized = () => new ApiError(401, 'unauthenticated', 'Authentication is required.', 'r1')
@@ -85,6 +85,12 @@ describe('once setup is complete, signed out', () => {
     expect((await open('/setup')).name).toBe('login')
   })
 
+  it('a later step of the setup wizard signs in first and comes back', async () => {
+    const route = await open('/setup?step=demo')
+    expect(route.name).toBe('login')
+    expect(route.query.redirect).toBe('/setup?step=demo')
+  })
+
   it('sign-in opens normally', async () => {
     const route = await open('/login')
     expect(route.name).toBe('login')
@@ -144,6 +150,18 @@ describe('once setup is complete, signed in', () => {
       expect(route.fullPath).toBe('/')
     },
   )
+
+  it('a later step of the setup wizard continues there for the administrator (a reload)', async () => {
+    signedIn({ ...signedInAdmin, permissions: [...(signedInAdmin.permissions ?? []), 'admin.settings'] })
+    expect((await open('/setup?step=starter')).fullPath).toBe('/setup?step=starter')
+    expect((await open('/setup?step=demo')).fullPath).toBe('/setup?step=demo')
+    expect((await open('/setup')).name, 'the account step is over: sign-in leads on').toBe('dashboard')
+  })
+
+  it('a later step of the setup wizard is not for users who may not take it', async () => {
+    signedIn(signedInAssessee)
+    expect((await open('/setup?step=demo')).name).toBe('dashboard')
+  })
 
   it('a page whose permission the user holds opens', async () => {
     signedIn(signedInAdmin)

@@ -12,6 +12,19 @@ import { useSetupStore } from './setup/store'
  */
 export const SETUP_PAGE_MAX_AGE_MS = 2_000
 
+/**
+ * WIZARD_LATER_STEPS are the setup wizard's steps after the account (its `?step=`): the
+ * administrator is signed in by then, so a reload there continues the wizard rather than
+ * leading to sign-in.
+ */
+export const WIZARD_LATER_STEPS = ['starter', 'demo', 'done'] as const
+
+/** wizardLaterStep returns the later wizard step a /setup address names, or null. */
+export function wizardLaterStep(to: Pick<RouteLocationNormalized, 'name' | 'query'>): (typeof WIZARD_LATER_STEPS)[number] | null {
+  const step = to.name === 'setup' ? to.query.step : undefined
+  return typeof step === 'string' && (WIZARD_LATER_STEPS as readonly string[]).includes(step) ? (step as (typeof WIZARD_LATER_STEPS)[number]) : null
+}
+
 /** GuardedRoute is the part of a route the access decisions look at. */
 export type GuardedRoute = Pick<RouteLocationNormalized, 'name' | 'meta' | 'fullPath' | 'query'>
 
@@ -25,12 +38,24 @@ export type GuardedRoute = Pick<RouteLocationNormalized, 'name' | 'meta' | 'full
  * viewer then sees an error banner rather than a redirect loop.
  */
 export function setupRedirect(
-  to: Pick<RouteLocationNormalized, 'name'>,
+  to: Pick<RouteLocationNormalized, 'name' | 'query'>,
   status: SetupStatus | null,
 ): RouteLocationRaw | null {
   if (status === null || to.name === 'not-found') return null
   if (!status.setupComplete) return to.name === 'setup' ? null : { name: 'setup' }
+  if (wizardLaterStep(to) !== null) return null // the session decides (wizardRedirect)
   return to.name === 'setup' ? { name: 'login' } : null
+}
+
+/**
+ * wizardRedirect decides about a later wizard step once setup is complete: the signed-in
+ * administrator who may take the optional steps continues there; anyone else signs in
+ * first (and comes back) or, signed in without the permission, goes to the dashboard.
+ */
+function wizardRedirect(to: GuardedRoute, session: SessionView): RouteLocationRaw | null {
+  if (session.status === 'signedOut') return loginLocation(to.fullPath)
+  if (session.status === 'signedIn' && !session.can('admin.settings')) return { name: 'dashboard' }
+  return null
 }
 
 /**
@@ -60,12 +85,13 @@ export function navigationRedirect(
   const setupTarget = setupRedirect(to, status)
   if (setupTarget !== null) return setupTarget
   if (status !== null && !status.setupComplete) return null
+  if (wizardLaterStep(to) !== null) return wizardRedirect(to, session)
   return sessionRedirect(to, session)
 }
 
 // needsSession reports whether deciding about `to` requires knowing who is signed in.
 function needsSession(to: GuardedRoute): boolean {
-  return to.name === 'login' || to.meta.requiresAuth !== false
+  return to.name === 'login' || to.meta.requiresAuth !== false || wizardLaterStep(to) !== null
 }
 
 /**

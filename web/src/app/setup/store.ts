@@ -28,6 +28,9 @@ export const useSetupStore = defineStore('setup', () => {
     () => status.value?.passwordMinLength ?? DEFAULT_PASSWORD_MIN_LENGTH,
   )
 
+  /** uploadMaxFileSize is the largest file the server accepts in one upload, in bytes; null until known. */
+  const uploadMaxFileSize = computed(() => status.value?.uploadMaxFileSize ?? null)
+
   async function fetchNow(): Promise<void> {
     try {
       status.value = await fetchSetupStatus()
@@ -53,5 +56,5 @@ export const useSetupStore = defineStore('setup', () => {
     if (status.value) status.value = { ...status.value, setupComplete: true }
   }
 
-  return { status, error, passwordMinLength, load, markComplete }
+  return { status, error, passwordMinLength, uploadMaxFileSize, load, markComplete }
 })

@@ -1,4 +1,6 @@
-import type { AssessmentRequirement, AssessmentStandard, Result } from './types'
+import type { LocationQuery, LocationQueryRaw } from 'vue-router'
+import { queryChoice, queryText } from '../../app/queryFilters'
+import { RESULTS, type AssessmentRequirement, type AssessmentStandard, type Result } from './types'
 
 // The workspace shows the requirements of an assessment as a tree: one branch per
 // standard, then the chapters and sections each requirement sits in (its `ancestors`),
@@ -116,6 +118,35 @@ export interface RequirementFilter {
 /** emptyRequirementFilter is the filter that keeps everything. */
 export function emptyRequirementFilter(): RequirementFilter {
   return { unanswered: false, mineId: '', noEvidence: false, result: '', q: '' }
+}
+
+/** RequirementFilterState is the workspace's filter as the URL keeps it: "mine" as a flag, not a user id. */
+export type RequirementFilterState = Omit<RequirementFilter, 'mineId'> & { mine: boolean }
+
+/**
+ * requirementFilterFromQuery reads the workspace's filters from the URL's query
+ * (?q=…&unanswered=1&mine=1&noEvidence=1&result=no), ignoring what it does not know,
+ * so a reload, a shared link or Back shows the same requirements.
+ */
+export function requirementFilterFromQuery(query: LocationQuery): RequirementFilterState {
+  return {
+    q: queryText(query.q),
+    unanswered: queryText(query.unanswered) === '1',
+    mine: queryText(query.mine) === '1',
+    noEvidence: queryText(query.noEvidence) === '1',
+    result: queryChoice(queryText(query.result), RESULTS, ''),
+  }
+}
+
+/** requirementFilterQuery is the query of a filter state; a filter that keeps everything is left out (undefined). */
+export function requirementFilterQuery(state: RequirementFilterState): LocationQueryRaw {
+  return {
+    q: state.q !== '' ? state.q : undefined,
+    unanswered: state.unanswered ? '1' : undefined,
+    mine: state.mine ? '1' : undefined,
+    noEvidence: state.noEvidence ? '1' : undefined,
+    result: state.result !== '' ? state.result : undefined,
+  }
 }
 
 /** isFiltering reports whether the filter narrows the list. */

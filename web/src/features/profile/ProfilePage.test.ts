@@ -47,7 +47,7 @@ async function mountPage(who: Me = signedInAdmin, passwordMinLength = 12): Promi
   const pinia = createPinia()
   setActivePinia(pinia)
   usePreferencesStore().setLocale('en')
-  useSetupStore().status = { setupComplete: true, setupUrl: '/setup', passwordMinLength }
+  useSetupStore().status = { setupComplete: true, setupUrl: '/setup', passwordMinLength, uploadMaxFileSize: 50 << 20 }
   useSessionStore().me = who
   const router = createRouter({
     history: createMemoryHistory(),

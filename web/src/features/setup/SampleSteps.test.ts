@@ -81,6 +81,7 @@ describe('the demo data step', () => {
     vi.mocked(loadDemoData).mockResolvedValue({
       alreadyLoaded: false,
       created: { entities: 10, relationships: 12, projects: 2, tags: 4, users: 4 },
+      existing: { entities: [], tags: [], users: [] },
     })
     const wrapper = mountStep(DemoDataStep)
     expect(wrapper.text()).toContain('They are deactivated and have no password')
@@ -92,10 +93,26 @@ describe('the demo data step', () => {
     }
   })
 
+  it('names the demo records that existed by name and were used or left out', async () => {
+    vi.mocked(loadDemoData).mockResolvedValue({
+      alreadyLoaded: false,
+      created: { entities: 9, relationships: 12, projects: 2, tags: 4, users: 3 },
+      existing: { entities: ['Acme Corp'], tags: [], users: ['demo.assessor'] },
+    })
+    const wrapper = mountStep(DemoDataStep)
+    await wrapper.get('[data-test="demo-run"]').trigger('click')
+    await flushPromises()
+    const existing = wrapper.get('[data-test="demo-existing"]').text()
+    expect(existing).toContain('Existed already, used as they are: Acme Corp')
+    expect(existing).toContain('Accounts left out (username or e-mail address taken): demo.assessor')
+    expect(existing).not.toContain('Tags')
+  })
+
   it('says so when the demo data was loaded before', async () => {
     vi.mocked(loadDemoData).mockResolvedValue({
       alreadyLoaded: true,
       created: { entities: 0, relationships: 0, projects: 0, tags: 0, users: 0 },
+      existing: { entities: [], tags: [], users: [] },
     })
     const wrapper = mountStep(DemoDataStep)
     await wrapper.get('[data-test="demo-run"]').trigger('click')

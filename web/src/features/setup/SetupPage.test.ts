@@ -19,10 +19,10 @@ const createAccount = vi.mocked(createFirstAdministrator)
 
 let router: Router
 
-async function mountPage(passwordMinLength = 12): Promise<VueWrapper> {
+async function mountPage(passwordMinLength = 12, at = '/setup', setupComplete = false): Promise<VueWrapper> {
   const pinia = createPinia()
   setActivePinia(pinia)
-  useSetupStore().status = { setupComplete: false, setupUrl: '/setup', passwordMinLength }
+  useSetupStore().status = { setupComplete, setupUrl: '/setup', passwordMinLength, uploadMaxFileSize: 50 << 20 }
   router = createRouter({
     history: createMemoryHistory(),
     routes: [
@@ -30,7 +30,7 @@ async function mountPage(passwordMinLength = 12): Promise<VueWrapper> {
       { path: '/setup', name: 'setup', component: SetupPage },
     ],
   })
-  await router.push('/setup')
+  await router.push(at)
   const wrapper = mount(SetupPage, { global: { plugins: [pinia, router, createAppI18n('en')] } })
   await flushPromises()
   return wrapper
@@ -135,9 +135,13 @@ describe('creating the account', () => {
       password: 'correct horse battery',
     })
     expect(wrapper.find('[data-test="starter-step"]').exists()).toBe(true)
+    expect(router.currentRoute.value.fullPath).toBe('/setup?step=starter')
     await wrapper.get('[data-test="starter-next"]').trigger('click')
+    await settle()
     expect(wrapper.find('[data-test="demo-step"]').exists()).toBe(true)
+    expect(router.currentRoute.value.fullPath).toBe('/setup?step=demo')
     await wrapper.get('[data-test="demo-next"]').trigger('click')
+    await settle()
     await wrapper.get('[data-test="setup-finish"]').trigger('click')
     await settle()
     expect(router.currentRoute.value.name).toBe('dashboard')
@@ -147,6 +151,16 @@ describe('creating the account', () => {
     // The server set the session cookie; the session is read back from it.
     expect(fetchMe).toHaveBeenCalledTimes(1)
     expect(useSessionStore().user?.displayName).toBe('Ada Admin')
+  })
+
+  it('keeps its later step in the address, so a reload continues there', async () => {
+    const wrapper = await mountPage(12, '/setup?step=demo', true)
+    expect(wrapper.find('[data-test="demo-step"]').exists()).toBe(true)
+    expect(wrapper.find('input[name="username"]').exists()).toBe(false)
+    wrapper.unmount()
+    // Before setup is complete a step in the address cannot skip the account.
+    const fresh = await mountPage(12, '/setup?step=demo', false)
+    expect(fresh.find('input[name="username"]').exists()).toBe(true)
   })
 
   it("shows the server's error message and request id when it fails", async () => {

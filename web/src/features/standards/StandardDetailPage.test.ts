@@ -5,7 +5,7 @@ import { createMemoryHistory, createRouter } from 'vue-router'
 import { ApiError } from '../../api/client'
 import { createAppI18n } from '../../app/i18n'
 import { signedInAssessee, signedInPinia } from '../../app/session/fixtures'
-import { approveStandard, fetchTree, retireStandard } from './api'
+import { approveStandard, createRequirement, fetchTree, retireStandard } from './api'
 import { standard } from './fixtures'
 import StandardDetailPage from './StandardDetailPage.vue'
 import type { Standard } from './types'
@@ -15,6 +15,7 @@ vi.mock('./api', async (importOriginal) => ({
   fetchTree: vi.fn(),
   approveStandard: vi.fn(),
   retireStandard: vi.fn(),
+  createRequirement: vi.fn(),
   listTagOptions: vi.fn(async () => []),
   listVersions: vi.fn(async () => ({ items: [], hasMore: false })),
 }))
@@ -57,6 +58,36 @@ describe('StandardDetailPage', () => {
     wrapper?.unmount()
     wrapper = null
     vi.restoreAllMocks()
+  })
+
+  it('shows a duplicate identifier beside the identifier field, as the other field errors are', async () => {
+    vi.mocked(createRequirement).mockRejectedValue(
+      new ApiError(409, 'already_exists', 'Another record already uses this identifier.', 'req', [
+        { field: 'identifier', code: 'taken', message: 'Another record already uses this identifier.' },
+      ]),
+    )
+    await mountWith(standard(), ['standards.edit'])
+    button('add-top-level')?.click()
+    await settle()
+    const dialog = document.querySelector<HTMLElement>('[data-test="requirement-dialog"]')!
+    const fill = async (name: string, value: string) => {
+      const input = dialog.querySelector<HTMLInputElement>(`input[name="${name}"]`)!
+      input.value = value
+      input.dispatchEvent(new Event('input'))
+      await settle()
+    }
+    await fill('identifier', 'V1')
+    await fill('name', 'Again')
+    button('requirement-save')?.click()
+    await settle()
+    expect(createRequirement).toHaveBeenCalled()
+    const identifierItem = dialog.querySelector('input[name="identifier"]')!.closest('.el-form-item')!
+    await vi.waitFor(() =>
+      expect(identifierItem.querySelector('.el-form-item__error')?.textContent).toContain('This standard has a requirement with this identifier already.'),
+    )
+    expect(document.querySelector('.el-message'), 'no toast').toBeNull()
+    await fill('identifier', 'V1.9')
+    await vi.waitFor(() => expect(identifierItem.querySelector('.el-form-item__error')).toBeNull())
   })
 
   it('shows the not-found state for an id that names no standard', async () => {

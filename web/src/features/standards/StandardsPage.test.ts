@@ -79,6 +79,26 @@ describe('StandardsPage', () => {
     page.unmount()
   })
 
+  it('says there are no standards yet, and offers Import, when no filter narrows the list', async () => {
+    vi.mocked(listStandards).mockResolvedValue({ items: [], hasMore: false })
+    const page = await mountAt('/standards', ['standards.view', 'standards.import'])
+    expect(page.text()).toContain('No standards yet.')
+    expect(page.text()).not.toContain('No standards match.')
+    const importButton = document.querySelector<HTMLButtonElement>('[data-test="empty-import"]')
+    expect(importButton?.textContent).toContain('Import a standard')
+    page.unmount()
+
+    const reader = await mountAt('/standards', ['standards.view'])
+    expect(reader.text()).toContain('No standards yet.')
+    expect(reader.text()).not.toContain('Import')
+    reader.unmount()
+
+    const filtered = await mountAt('/standards?state=retired', ['standards.view', 'standards.import'])
+    expect(filtered.text()).toContain('No standards match.')
+    expect(document.querySelector('[data-test="empty-import"]')).toBeNull()
+    filtered.unmount()
+  })
+
   it('offers creating, importing and the feed only to those who may', async () => {
     const viewer = await mountAt('/standards', ['standards.view'])
     expect(document.querySelector('[data-test="open-create"]')).toBeNull()

@@ -46,7 +46,15 @@ export interface StandardTreeState {
   setStandard(standard: Standard): void
   /** acceptRequirement puts a requirement the server answered with in place of its row (the detail drawer saved it). */
   acceptRequirement(requirement: Requirement): void
-  createRequirement(placement: NewPlacement, fields: { identifier: string; name: string; description: string }): Promise<boolean>
+  /**
+   * createRequirement adds a requirement; `refused`, when given, sees a failure first and
+   * returns true when it showed it (a field error beside its field), so it is not reported.
+   */
+  createRequirement(
+    placement: NewPlacement,
+    fields: { identifier: string; name: string; description: string },
+    refused?: (error: ApiError) => boolean,
+  ): Promise<boolean>
   updateRequirement(update: RequirementUpdate): Promise<boolean>
   moveRequirement(move: RequirementMove): Promise<boolean>
   deleteRequirement(id: string): Promise<boolean>
@@ -115,14 +123,15 @@ export function useStandardTree(id: () => string, onFailure: (failure: TreeFailu
   }
 
   /** change runs one change after the ones before it; it resolves to whether it succeeded. */
-  function change(what: string, run: () => Promise<void>): Promise<boolean> {
+  function change(what: string, run: () => Promise<void>, refused?: (error: ApiError) => boolean): Promise<boolean> {
     const next = queue.then(async () => {
       busy.value = true
       try {
         await run()
         return true
       } catch (cause) {
-        onFailure({ what, error: asApiError(cause) })
+        const error = asApiError(cause)
+        if (!refused?.(error)) onFailure({ what, error })
         await refresh()
         return false
       } finally {
@@ -148,15 +157,19 @@ export function useStandardTree(id: () => string, onFailure: (failure: TreeFailu
     refresh,
     setStandard: (next) => (standard.value = next),
     acceptRequirement: replaceRequirement,
-    createRequirement: (placement, fields) =>
-      change('standards.requirement.createFailed', async () => {
-        const body: standardsApi.NewRequirement = { identifier: fields.identifier, name: fields.name }
-        if (placement.position !== undefined) body.position = placement.position
-        if (fields.description !== '') body.description = fields.description
-        if (placement.parentId) body.parentId = placement.parentId
-        await api.createRequirement(id(), body)
-        await refresh()
-      }),
+    createRequirement: (placement, fields, refused) =>
+      change(
+        'standards.requirement.createFailed',
+        async () => {
+          const body: standardsApi.NewRequirement = { identifier: fields.identifier, name: fields.name }
+          if (placement.position !== undefined) body.position = placement.position
+          if (fields.description !== '') body.description = fields.description
+          if (placement.parentId) body.parentId = placement.parentId
+          await api.createRequirement(id(), body)
+          await refresh()
+        },
+        refused,
+      ),
     updateRequirement: ({ id: requirementId, changes }) =>
       change('standards.requirement.updateFailed', async () => {
         const requirement = requirements.value.find((r) => r.id === requirementId)

@@ -3,6 +3,7 @@ import { createPinia, setActivePinia } from 'pinia'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createAppI18n } from '../../app/i18n'
 import { usePreferencesStore } from '../../app/preferences'
+import { useSetupStore } from '../../app/setup/store'
 import AttachmentUpload from './AttachmentUpload.vue'
 import { attachment } from './fixtures'
 
@@ -54,10 +55,11 @@ function file(name: string, size: number, type = 'application/pdf'): File {
   return new File([new Uint8Array(size)], name, { type })
 }
 
-function mountUpload(disabled = false) {
+function mountUpload(disabled = false, uploadMaxFileSize?: number) {
   const pinia = createPinia()
   setActivePinia(pinia)
   usePreferencesStore().setLocale('en')
+  if (uploadMaxFileSize !== undefined) useSetupStore().status = { setupComplete: true, setupUrl: '/setup', passwordMinLength: 12, uploadMaxFileSize }
   return mount(AttachmentUpload, {
     props: { evidenceId: 'ev_1', disabled },
     attachTo: document.body,
@@ -77,6 +79,19 @@ describe('AttachmentUpload', () => {
     document.body.innerHTML = ''
   })
   afterEach(() => vi.unstubAllGlobals())
+
+  it("names the server's upload limit and refuses a larger file before sending anything", async () => {
+    const wrapper = mountUpload(false, 50 << 20)
+    expect(wrapper.get('[data-test="upload-hint"]').text()).toContain('Up to 50 MB per file.')
+    await drop(wrapper, [file('huge.pdf', 60 << 20), file('small.pdf', 10)])
+    expect(FakeXHR.sent).toHaveLength(1)
+    const [huge, small] = wrapper.findAll('[data-test="upload-item"]')
+    expect(huge!.attributes('data-status')).toBe('failed')
+    expect(huge!.get('[data-test="upload-error"]').text()).toContain('File too large')
+    expect(huge!.text()).toContain('The file is 60 MB; the server accepts files up to 50 MB. Nothing was sent.')
+    expect(small!.attributes('data-status')).toBe('uploading')
+    wrapper.unmount()
+  })
 
   it('posts the dropped file as multipart to the evidence, shows progress in percent and bytes, and reports the attachment', async () => {
     const wrapper = mountUpload()

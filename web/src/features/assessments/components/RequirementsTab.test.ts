@@ -108,6 +108,63 @@ describe('RequirementsTab', () => {
     expect(focusedId()).toBe('a')
   })
 
+  it('keeps the keyboard focus in the tree when PageDown or the wheel moves the active row out of view', async () => {
+    const many = Array.from({ length: 350 }, (_, i) => aRequirement(`r${i}`))
+    const wrapper = await mountTab(many)
+    const tree = wrapper.get('[role="tree"]').element as HTMLElement
+    ;(treeItems(wrapper)[3]!.element as HTMLElement).focus()
+    expect(focusedId()).toBe('r0')
+    for (let i = 0; i < 6; i++) await press(wrapper, 'PageDown')
+    expect(focusedId()).toBe('r66')
+    expect(tree.contains(document.activeElement)).toBe(true)
+
+    // The wheel scrolls the active row out of the rendered window: the tree keeps the focus.
+    tree.scrollTop = 200 * 44
+    tree.dispatchEvent(new Event('scroll'))
+    await flushPromises()
+    expect(treeItems(wrapper).map((item) => item.attributes('data-id'))).not.toContain('r66')
+    expect(document.activeElement).toBe(tree)
+    // Keys still act on the active row, which comes back into view focused.
+    await press(wrapper, 'ArrowDown')
+    expect(focusedId()).toBe('r67')
+
+    // Scrolled away and back by the wheel, the focus returns to the row.
+    tree.scrollTop = 300 * 44
+    tree.dispatchEvent(new Event('scroll'))
+    await flushPromises()
+    expect(document.activeElement).toBe(tree)
+    tree.scrollTop = 60 * 44
+    tree.dispatchEvent(new Event('scroll'))
+    await flushPromises()
+    expect(focusedId()).toBe('r67')
+    wrapper.unmount()
+  })
+
+  it('keeps the filters in the URL: they start from it and every change replaces it', async () => {
+    const wrapper = await mountTab(
+      [aRequirement('a', { result: 'no', rationale: LONG }), aRequirement('b'), aRequirement('c', { result: 'yes', rationale: LONG })],
+      undefined,
+      15,
+      '/assessments/as_1?tab=requirements&result=no',
+    )
+    const router = (wrapper.vm as unknown as { $router: import('vue-router').Router }).$router
+    expect(treeItems(wrapper).map((item) => item.attributes('data-id'))).toContain('a')
+    expect(treeItems(wrapper).map((item) => item.attributes('data-id'))).not.toContain('b')
+    await wrapper.get('[data-test="filter-unanswered"] input').setValue(true)
+    await flushPromises()
+    expect(router.currentRoute.value.query).toMatchObject({ tab: 'requirements', result: 'no', unanswered: '1' })
+    await wrapper.get('input[data-test="requirements-search"]').setValue('Requirement b')
+    await flushPromises()
+    expect(router.currentRoute.value.query.q).toBe('Requirement b')
+    // Back (or a link) changes the URL: the filters follow it.
+    await router.replace({ query: { tab: 'requirements', unanswered: '1' } })
+    await flushPromises()
+    expect((wrapper.get('input[data-test="requirements-search"]').element as HTMLInputElement).value).toBe('')
+    expect(treeItems(wrapper).map((item) => item.attributes('data-id'))).toEqual(expect.arrayContaining(['b']))
+    expect(treeItems(wrapper).map((item) => item.attributes('data-id'))).not.toContain('a')
+    wrapper.unmount()
+  })
+
   it('counts the rationale words live against the minimum', async () => {
     const wrapper = await mountTab([aRequirement('a')])
     await wrapper.get('[data-id="a"]').trigger('click')

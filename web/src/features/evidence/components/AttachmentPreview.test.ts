@@ -58,10 +58,13 @@ describe('AttachmentPreview', () => {
     expect(URL.revokeObjectURL).toHaveBeenCalledWith('blob:preview/1')
   })
 
-  it('shows a PDF in a frame whose blob is typed application/pdf', async () => {
-    const wrapper = await show(attachment(), '%PDF-1.7')
+  it('shows a PDF in a frame whose blob is typed application/pdf, titled by the file name, not the blob id', async () => {
+    const wrapper = await show(attachment({ filename: 'threat-model.pdf' }), '%PDF-1.7')
     const frame = document.querySelector<HTMLIFrameElement>('[data-test="preview-pdf"]')
-    expect(frame?.getAttribute('src')).toBe('blob:preview/1')
+    // The viewer's toolbar would title the document "6a69e99c-…" (its blob URL): hidden.
+    expect(frame?.getAttribute('src')).toBe('blob:preview/1#toolbar=0')
+    expect(frame?.getAttribute('title')).toBe('threat-model.pdf')
+    expect(document.querySelector('[data-test="attachment-preview"] .el-dialog__title')?.textContent).toBe('threat-model.pdf')
     expect(created[0]?.type).toBe('application/pdf')
     wrapper.unmount()
   })

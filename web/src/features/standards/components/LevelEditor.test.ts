@@ -36,6 +36,18 @@ describe('LevelEditor', () => {
     wrapper.unmount()
   })
 
+  it('names a level whose title repeats its identifier once (ASVS "Level 1")', () => {
+    const wrapper = mount(LevelEditor, {
+      props: { levels: [{ ...levels[0]!, identifier: 'Level 1', title: 'Level 1' }, levels[1]!], editable: false },
+      global: { plugins: [createAppI18n('en')] },
+    })
+    const [asvs, other] = wrapper.findAll('[data-test="level-select"]')
+    expect(asvs!.text()).toMatch(/^Level 1\s*3 requirements/)
+    expect(other!.text()).toContain('L2')
+    expect(other!.text()).toContain('Standard')
+    wrapper.unmount()
+  })
+
   it('adds a level, requiring an identifier', async () => {
     const wrapper = mountEditor()
     await wrapper.get('[data-test="level-add"]').trigger('click')

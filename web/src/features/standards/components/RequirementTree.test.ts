@@ -2,13 +2,14 @@ import { flushPromises, mount, type VueWrapper } from '@vue/test-utils'
 import { ElMessageBox } from 'element-plus'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { createAppI18n } from '../../../app/i18n'
-import type { Requirement } from '../types'
+import type { Level, Requirement } from '../types'
 import { bigTree, levels, smallTree } from './fixtures'
 import RequirementRow from './RequirementRow.vue'
 import RequirementTree from './RequirementTree.vue'
 
 type Props = {
   requirements?: Requirement[]
+  levels?: Level[]
   editable?: boolean
   selectedLevelId?: string | null
 }
@@ -262,6 +263,20 @@ describe('RequirementTree', () => {
     await wrapper.get('[data-test="only-level"] input').setValue(true)
     expect(rowIds(wrapper)).toEqual(['a', 'a1', 'b', 'b1'])
     wrapper.unmount()
+  })
+
+  it('names an ASVS level once and says that its levels list only their own requirements', async () => {
+    const asvsLevels = levels.map((level, i) => ({ ...level, identifier: `Level ${i + 1}`, title: `Level ${i + 1}` }))
+    const disjoint = smallTree().map((r, i) => ({ ...r, levels: [i % 2 === 0 ? 'l1' : 'l2'] }))
+    const wrapper = mountTree({ requirements: disjoint, levels: asvsLevels, selectedLevelId: 'l1' })
+    expect(wrapper.get('[data-test="only-level"]').text()).toBe('Only requirements in Level 1')
+    expect(wrapper.get('[data-test="levels-disjoint"]').text()).toContain('Level 1 does not include those of the levels below it')
+    wrapper.unmount()
+
+    const cumulative = smallTree().map((r) => ({ ...r, levels: ['l1', 'l2'] }))
+    const other = mountTree({ requirements: cumulative, levels: asvsLevels, selectedLevelId: 'l2' })
+    expect(other.find('[data-test="levels-disjoint"]').exists()).toBe(false)
+    other.unmount()
   })
 
   it('filters by search, keeping ancestors, and marks the matches', async () => {
