@@ -56,7 +56,7 @@ var workEventTypes = []EventType{
 		Permission: PermAssessmentsView, NotifySubject: true, Payload: AssessmentEvent{}},
 	{Type: EventAssessmentResultRecorded, Title: "Assessment result recorded", Description: "A result, rationale or assignee of one requirement of an assessment changed.",
 		Permission: PermAssessmentsView, Payload: ResultEvent{}},
-	{Type: EventAssessmentNoteAdded, Title: "You were mentioned in a work note", Description: "A work note was written on an assessment; the users it mentions with @username are notified.",
+	{Type: EventAssessmentNoteAdded, Title: "Work note written", Description: "A work note was written on an assessment; the users it mentions with @username are notified.",
 		Permission: PermAssessmentsView, NotifySubject: true, Payload: WorkNote{}},
 	{Type: EventAssessmentDeleted, Title: "Assessment deleted", Description: "An assessment was deleted with its requirements, claims and notes.",
 		Permission: PermAssessmentsView, NotifySubject: true, Payload: AssessmentEvent{}},

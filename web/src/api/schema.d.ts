@@ -3734,7 +3734,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * You were mentioned in a work note
+         * Work note written
          * @description A work note was written on an assessment; the users it mentions with @username are notified.
          */
         post: operations["event-assessment-note_added"];
