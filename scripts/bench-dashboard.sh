@@ -4,7 +4,9 @@
 # assessments, about a million requirement results, 100,000 evidence, 300,000 claims; real
 # standards when STANDARDS_DATA is set), then 32 clients on GET /api/v1/dashboard for an
 # administrator and for the participant who sees a tenth, and the first (uncached) answer of
-# each. make bench-dashboard runs it; ARGS passes datagen flags (e.g. -assessments 2000).
+# each; then the same two callers on GET /api/v1/search with a mix of queries (common words, a
+# prefix, an identifier, an exact title, a German word). make bench-dashboard runs it; ARGS
+# passes datagen flags (e.g. -assessments 2000).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${BIN:-$PWD/bin}
@@ -75,3 +77,17 @@ for who in admin participant; do
   "$WORK/loadgen" -url "$URL/api/v1/dashboard" -token "${!tok}" -c 32 -d 15s
 done
 
+# Global search (docs/performance.md, "Search at scale"): the first answer of each query, then
+# 32 clients sending them in turn. Two common words (a twelfth of the evidence and claims
+# match), a word being typed (prefix), an identifier (trigrams), an exact title, a German word.
+SEARCHES=("q=password%20storage" "q=verify%20sess" "q=1.2.3" "q=Logging%20review%2000040" "q=Passw%C3%B6rter" "q=backup")
+for who in admin participant; do
+  tok=ADMIN_TOKEN; [ "$who" = participant ] && tok=PARTICIPANT_TOKEN
+  urls=()
+  for s in "${SEARCHES[@]}"; do
+    urls+=(-url "$URL/api/v1/search?$s")
+    echo "search-$who $s: first answer $(curl -sf -o /dev/null -w '%{time_total}' -H "Authorization: Bearer ${!tok}" "$URL/api/v1/search?$s")s"
+  done
+  echo -n "search-$who, ${#SEARCHES[@]} queries in turn, 32 clients, 15 s: "
+  "$WORK/loadgen" "${urls[@]}" -token "${!tok}" -c 32 -d 15s
+done

@@ -161,6 +161,7 @@ func run(ctx context.Context, opts options) error {
 	deps.AttestationImports = app.NewAttestationImports(svc.AttestationImports, svc.PlatformKeys, fetcher, cfg.StandardsImportMaxBytes)
 	deps.AttestationImportRecords = svc.AttestationImports
 	deps.Dashboard = svc.Dashboard
+	deps.Search = svc.Search
 	api := httpapi.New(httpapi.Config{
 		Version: boot.Version, StartedAt: started, CORSOrigins: cfg.CORSOrigins, TrustProxyHops: cfg.TrustProxyHops,
 		MaxBodyBytes: cfg.APIMaxBodyBytes, UploadMaxBytes: cfg.UploadMaxFileSize, RequestTimeout: cfg.RequestTimeout, StorageProvider: string(cfg.StorageProvider), PasswordMinLength: cfg.PasswordMinLength,

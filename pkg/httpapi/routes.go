@@ -345,6 +345,7 @@ func (s *Server) attestationRoutes() []route {
 	const one, slot = "/api/v1/attestations/{id}", "/api/v1/attestations/{id}/signatories/{slotId}"
 	return []route{
 		on(httpGet, "/api/v1/dashboard", assess.PermAuthenticated, s.handleDashboard, docDashboard),
+		on(httpGet, "/api/v1/search", assess.PermAuthenticated, s.handleSearch, docSearch),
 		on(httpGet, "/api/v1/attestations", assess.PermAttestationsView, s.handleAttestationList, docAttestationList),
 		onStream(httpGet, "/api/v1/attestations.csv", assess.PermAttestationsView, s.handleAttestationCSV, docAttestationCSV),
 		on(httpPost, "/api/v1/attestations", assess.PermAttestationsCreate, s.handleAttestationCreate, docAttestationCreate),

@@ -94,6 +94,8 @@ type Deps struct {
 	StandardImports assess.StandardImportService
 	// Dashboard computes the caller's dashboard.
 	Dashboard assess.DashboardService
+	// Search finds the records the caller may open.
+	Search assess.SearchService
 	// AttestationImports imports attestation documents (pkg/app); nil answers 503.
 	AttestationImports *app.AttestationImports
 	// AttestationImportRecords lists the imports and serves their documents.

@@ -6,6 +6,7 @@
 // per-run suffix, so the journeys do not depend on what other journey files create
 // on the same server. They use 3 of the server's 10 sign-in attempts per address in
 // 15 minutes (the phone journey of the list pages, from mobile.journeys.mjs, one of them).
+// The project journey goes on to the global search (Ctrl-K), in the same sign-in.
 import assert from 'node:assert/strict'
 import { catalogueListJourneys } from './mobile.journeys.mjs'
 import { CATALOGUE_ADMIN, CATALOGUE_BASE_URL, ensureSetUp, journey, pathOf, signIn, waitForPath } from './support.mjs'
@@ -122,6 +123,27 @@ journey(
     await page.getByRole('textbox', { name: 'Search by name or description' }).fill(name)
     const row = page.getByRole('row').filter({ has: page.getByRole('link', { name, exact: true }) })
     await row.getByText('one standard').waitFor()
+
+    // Ctrl-K finds a requirement of the standard by its identifier; the arrow keys reach it
+    // and Enter opens it on its standard's page, in the requirement drawer.
+    const requirements = await callApi(page, 'GET', `/api/v1/standards/${standard.id}/requirements?limit=20`)
+    const requirement = requirements.items.find((r) => r.name) ?? requirements.items[0]
+    assert.ok(requirement, 'the standard has requirements')
+    await page.keyboard.press('Control+k')
+    const search = page.getByRole('dialog', { name: 'Search' })
+    const box = search.getByPlaceholder('Search standards, requirements, assessments, evidence…')
+    await box.fill(requirement.identifier)
+    const target = `/standards/${standard.id}?requirement=${requirement.id}`
+    const hit = search.locator(`[data-test="search-hit"][href="${target}"]`)
+    await hit.waitFor()
+    const links = await search.locator('[data-test="search-hit"]').evaluateAll((hits) => hits.map((h) => h.getAttribute('href')))
+    for (let i = 0; i < links.indexOf(target); i++) await box.press('ArrowDown')
+    assert.equal(await hit.getAttribute('aria-selected'), 'true', 'the arrow keys reach the hit')
+    await box.press('Enter')
+    await waitForPath(page, `/standards/${standard.id}`)
+    const drawer = page.locator('[data-test="requirement-drawer"]')
+    await drawer.getByText(requirement.identifier, { exact: false }).first().waitFor()
+    await search.waitFor({ state: 'hidden' })
   },
   { skip, timeout: 90_000 },
 )

@@ -1,5 +1,6 @@
 // Command loadgen sends one GET to a running server from many clients for a while and prints
-// the rate and latency percentiles as JSON: the load of scripts/bench-dashboard.sh. Not shipped.
+// the rate and latency percentiles as JSON: the load of scripts/bench-dashboard.sh. Given -url
+// more than once, each client sends the URLs in turn (several search queries as one load). Not shipped.
 package main
 
 import (
@@ -25,12 +26,16 @@ type result struct {
 }
 
 func main() {
-	url := flag.String("url", "", "the URL to GET")
+	var urls []string
+	flag.Func("url", "the URL to GET (repeatable: each client sends them in turn)", func(v string) error {
+		urls = append(urls, v)
+		return nil
+	})
 	token := flag.String("token", "", "API key (Authorization: Bearer)")
 	clients := flag.Int("c", 32, "concurrent clients")
 	duration := flag.Duration("d", 15*time.Second, "how long")
 	flag.Parse()
-	if *url == "" {
+	if len(urls) == 0 {
 		fmt.Fprintln(os.Stderr, "loadgen: give -url")
 		os.Exit(2)
 	}
@@ -40,10 +45,10 @@ func main() {
 	errors := 0
 	end := time.Now().Add(*duration)
 	var wg sync.WaitGroup
-	for range *clients {
+	for c := range *clients {
 		wg.Go(func() {
-			for time.Now().Before(end) {
-				req, _ := http.NewRequest(http.MethodGet, *url, nil)
+			for n := c; time.Now().Before(end); n++ {
+				req, _ := http.NewRequest(http.MethodGet, urls[n%len(urls)], nil)
 				if *token != "" {
 					req.Header.Set("Authorization", "Bearer "+*token)
 				}

@@ -46,6 +46,7 @@ type Services struct {
 	Reports       *work.ReportService
 	Demo          *DemoService
 	Dashboard     *work.DashboardService
+	Search        *work.SearchService
 	DomainMetrics *DomainMetricsService
 	// AttestationImports writes imported attestation documents (attestation_import.go).
 	AttestationImports *AttestationImportService
@@ -92,6 +93,6 @@ func NewWith(db *postgres.DB, cfg Config) *Services {
 		Assessments: work.NewAssessmentService(db, cfg.RationaleMinWords), Results: work.NewResultService(db, cfg.RationaleMinWords), Evidence: work.NewEvidenceService(db), Attachments: work.NewAttachmentService(db),
 		Claims: work.NewClaimService(db), WorkNotes: work.NewWorkNoteService(db), Attestations: work.NewAttestationService(db, cfg.Attestations),
 		PlatformKeys: work.NewPlatformKeyService(db), Reports: work.NewReportService(db, cfg.Attestations), Demo: &DemoService{db}, AttestationImports: &AttestationImportService{db}, DomainMetrics: &DomainMetricsService{db},
-		Dashboard: work.NewDashboardService(db, cfg.DashboardCacheTTL),
+		Dashboard: work.NewDashboardService(db, cfg.DashboardCacheTTL), Search: work.NewSearchService(db),
 	}
 }

@@ -2825,6 +2825,26 @@ export interface paths {
         patch: operations["updateRole"];
         trace?: never;
     };
+    "/api/v1/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search every kind of record
+         * @description Finds standards, requirements, entities, projects, assessments, evidence and claims by their words (English and German stemming, the last word also as the start of a word) and, from three characters, by a part of their title or identifier (V1.2.3, 8.1.2). Only records the caller may open are found: each kind needs its view permission, and assessments, evidence and claims also follow the object-level rule of assessments. Hits come grouped by kind, best first; more says a kind has further hits (ask again with that type and a higher limit). Any signed-in caller; an empty q, or one over 200 characters, is 400 validation_failed.
+         */
+        get: operations["search"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/setup": {
         parameters: {
             query?: never;
@@ -8397,6 +8417,33 @@ export interface components {
             inApp: boolean;
             /** @description Global rules only */
             webhookIds?: string[] | null;
+        };
+        SearchGroup: {
+            items: components["schemas"]["SearchHit"][] | null;
+            /** @description More records of this kind match than were returned */
+            more: boolean;
+            /** @enum {string} */
+            type: "standard" | "requirement" | "entity" | "project" | "assessment" | "evidence" | "claim";
+        };
+        SearchHit: {
+            id: string;
+            /** @description The page of the record in the web application */
+            link: string;
+            /**
+             * Format: double
+             * @description How well it matches; higher first
+             */
+            rank: number;
+            /** @description Where it belongs: the standard of a requirement, the entity of an assessment, the assessment of a claim, … */
+            subtitle: string;
+            /** @description The record's name (a requirement's identifier and name) */
+            title: string;
+            /** @enum {string} */
+            type: "standard" | "requirement" | "entity" | "project" | "assessment" | "evidence" | "claim";
+        };
+        SearchResults: {
+            groups: components["schemas"]["SearchGroup"][] | null;
+            query: string;
         };
         SetupStatus: {
             /**
@@ -27559,6 +27606,96 @@ export interface operations {
             };
             /** @description Unsupported Media Type */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    search: {
+        parameters: {
+            query?: {
+                /** @description Words to find (1–200 characters). Each word is matched in English and German (stemmed), the last one also as the start of a word; identifiers such as V1.2.3 and titles also match in part. */
+                q?: string;
+                /** @description Comma-separated kinds to search: standard, requirement, entity, project, assessment, evidence, claim (default: all) */
+                types?: string;
+                /** @description Hits per kind */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchResults"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -18,6 +18,7 @@ import { projectsRoutes } from '../features/projects/routes'
 import { registerRoutes } from '../features/register/routes'
 import { rolesRoutes } from '../features/roles/routes'
 import { rulesRoutes } from '../features/rules/routes'
+import { searchRoutes } from '../features/search/routes'
 import { setupRoutes } from '../features/setup/routes'
 import { standardsRoutes } from '../features/standards/routes'
 import { tagsRoutes } from '../features/tags/routes'
@@ -52,6 +53,7 @@ export const routes: RouteRecordRaw[] = [
   ...attestationsRoutes,
   ...tagsRoutes,
   ...platformKeysRoutes,
+  ...searchRoutes,
   ...notFoundRoutes,
 ]
 

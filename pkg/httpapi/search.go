@@ -1,0 +1,28 @@
+package httpapi
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/assay-dev/assay/pkg/assess"
+)
+
+// Global search (docs/assessments.md, "Search").
+
+var tagSearch = []string{"Search"}
+
+var docSearch = huma.Operation{OperationID: "search", Summary: "Search every kind of record", Tags: tagSearch,
+	Errors: []int{http.StatusBadRequest},
+	Description: "Finds standards, requirements, entities, projects, assessments, evidence and claims by their words " +
+		"(English and German stemming, the last word also as the start of a word) and, from three characters, by a part " +
+		"of their title or identifier (V1.2.3, 8.1.2). Only records the caller may open are found: each kind needs its view " +
+		"permission, and assessments, evidence and claims also follow the object-level rule of assessments. Hits come " +
+		"grouped by kind, best first; more says a kind has further hits (ask again with that type and a higher limit). " +
+		"Any signed-in caller; an empty q, or one over 200 characters, is 400 validation_failed."}
+
+func (s *Server) handleSearch(ctx context.Context, in *assess.SearchQuery) (*body[assess.SearchResults], error) {
+	res, err := s.dep.Search.Search(ctx, requestActor(ctx), *in)
+	return reply(res), err
+}

@@ -1,0 +1,216 @@
+package work
+
+import (
+	"context"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/assay-dev/assay/pkg/assess"
+	"github.com/assay-dev/assay/pkg/postgres"
+)
+
+// Global search (assess.SearchService; docs/assessments.md, "Search"). One statement asks
+// every kind the caller may search: each kind's branch matches the words against the
+// table's search_vector (migrations/0027_search.sql: English, German and unstemmed lexemes,
+// GIN-indexed) and, from three characters on, the query as a part of the title or identifier
+// (trigram GIN indexes), and carries the visibility condition its list carries, so a hit is
+// always a record the caller could open.
+
+// SearchService implements assess.SearchService.
+type SearchService struct{ db *postgres.DB }
+
+// NewSearchService returns the search on db.
+func NewSearchService(db *postgres.DB) *SearchService { return &SearchService{db} }
+
+// searchKind is how one kind is searched: its table (alias x) and the joins its hits need,
+// the SQL of a hit's title, subtitle and link, the columns matched in part (trigrams), and
+// the visibility condition for actor on x ("" when every row is visible).
+type searchKind struct {
+	table, joins, title, subtitle, link string
+	exact                               []string // compared whole (lower case) with the query: an exact title ranks first
+	trigram                             []string
+	// visible is the condition on x for actor, given the query of the ids of the
+	// assessments actor takes part in (the CTE vis; "" when they see every assessment).
+	visible func(actor assess.Actor, vis string, arg func(any) string) string
+}
+
+// inSet is "expr is one of the ids of set", or "" when set is "" (everything visible).
+func inSet(expr, set string) string {
+	if set == "" {
+		return ""
+	}
+	return expr + " IN (" + set + ")"
+}
+
+var searchKinds = map[assess.SearchType]searchKind{
+	assess.SearchStandard: {table: "standards",
+		title: "x.name", subtitle: "x.identifier || CASE WHEN x.standard_version <> '' THEN ' ' || x.standard_version ELSE '' END",
+		link: "'/standards/' || x.id", exact: []string{"x.name", "x.identifier"}, trigram: []string{"x.name", "x.identifier"}},
+	assess.SearchRequirement: {table: "requirements", joins: "JOIN standards s ON s.id = x.standard_id",
+		title: "btrim(x.identifier || ' ' || x.name)", subtitle: "s.name || CASE WHEN s.standard_version <> '' THEN ' ' || s.standard_version ELSE '' END",
+		link: "'/standards/' || x.standard_id || '?requirement=' || x.id", exact: []string{"x.identifier", "x.name"}, trigram: []string{"x.identifier", "x.name"}},
+	assess.SearchEntity: {table: "entities", title: "x.name", subtitle: "x.entity_type",
+		link: "'/entities/' || x.id", exact: []string{"x.name"}, trigram: []string{"x.name"}},
+	assess.SearchProject: {table: "projects", title: "x.name", subtitle: "x.state",
+		link: "'/projects/' || x.id", exact: []string{"x.name"}, trigram: []string{"x.name"}},
+	assess.SearchAssessment: {table: "assessments", joins: "JOIN entities en ON en.id = x.entity_id", title: "x.title", subtitle: "en.name",
+		link: "'/assessments/' || x.id", exact: []string{"x.title"}, trigram: []string{"x.title"},
+		visible: func(_ assess.Actor, vis string, _ func(any) string) string { return inSet("x.id", vis) }},
+	assess.SearchEvidence: {table: "evidence", title: "x.name", subtitle: "left(x.description, 160)",
+		link: "'/evidence/' || x.id", exact: []string{"x.name"}, trigram: []string{"x.name"},
+		visible: func(a assess.Actor, vis string, arg func(any) string) string {
+			// Each matching row tested against the participant's assessments, computed once
+			// (the list form's per-row set took over 10 s on a common word at 100,000
+			// evidence, the whole visible set 200 ms).
+			if vis == "" {
+				vis = "SELECT NULL::text WHERE false"
+			}
+			return postgres.EvidenceVisibleInSetSQL(a, "x.id", "x.author_id", "x.reviewer_id", vis, arg)
+		}},
+	assess.SearchClaim: {table: "claims", joins: "JOIN assessments ca ON ca.id = x.assessment_id", title: "x.name", subtitle: "ca.title",
+		link: "'/assessments/' || x.assessment_id || '?tab=claims&claim=' || x.id", exact: []string{"x.name"}, trigram: []string{"x.name"},
+		visible: func(_ assess.Actor, vis string, _ func(any) string) string { return inSet("x.assessment_id", vis) }},
+}
+
+// searchMinTrigram is the shortest query matched in part: a shorter one has no trigram to
+// look up, so the index could not narrow it.
+const searchMinTrigram = 3
+
+// searchCandidates bounds the records of one kind that are ranked: of a query so common that
+// more match (a word in every tenth piece of evidence), the best hits are chosen among the
+// first searchCandidates found, plus every record whose title is the query itself. Ranking
+// 25,000 claims took half a second; more words narrow such a query anyway.
+const searchCandidates = 1000
+
+// Search implements assess.SearchService.
+func (s *SearchService) Search(ctx context.Context, actor assess.Actor, q assess.SearchQuery) (assess.SearchResults, error) {
+	if err := q.Validate(); err != nil {
+		return assess.SearchResults{}, err
+	}
+	out := assess.SearchResults{Query: q.Q, Groups: []assess.SearchGroup{}}
+	var args postgres.SQLArgs
+	text := args.Add(q.Q)
+	head, prefix := searchPrefix(q.Q)
+	// The participant's assessments, computed once for every kind that needs them.
+	vis, cte := "", ""
+	if set := postgres.VisibleAssessmentIDsSQL(actor, args.Add); set != "" {
+		vis, cte = "SELECT id FROM vis", ", vis(id) AS MATERIALIZED ("+set+")"
+	}
+	branches := []string{}
+	for _, kind := range q.Kinds() {
+		if !actor.Can(assess.SearchPermission(kind)) {
+			continue
+		}
+		branches = append(branches, searchBranch(kind, searchKinds[kind], actor, vis, q, &args))
+	}
+	if len(branches) == 0 {
+		return out, nil
+	}
+	sql := `WITH q AS (SELECT websearch_to_tsquery('english', ` + text + `) || websearch_to_tsquery('german', ` + text + `)
+		|| (websearch_to_tsquery('simple', ` + args.Add(head) + `) && to_tsquery('simple', ` + args.Add(prefix) + `)) AS tsq,
+		lower(` + text + `) AS lq, ` + text + `::text AS t, ` + args.Add(likePattern(q.Q)) + `::text AS pat)` + cte + `
+		` + strings.Join(branches, "\nUNION ALL\n")
+	rows, err := s.db.Pool.Query(ctx, sql, args...)
+	if err != nil {
+		return out, postgres.DBError(err)
+	}
+	defer rows.Close()
+	groups := map[assess.SearchType]*assess.SearchGroup{}
+	for rows.Next() {
+		var h assess.SearchHit
+		if err := rows.Scan(&h.Type, &h.ID, &h.Title, &h.Subtitle, &h.Link, &h.Rank); err != nil {
+			return out, postgres.DBError(err)
+		}
+		g := groups[h.Type]
+		if g == nil {
+			g = &assess.SearchGroup{Type: h.Type, Items: []assess.SearchHit{}}
+			groups[h.Type] = g
+		}
+		if len(g.Items) == q.Limit {
+			g.More = true
+			continue
+		}
+		g.Items = append(g.Items, h)
+	}
+	if err := rows.Err(); err != nil {
+		return out, postgres.DBError(err)
+	}
+	for _, kind := range assess.SearchTypes {
+		if g := groups[kind]; g != nil {
+			out.Groups = append(out.Groups, *g)
+		}
+	}
+	return out, nil
+}
+
+// searchBranch is the query of one kind: its best limit+1 hits (one more tells that there are more).
+func searchBranch(kind assess.SearchType, k searchKind, actor assess.Actor, vis string, q assess.SearchQuery, args *postgres.SQLArgs) string {
+	match := []string{"x.search_vector @@ q.tsq"}
+	if utf8.RuneCountInString(q.Q) >= searchMinTrigram {
+		for _, col := range k.trigram {
+			match = append(match, col+" ILIKE q.pat")
+		}
+	}
+	var exact, similar []string
+	for _, col := range k.exact {
+		exact = append(exact, "lower("+col+") = q.lq")
+	}
+	for _, col := range k.trigram {
+		similar = append(similar, "similarity("+col+", q.t)")
+	}
+	// Rank: the words' weight in the text (ts_rank: a title word counts more than a
+	// description's), plus how much of the title the query is (trigram similarity), plus one
+	// for a title or identifier that is the query itself.
+	rank := "ts_rank(x.search_vector, q.tsq) + " + greatest(similar) + " + CASE WHEN " + strings.Join(exact, " OR ") + " THEN 1 ELSE 0 END"
+	visible := func() string {
+		if k.visible != nil {
+			if cond := k.visible(actor, vis, args.Add); cond != "" {
+				return " AND " + cond
+			}
+		}
+		return ""
+	}
+	// The candidates: the first matches, and the records titled exactly so (lower(title)
+	// indexes), each with the caller's visibility condition.
+	candidates := "(SELECT x.id FROM " + k.table + " x, q WHERE (" + strings.Join(match, " OR ") + ")" + visible() +
+		" LIMIT " + args.Add(searchCandidates) + ")" +
+		" UNION (SELECT x.id FROM " + k.table + " x, q WHERE (" + strings.Join(exact, " OR ") + ")" + visible() + ")"
+	return "(SELECT '" + string(kind) + "', x.id, " + k.title + ", " + k.subtitle + ", " + k.link + ", (" + rank + ")::float8 AS rank" +
+		" FROM " + k.table + " x " + k.joins + ", q WHERE x.id IN (" + candidates + ") ORDER BY rank DESC, x.id LIMIT " + args.Add(q.Limit+1) + ")"
+}
+
+func greatest(exprs []string) string {
+	if len(exprs) == 1 {
+		return exprs[0]
+	}
+	return "greatest(" + strings.Join(exprs, ", ") + ")"
+}
+
+// searchPrefix splits q into the words before the last one and a to_tsquery of the last one
+// as a prefix ('word':*), so that what is being typed already matches. Only letters, digits
+// and the punctuation of identifiers (. _ -) of the last word are kept; a last word that
+// is excluded (-word) or has none of them gives no prefix.
+func searchPrefix(q string) (head, prefix string) {
+	fields := strings.Fields(q)
+	last := fields[len(fields)-1]
+	head = strings.Join(fields[:len(fields)-1], " ")
+	if strings.HasPrefix(last, "-") {
+		return q, ""
+	}
+	word := strings.Trim(strings.Map(func(r rune) rune {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) || r == '.' || r == '_' || r == '-' {
+			return r
+		}
+		return -1
+	}, last), ".-_")
+	if word == "" {
+		return q, ""
+	}
+	return head, "'" + word + "':*"
+}
+
+// likePattern is q as a LIKE pattern matching it anywhere, its wildcards escaped.
+func likePattern(q string) string {
+	return "%" + strings.NewReplacer(`\`, `\\`, "%", `\%`, "_", `\_`).Replace(q) + "%"
+}

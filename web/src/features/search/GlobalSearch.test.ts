@@ -1,0 +1,166 @@
+import { mount, type VueWrapper } from '@vue/test-utils'
+import { createPinia, setActivePinia } from 'pinia'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { createMemoryHistory, createRouter, type Router } from 'vue-router'
+import { createAppI18n } from '../../app/i18n'
+import { usePreferencesStore } from '../../app/preferences'
+import { settle } from '../../app/testing'
+import { searchRecords, type SearchResults } from './api'
+import GlobalSearch from './GlobalSearch.vue'
+import { nextIndex } from './hits'
+import SearchPage from './SearchPage.vue'
+
+vi.mock('./api', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('./api')>()),
+  searchRecords: vi.fn(),
+}))
+
+const search = vi.mocked(searchRecords)
+
+const RESULTS: SearchResults = {
+  query: 'v1.2',
+  groups: [
+    {
+      type: 'requirement',
+      more: true,
+      items: [
+        { id: 'rq_1', type: 'requirement', title: 'V1.2.3 Session management', subtitle: 'ASVS 5.0.0', link: '/standards/st_1?requirement=rq_1', rank: 2 },
+        { id: 'rq_2', type: 'requirement', title: 'V1.2.4 Token lifetime', subtitle: 'ASVS 5.0.0', link: '/standards/st_1?requirement=rq_2', rank: 1 },
+      ],
+    },
+    {
+      type: 'entity',
+      more: false,
+      items: [{ id: 'en_1', type: 'entity', title: 'Warehouse', subtitle: 'product', link: '/entities/en_1', rank: 1 }],
+    },
+  ],
+}
+
+const stub = { template: '<div />' }
+let router: Router
+let mounted: VueWrapper | null = null
+
+async function mountWith(component: object, locale: 'en' | 'de' = 'en', path = '/'): Promise<VueWrapper> {
+  const pinia = createPinia()
+  setActivePinia(pinia)
+  usePreferencesStore().setLocale(locale)
+  router = createRouter({
+    history: createMemoryHistory(),
+    routes: [
+      { path: '/', name: 'dashboard', component: stub },
+      { path: '/search', name: 'search', component: stub },
+      { path: '/standards/:id', name: 'standard', component: stub },
+      { path: '/entities/:id', name: 'entity', component: stub },
+    ],
+  })
+  await router.push(path)
+  mounted = mount(component, { attachTo: document.body, global: { plugins: [pinia, router, createAppI18n(locale)] } })
+  await settle()
+  return mounted
+}
+
+function dialogInput(): HTMLInputElement {
+  const input = document.body.querySelector<HTMLInputElement>('[data-test="global-search"] input')
+  if (!input) throw new Error('the search dialog is not open')
+  return input
+}
+
+async function type(input: HTMLInputElement, text: string): Promise<void> {
+  input.value = text
+  input.dispatchEvent(new Event('input'))
+  await new Promise((resolve) => setTimeout(resolve, 250)) // past the debounce
+  await settle()
+}
+
+function key(input: HTMLInputElement, name: string): Promise<void> {
+  input.dispatchEvent(new KeyboardEvent('keydown', { key: name, bubbles: true }))
+  return settle()
+}
+
+afterEach(() => {
+  mounted?.unmount()
+  mounted = null
+  document.body.innerHTML = ''
+  vi.clearAllMocks()
+})
+
+describe('GlobalSearch', () => {
+  it('opens with Ctrl-K, searches once typing pauses, and shows the hits grouped by kind', async () => {
+    search.mockResolvedValue(RESULTS)
+    await mountWith(GlobalSearch)
+    expect(document.body.querySelector('[data-test="global-search"] input')).toBeNull()
+    window.dispatchEvent(new KeyboardEvent('keydown', { key: 'k', ctrlKey: true }))
+    await settle()
+    const input = dialogInput()
+    input.value = 'v'
+    input.dispatchEvent(new Event('input'))
+    await type(input, 'v1.2')
+    expect(search).toHaveBeenCalledTimes(1) // debounced: one request for the pause, not one per keystroke
+    expect(search).toHaveBeenCalledWith('v1.2')
+    const groups = [...document.body.querySelectorAll('[data-test^="search-group-"] h3')].map((h) => h.textContent)
+    expect(groups).toEqual(['Requirements', 'Entities'])
+    const hits = document.body.querySelectorAll('[data-test="search-hit"]')
+    expect(hits).toHaveLength(3)
+    expect(hits[0]?.getAttribute('aria-selected')).toBe('true')
+    expect(hits[2]?.textContent).toContain('Product') // an entity's type, in words
+  })
+
+  it('moves with the arrow keys, opens the active hit with Enter and closes', async () => {
+    search.mockResolvedValue(RESULTS)
+    const wrapper = await mountWith(GlobalSearch)
+    await wrapper.find('button').trigger('click')
+    await settle()
+    const input = dialogInput()
+    await type(input, 'v1.2')
+    await key(input, 'ArrowDown')
+    await key(input, 'ArrowDown')
+    await key(input, 'ArrowUp')
+    const hits = document.body.querySelectorAll('[data-test="search-hit"]')
+    expect(hits[1]?.getAttribute('aria-selected')).toBe('true')
+    expect(input.getAttribute('aria-activedescendant')).toBe(hits[1]?.id)
+    await key(input, 'Enter')
+    expect(router.currentRoute.value.fullPath).toBe('/standards/st_1?requirement=rq_2')
+  })
+
+  it('says so when nothing matches, and "All results" opens the results page', async () => {
+    search.mockResolvedValue({ query: 'zzz', groups: [] })
+    await mountWith(GlobalSearch, 'de')
+    window.dispatchEvent(new KeyboardEvent('keydown', { key: 'K', metaKey: true }))
+    await settle()
+    await type(dialogInput(), 'zzz')
+    expect(document.body.querySelector('[data-test="global-search-empty"]')?.textContent).toContain('„zzz“')
+    document.body.querySelector<HTMLButtonElement>('[data-test="global-search-all"]')?.click()
+    await settle()
+    expect(router.currentRoute.value.fullPath).toBe('/search?q=zzz')
+  })
+})
+
+describe('SearchPage', () => {
+  it('searches the query of the URL and loads more of one kind', async () => {
+    search.mockResolvedValueOnce(RESULTS).mockResolvedValueOnce({
+      query: 'v1.2',
+      groups: [{ type: 'requirement', more: false, items: [...RESULTS.groups[0]!.items, { ...RESULTS.groups[0]!.items[0]!, id: 'rq_3', title: 'V1.2.5 Logout' }] }],
+    })
+    await mountWith(SearchPage, 'en', '/search?q=v1.2')
+    expect(search).toHaveBeenCalledWith('v1.2', { limit: 10 })
+    expect(document.body.querySelectorAll('[data-test="search-hit"]')).toHaveLength(3)
+    document.body.querySelector<HTMLButtonElement>('[data-test="search-more-requirement"]')?.click()
+    await settle()
+    expect(search).toHaveBeenLastCalledWith('v1.2', { types: ['requirement'], limit: 50 })
+    expect(document.body.querySelectorAll('[data-test="search-hit"]')).toHaveLength(4)
+    expect(document.body.querySelector('[data-test="search-more-requirement"]')).toBeNull()
+  })
+})
+
+describe('nextIndex', () => {
+  it.each([
+    [-1, 1, 3, 0],
+    [-1, -1, 3, 2],
+    [2, 1, 3, 0],
+    [0, -1, 3, 2],
+    [1, 1, 3, 2],
+    [0, 1, 0, -1],
+  ])('from %i by %i of %i is %i', (current, step, count, want) => {
+    expect(nextIndex(current, step, count)).toBe(want)
+  })
+})
