@@ -30,7 +30,8 @@ PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); pr
 URL="http://127.0.0.1:$PORT"
 SERVER_PID=
 start_server() {
-  DATABASE_PROVIDER=postgres DATABASE_URL="$DSN" PORT=$PORT LOG_LEVEL=warn RATE_LIMIT_PER_MINUTE=100000000 "$BIN/assay-server" >>"$WORK/server.log" 2>&1 &
+  # shellcheck disable=SC2086
+  env ${SERVER_ENV:-} DATABASE_PROVIDER=postgres DATABASE_URL="$DSN" PORT=$PORT LOG_LEVEL=warn RATE_LIMIT_PER_MINUTE=100000000 "$BIN/assay-server" >>"$WORK/server.log" 2>&1 &
   SERVER_PID=$!
   PIDS+=("$SERVER_PID")
   for _ in $(seq 1 120); do curl -sf "$URL/api/health" >/dev/null && return 0; sleep 0.5; done
@@ -81,13 +82,20 @@ done
 # 32 clients sending them in turn. Two common words (a twelfth of the evidence and claims
 # match), a word being typed (prefix), an identifier (trigrams), an exact title, a German word.
 SEARCHES=("q=password%20storage" "q=verify%20sess" "q=1.2.3" "q=Logging%20review%2000040" "q=Passw%C3%B6rter" "q=backup")
-for who in admin participant; do
-  tok=ADMIN_TOKEN; [ "$who" = participant ] && tok=PARTICIPANT_TOKEN
-  urls=()
-  for s in "${SEARCHES[@]}"; do
-    urls+=(-url "$URL/api/v1/search?$s")
-    echo "search-$who $s: first answer $(curl -sf -o /dev/null -w '%{time_total}' -H "Authorization: Bearer ${!tok}" "$URL/api/v1/search?$s")s"
+search_round() { # $1: label
+  for who in admin participant; do
+    tok=ADMIN_TOKEN; [ "$who" = participant ] && tok=PARTICIPANT_TOKEN
+    urls=()
+    for s in "${SEARCHES[@]}"; do
+      urls+=(-url "$URL/api/v1/search?$s")
+      echo "search-$who ($1) $s: first answer $(curl -sf -o /dev/null -w '%{time_total}' -H "Authorization: Bearer ${!tok}" "$URL/api/v1/search?$s")s"
+    done
+    echo -n "search-$who ($1), ${#SEARCHES[@]} queries in turn, 32 clients, 15 s: "
+    "$WORK/loadgen" "${urls[@]}" -token "${!tok}" -c 32 -d 15s
   done
-  echo -n "search-$who, ${#SEARCHES[@]} queries in turn, 32 clients, 15 s: "
-  "$WORK/loadgen" "${urls[@]}" -token "${!tok}" -c 32 -d 15s
-done
+}
+search_round "answers kept for 10 s"
+# The same with every answer computed (SEARCH_CACHE_SECONDS=0): what a search costs.
+kill "$SERVER_PID"; wait "$SERVER_PID" 2>/dev/null || true
+SERVER_ENV=SEARCH_CACHE_SECONDS=0 start_server
+search_round "computed every time"

@@ -88,6 +88,7 @@ func run(ctx context.Context, opts options) error {
 	defer stopListening()
 	go store.ListenChanges(listenCtx, log)
 	svc := services.NewWith(store, services.Config{Identity: accounts, RationaleMinWords: cfg.AssessmentRationaleMinWords,
+		DashboardCacheTTL: cacheTTL(cfg.DashboardCache), SearchCacheTTL: cacheTTL(cfg.SearchCache),
 		Attestations: work.AttestationConfig{AppURL: cfg.AppURL, ToolVersion: boot.Version}})
 	if err := svc.Roles.SyncBuiltinRoles(ctx); err != nil {
 		return err
@@ -282,4 +283,13 @@ func openURL(addr net.Addr) string {
 		host = "localhost"
 	}
 	return "http://" + net.JoinHostPort(host, port)
+}
+
+// cacheTTL is a configured cache duration as the services take it: 0 (never kept) becomes
+// negative, since their 0 means their default.
+func cacheTTL(d time.Duration) time.Duration {
+	if d == 0 {
+		return -1
+	}
+	return d
 }

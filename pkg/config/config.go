@@ -82,6 +82,9 @@ type Config struct {
 	// UnreadCountCacheTTL is how long a user's unread-notification count is kept in
 	// memory (UNREAD_COUNT_CACHE_TTL; "0" turns the cache off). Changes invalidate it.
 	UnreadCountCacheTTL time.Duration
+	// ResponseCacheMaxBytes bounds the encoded answers of published standards and assessment
+	// workspaces kept in memory (RESPONSE_CACHE_MAX_BYTES; 0 keeps none).
+	ResponseCacheMaxBytes int64
 	// LogLevel is the minimum level logged (LOG_LEVEL).
 	LogLevel slog.Level
 	// CORSOrigins are the origins allowed to make credentialed cross-origin requests
@@ -282,6 +285,12 @@ type Config struct {
 	// AssessmentRationaleMinWords is the fewest words the rationale of a result needs; 0
 	// sets no minimum (ASSESSMENT_RATIONALE_MIN_WORDS).
 	AssessmentRationaleMinWords int
+	// DashboardCache is how long a computed dashboard is served again to the same scope
+	// (DASHBOARD_CACHE_SECONDS; 0: never).
+	DashboardCache time.Duration
+	// SearchCache is how long a search's answer is served again to the same scope and query
+	// (SEARCH_CACHE_SECONDS; 0: never).
+	SearchCache time.Duration
 
 	// settings is the report returned by Settings, built while loading.
 	settings []Setting

@@ -18,18 +18,19 @@ func TestFromEnvironDefaults(t *testing.T) {
 	require.NoError(t, err)
 
 	want := &Config{
-		NodeEnv:             EnvDevelopment,
-		Port:                3001,
-		LogLevel:            slog.LevelInfo,
-		CORSOrigins:         []string{"http://localhost:5173"},
-		AppURL:              "http://localhost:5173",
-		TrustProxyHops:      0,
-		ShutdownTimeout:     30 * time.Second,
-		APIMaxBodyBytes:     1048576,
-		RateLimitPerMinute:  600,
-		RequestTimeout:      15 * time.Second,
-		CredentialCacheTTL:  30 * time.Second,
-		UnreadCountCacheTTL: 5 * time.Minute,
+		NodeEnv:               EnvDevelopment,
+		Port:                  3001,
+		LogLevel:              slog.LevelInfo,
+		CORSOrigins:           []string{"http://localhost:5173"},
+		AppURL:                "http://localhost:5173",
+		TrustProxyHops:        0,
+		ShutdownTimeout:       30 * time.Second,
+		APIMaxBodyBytes:       1048576,
+		RateLimitPerMinute:    600,
+		RequestTimeout:        15 * time.Second,
+		CredentialCacheTTL:    30 * time.Second,
+		UnreadCountCacheTTL:   5 * time.Minute,
+		ResponseCacheMaxBytes: 32 << 20,
 
 		DatabaseProvider:   DatabasePGlite,
 		DatabaseURL:        "postgres://postgres@localhost:5432/assay?sslmode=disable",
@@ -85,6 +86,8 @@ func TestFromEnvironDefaults(t *testing.T) {
 		SessionRetainExpired:      24 * time.Hour,
 
 		AssessmentRationaleMinWords: 15,
+		DashboardCache:              30 * time.Second,
+		SearchCache:                 10 * time.Second,
 	}
 	want.settings = c.settings
 	require.Equal(t, want, c)

@@ -69,6 +69,7 @@ func (l *loader) loadGeneral(c *Config) {
 	c.RequestTimeout = l.msDuration("REQUEST_TIMEOUT")
 	c.CredentialCacheTTL = l.msDurationOrZero("CREDENTIAL_CACHE_TTL")
 	c.UnreadCountCacheTTL = l.msDurationOrZero("UNREAD_COUNT_CACHE_TTL")
+	c.ResponseCacheMaxBytes = int64(l.integer("RESPONSE_CACHE_MAX_BYTES", 0, unbounded, "bytes"))
 	c.BindAddress = l.raw("BIND_ADDRESS")
 	if c.BindAddress != "" && c.BindAddress != "localhost" {
 		if _, err := netip.ParseAddr(c.BindAddress); err != nil {
@@ -242,6 +243,8 @@ func (l *loader) loadAuth(c *Config) {
 
 func (l *loader) loadAssessments(c *Config) {
 	c.AssessmentRationaleMinWords = l.integer("ASSESSMENT_RATIONALE_MIN_WORDS", 0, 1000, "words; 0: no minimum")
+	c.DashboardCache = l.span("DASHBOARD_CACHE_SECONDS", 0, 3600, time.Second, "seconds; 0: computed for every request")
+	c.SearchCache = l.span("SEARCH_CACHE_SECONDS", 0, 3600, time.Second, "seconds; 0: searched for every request")
 }
 
 // cookieSecure reads COOKIE_SECURE: auto, or a boolean in any accepted spelling.

@@ -31,6 +31,8 @@ func TestFromEnvironRefuses(t *testing.T) {
 		{name: "password too short", env: []string{"PASSWORD_MIN_LENGTH=7"}, variable: "PASSWORD_MIN_LENGTH", value: "7"},
 		{name: "rationale minimum negative", env: []string{"ASSESSMENT_RATIONALE_MIN_WORDS=-1"}, variable: "ASSESSMENT_RATIONALE_MIN_WORDS", value: "-1"},
 		{name: "rationale minimum too high", env: []string{"ASSESSMENT_RATIONALE_MIN_WORDS=1001"}, variable: "ASSESSMENT_RATIONALE_MIN_WORDS", value: "1001"},
+		{name: "dashboard cache negative", env: []string{"DASHBOARD_CACHE_SECONDS=-1"}, variable: "DASHBOARD_CACHE_SECONDS", value: "-1"},
+		{name: "search cache too long", env: []string{"SEARCH_CACHE_SECONDS=3601"}, variable: "SEARCH_CACHE_SECONDS", value: "3601"},
 		{name: "password too long", env: []string{"PASSWORD_MIN_LENGTH=129"}, variable: "PASSWORD_MIN_LENGTH", value: "129"},
 		{name: "jwt secret short", env: []string{"JWT_SECRET=" + shortSecret}, variable: "JWT_SECRET", value: redacted, mention: "32 characters"},
 		{name: "jwt expiry", env: []string{"JWT_EXPIRY=forever"}, variable: "JWT_EXPIRY", value: "forever"},

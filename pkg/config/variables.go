@@ -40,6 +40,7 @@ var variables = []variable{
 	{name: "REQUEST_TIMEOUT", def: "15s"},
 	{name: "CREDENTIAL_CACHE_TTL", def: "30s"},
 	{name: "UNREAD_COUNT_CACHE_TTL", def: "5m"},
+	{name: "RESPONSE_CACHE_MAX_BYTES", def: "33554432"},
 
 	// Database.
 	{name: "DATABASE_PROVIDER", def: "pglite"},
@@ -133,6 +134,8 @@ var variables = []variable{
 
 	// Assessments.
 	{name: "ASSESSMENT_RATIONALE_MIN_WORDS", def: "15"},
+	{name: "DASHBOARD_CACHE_SECONDS", def: "30"},
+	{name: "SEARCH_CACHE_SECONDS", def: "10"},
 }
 
 // lookupVariable returns the description of name, if the service reads it.

@@ -81,6 +81,26 @@ func (db *DB) VisibleForTest(ctx context.Context, actor assess.Actor, kind, id s
 	case "evidence-set":
 		sql = "SELECT true FROM evidence e WHERE e.id = ANY (" + args.Add([]string{id}) + ")"
 		cond = EvidenceVisibleSQL(actor, "e.id", "e.author_id", "e.reviewer_id", args.Add)
+	case "evidence-array", "assessment-array": // the search's form: the caller's assessments read first
+		ids, limited, err := VisibleAssessmentIDs(ctx, db.Pool, actor)
+		if err != nil {
+			return false, err
+		}
+		table := map[string]string{"assessment-array": "assessments", "evidence-array": "evidence"}[kind]
+		sql = "SELECT true FROM " + table + " e WHERE e.id = " + args.Add(id)
+		if kind == "assessment-array" {
+			if limited {
+				cond = "e.id = ANY(" + args.Add(ids) + "::text[])"
+			}
+			break
+		}
+		if !assess.SeesAllEvidence(actor) {
+			arr := "'{}'::text[]"
+			if limited {
+				arr = args.Add(ids) + "::text[]"
+			}
+			cond = EvidenceVisibleInArraySQL(actor, "e.id", "e.author_id", "e.reviewer_id", arr, args.Add)
+		}
 	default:
 		return false, errors.New("unknown kind " + kind)
 	}

@@ -1,6 +1,7 @@
 package postgres_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -8,6 +9,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/assay-dev/assay/pkg/assess"
+	"github.com/assay-dev/assay/pkg/postgres"
+	"github.com/assay-dev/assay/pkg/postgres/work"
 )
 
 // searchWorld is an assessment store with searchable records: requirements with English and
@@ -239,4 +242,33 @@ func TestSearchRanksAnExactTitleFirstAmongManyMatches(t *testing.T) {
 	require.Equal(t, exact, res.Groups[0].Items[0].ID)
 	require.Len(t, res.Groups[0].Items, assess.SearchDefaultLimit)
 	require.True(t, res.Groups[0].More)
+}
+
+// TestSearchAnswersAreKeptPerScopeAndQuery: an answer is served again for SearchCacheTTL to
+// the same caller and query — a record made since appears only after it, or at once with
+// the cache off — but never to another participant, and a caller whose permissions change
+// asks under a new key (granted view_all: everyone's records at once).
+func TestSearchAnswersAreKeptPerScopeAndQuery(t *testing.T) {
+	t.Parallel()
+	w := newSearchWorld(t)
+	kinds := assess.SearchQuery{Q: "payroll secrets", Types: "evidence"}
+	require.Equal(t, []string{w.ourEv}, w.search(w.member, kinds)[assess.SearchEvidence])
+	second := w.evidence("Payroll secrets scan, second run", w.member, w.ours)
+	require.Equal(t, []string{w.ourEv}, w.search(w.member, kinds)[assess.SearchEvidence], "kept: the same answer within the TTL")
+	require.Equal(t, []string{w.theirEv}, w.search(w.outsider, kinds)[assess.SearchEvidence], "another participant's answer is their own")
+	require.ElementsMatch(t, []string{w.ourEv, second}, w.search(w.member, assess.SearchQuery{Q: "payroll secrets", Types: "evidence", Limit: 6})[assess.SearchEvidence],
+		"another limit is another answer")
+
+	uncached := work.NewSearchService(postgres.New(w.pool, nil), -1)
+	res, err := uncached.Search(w.ctx, w.member, kinds)
+	require.NoError(t, err)
+	require.Len(t, res.Groups, 1)
+	require.Len(t, res.Groups[0].Items, 2, "without the cache the new evidence is found at once")
+
+	promoted := w.member
+	promoted.Principal = &assess.Principal{User: w.member.Principal.User,
+		Permissions: append(slices.Clone(w.member.Principal.Permissions), string(assess.PermAssessmentsViewAll), string(assess.PermEvidenceViewAll))}
+	slices.Sort(promoted.Principal.Permissions)
+	require.ElementsMatch(t, []string{w.ourEv, second, w.theirEv}, w.search(promoted, kinds)[assess.SearchEvidence],
+		"granted view_all: a new scope, every team's evidence")
 }

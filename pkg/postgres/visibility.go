@@ -65,8 +65,8 @@ func evidenceTieConditions(idExpr, authorExpr, reviewerExpr, u string) []string 
 	return []string{authorExpr + " = " + u, reviewerExpr + " = " + u,
 		"EXISTS (SELECT 1 FROM assessment_requirement_evidence vl WHERE vl.evidence_id = " + idExpr +
 			" AND " + participantCorrelated("vl.assessment_id", u) + ")",
-		"EXISTS (SELECT 1 FROM claim_evidence vce JOIN claims vc ON vc.id = vce.claim_id WHERE vce.evidence_id = " + idExpr +
-			" AND " + participantCorrelated("vc.assessment_id", u) + ")"}
+		"EXISTS (SELECT 1 FROM claim_evidence vce WHERE vce.evidence_id = " + idExpr +
+			" AND " + participantCorrelated("vce.assessment_id", u) + ")"}
 }
 
 // EvidenceVisibleSQL returns the condition "the evidence whose id is idExpr (with author
@@ -93,8 +93,8 @@ func EvidenceListVisibleSQL(actor assess.Actor, idExpr, authorExpr, reviewerExpr
 	u := arg(ActorID(actor))
 	return "(" + authorExpr + " = " + u + " OR " + reviewerExpr + " = " + u +
 		" OR " + idExpr + " IN (SELECT vl.evidence_id FROM assessment_requirement_evidence vl WHERE " + participant("vl.assessment_id", u) +
-		" UNION ALL SELECT vce.evidence_id FROM claim_evidence vce JOIN claims vc ON vc.id = vce.claim_id WHERE " +
-		participant("vc.assessment_id", u) + "))"
+		" UNION ALL SELECT vce.evidence_id FROM claim_evidence vce WHERE " +
+		participant("vce.assessment_id", u) + "))"
 }
 
 // VisibleEvidenceIDsSQL returns a query of the ids of every piece of evidence visible to
@@ -110,7 +110,7 @@ func VisibleEvidenceIDsSQL(actor assess.Actor, arg func(any) string) string {
 	u := arg(ActorID(actor))
 	return "SELECT ve.id FROM evidence ve WHERE ve.author_id = " + u + " OR ve.reviewer_id = " + u +
 		" UNION SELECT vl.evidence_id FROM assessment_requirement_evidence vl WHERE " + participant("vl.assessment_id", u) +
-		" UNION SELECT vce.evidence_id FROM claim_evidence vce JOIN claims vc ON vc.id = vce.claim_id WHERE " + participant("vc.assessment_id", u)
+		" UNION SELECT vce.evidence_id FROM claim_evidence vce WHERE " + participant("vce.assessment_id", u)
 }
 
 // VisibleAssessmentIDsSQL returns a query of the ids of the assessments actor takes part in
@@ -126,20 +126,39 @@ func VisibleAssessmentIDsSQL(actor assess.Actor, arg func(any) string) string {
 		" WHERE pe.author_id = " + u + " OR pe.reviewer_id = " + u
 }
 
-// EvidenceVisibleInSetSQL is the evidence rule with the actor's assessments given as setSQL, a
-// query of their ids (VisibleAssessmentIDsSQL, computed once by the caller): each candidate
-// row is tested by index lookups of its links and citations against that set, or "" when the
-// actor sees all evidence. For a search that tests the few thousand rows matching a word,
-// instead of building the participant's whole evidence set (200 ms at 100,000 evidence).
-func EvidenceVisibleInSetSQL(actor assess.Actor, idExpr, authorExpr, reviewerExpr, setSQL string, arg func(any) string) string {
+// EvidenceVisibleInArraySQL is the evidence rule with the ids of the actor's assessments given
+// as arrayExpr, a text[] (VisibleAssessmentIDs, read once by the caller): each candidate row is
+// tested by index lookups of its links and citations, each checked against the array (which
+// PostgreSQL hashes), or "" when the actor sees all evidence. For a search that tests the rows
+// matching a word, instead of building the participant's whole evidence set (200 ms at
+// 100,000 evidence).
+func EvidenceVisibleInArraySQL(actor assess.Actor, idExpr, authorExpr, reviewerExpr, arrayExpr string, arg func(any) string) string {
 	if assess.SeesAllEvidence(actor) {
 		return ""
 	}
 	u := arg(ActorID(actor))
 	return "(" + authorExpr + " = " + u + " OR " + reviewerExpr + " = " + u +
-		" OR EXISTS (SELECT 1 FROM assessment_requirement_evidence vl WHERE vl.evidence_id = " + idExpr + " AND vl.assessment_id IN (" + setSQL + "))" +
-		" OR EXISTS (SELECT 1 FROM claim_evidence vce JOIN claims vc ON vc.id = vce.claim_id WHERE vce.evidence_id = " + idExpr +
-		" AND vc.assessment_id IN (" + setSQL + ")))"
+		" OR EXISTS (SELECT 1 FROM assessment_requirement_evidence vl WHERE vl.evidence_id = " + idExpr + " AND vl.assessment_id = ANY(" + arrayExpr + "))" +
+		" OR EXISTS (SELECT 1 FROM claim_evidence vce WHERE vce.evidence_id = " + idExpr + " AND vce.assessment_id = ANY(" + arrayExpr + ")))"
+}
+
+// VisibleAssessmentIDs reads the ids of the assessments actor takes part in (nil, false when
+// the actor sees every assessment).
+func VisibleAssessmentIDs(ctx context.Context, q Querier, actor assess.Actor) ([]string, bool, error) {
+	var args SQLArgs
+	set := VisibleAssessmentIDsSQL(actor, args.Add)
+	if set == "" {
+		return nil, false, nil
+	}
+	rows, err := q.Query(ctx, set, args...)
+	if err != nil {
+		return nil, true, DBError(err)
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return nil, true, DBError(err)
+	}
+	return ids, true, nil
 }
 
 func participant(assessmentExpr, userPlaceholder string) string {

@@ -96,7 +96,7 @@ func TestVisibilityRuleAgreesInGoAndSQL(t *testing.T) {
 			}
 			inGo, err := f.db.VisibleForTest(f.ctx, actor, kind, ids[rec])
 			require.NoError(t, err)
-			forms := []string{kind + "-list"}
+			forms := []string{kind + "-list", kind + "-array"}
 			if kind == "evidence" {
 				forms = append(forms, "evidence-set", "evidence-ids")
 			}

@@ -63,6 +63,9 @@ type Config struct {
 	// DashboardCacheTTL is how long a computed dashboard is served again (0: 30 s;
 	// negative: never, each request computes it).
 	DashboardCacheTTL time.Duration
+	// SearchCacheTTL is how long a search's answer is served again to the same scope and
+	// query (0: 10 s; negative: never).
+	SearchCacheTTL time.Duration
 }
 
 // DefaultConfig is the configuration of an installation that sets nothing.
@@ -93,6 +96,6 @@ func NewWith(db *postgres.DB, cfg Config) *Services {
 		Assessments: work.NewAssessmentService(db, cfg.RationaleMinWords), Results: work.NewResultService(db, cfg.RationaleMinWords), Evidence: work.NewEvidenceService(db), Attachments: work.NewAttachmentService(db),
 		Claims: work.NewClaimService(db), WorkNotes: work.NewWorkNoteService(db), Attestations: work.NewAttestationService(db, cfg.Attestations),
 		PlatformKeys: work.NewPlatformKeyService(db), Reports: work.NewReportService(db, cfg.Attestations), Demo: &DemoService{db}, AttestationImports: &AttestationImportService{db}, DomainMetrics: &DomainMetricsService{db},
-		Dashboard: work.NewDashboardService(db, cfg.DashboardCacheTTL), Search: work.NewSearchService(db),
+		Dashboard: work.NewDashboardService(db, cfg.DashboardCacheTTL), Search: work.NewSearchService(db, cfg.SearchCacheTTL),
 	}
 }

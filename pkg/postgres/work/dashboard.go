@@ -2,7 +2,6 @@ package work
 
 import (
 	"context"
-	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -22,24 +21,14 @@ import (
 // computing it again. generatedAt says how old the figures are.
 type DashboardService struct {
 	db    *postgres.DB
-	ttl   time.Duration
-	mu    sync.Mutex
-	cache map[string]*dashboardEntry
+	cache *answerCache[assess.Dashboard]
 }
 
 // DashboardCacheTTL is how long a computed dashboard is served again.
 const DashboardCacheTTL = 30 * time.Second
 
-// dashboardCacheMax bounds the cache: beyond it, expired dashboards are dropped, and if
-// that is not enough, all.
+// dashboardCacheMax bounds the dashboards kept (answerCache).
 const dashboardCacheMax = 10000
-
-type dashboardEntry struct {
-	done chan struct{} // closed when value and err are set
-	at   time.Time
-	val  assess.Dashboard
-	err  error
-}
 
 // NewDashboardService returns the dashboard on db, each kept for ttl (DashboardCacheTTL when
 // zero; negative: not kept).
@@ -47,65 +36,16 @@ func NewDashboardService(db *postgres.DB, ttl time.Duration) *DashboardService {
 	if ttl == 0 {
 		ttl = DashboardCacheTTL
 	}
-	return &DashboardService{db: db, ttl: ttl, cache: map[string]*dashboardEntry{}}
+	return &DashboardService{db: db, cache: newAnswerCache[assess.Dashboard](ttl, dashboardCacheMax)}
 }
 
 // Dashboard implements assess.DashboardService.
 func (s *DashboardService) Dashboard(ctx context.Context, actor assess.Actor) (assess.Dashboard, error) {
-	if s.ttl < 0 {
-		return s.compute(ctx, actor)
-	}
 	key := "user:" + postgres.ActorID(actor)
 	if assess.SeesEveryAssessment(actor) && assess.SeesAllEvidence(actor) {
 		key = "all"
 	}
-	now := time.Now()
-	s.mu.Lock()
-	e, ok := s.cache[key]
-	if ok {
-		select {
-		case <-e.done:
-			if e.err != nil || now.Sub(e.at) >= s.ttl {
-				ok = false
-			}
-		default: // being computed: wait for it below
-		}
-	}
-	if !ok {
-		if len(s.cache) >= dashboardCacheMax {
-			s.evict(now)
-		}
-		e = &dashboardEntry{done: make(chan struct{})}
-		s.cache[key] = e
-		s.mu.Unlock()
-		e.val, e.err = s.compute(context.WithoutCancel(ctx), actor)
-		e.at = time.Now()
-		close(e.done)
-		return e.val, e.err
-	}
-	s.mu.Unlock()
-	select {
-	case <-e.done:
-		return e.val, e.err
-	case <-ctx.Done():
-		return assess.Dashboard{}, ctx.Err()
-	}
-}
-
-// evict drops the expired dashboards, or all of them when none has expired (under mu).
-func (s *DashboardService) evict(now time.Time) {
-	for k, e := range s.cache {
-		select {
-		case <-e.done:
-			if now.Sub(e.at) >= s.ttl {
-				delete(s.cache, k)
-			}
-		default:
-		}
-	}
-	if len(s.cache) >= dashboardCacheMax {
-		clear(s.cache)
-	}
+	return s.cache.get(ctx, key, func(ctx context.Context) (assess.Dashboard, error) { return s.compute(ctx, actor) })
 }
 
 var (

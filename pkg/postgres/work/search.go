@@ -2,7 +2,9 @@ package work
 
 import (
 	"context"
+	"strconv"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -17,11 +19,36 @@ import (
 // (trigram GIN indexes), and carries the visibility condition its list carries, so a hit is
 // always a record the caller could open.
 
-// SearchService implements assess.SearchService.
-type SearchService struct{ db *postgres.DB }
+// SearchService implements assess.SearchService. An answer is kept for SearchCacheTTL per
+// scope and query (answerCache): a search box is typed by many people with the same first
+// letters, and a common word costs hundreds of milliseconds for a participant at scale
+// (docs/performance.md, "Search at scale").
+type SearchService struct {
+	db      *postgres.DB
+	cache   *answerCache[assess.SearchResults]
+	visible *answerCache[[]string] // the ids of the assessments a participant takes part in, by user
+}
 
-// NewSearchService returns the search on db.
-func NewSearchService(db *postgres.DB) *SearchService { return &SearchService{db} }
+// SearchCacheTTL is how long an answer is served again to the same scope and query.
+const SearchCacheTTL = 10 * time.Second
+
+// searchCacheMax bounds the answers kept (answerCache); an answer is a few kilobytes.
+// searchVisibleCacheMax bounds the participants whose assessments are kept (some 30 bytes
+// an assessment: 30 kB for someone in a thousand).
+const (
+	searchCacheMax        = 20000
+	searchVisibleCacheMax = 1000
+)
+
+// NewSearchService returns the search on db, each answer kept for ttl (SearchCacheTTL when
+// zero; negative: not kept).
+func NewSearchService(db *postgres.DB, ttl time.Duration) *SearchService {
+	if ttl == 0 {
+		ttl = SearchCacheTTL
+	}
+	return &SearchService{db: db, cache: newAnswerCache[assess.SearchResults](ttl, searchCacheMax),
+		visible: newAnswerCache[[]string](ttl, searchVisibleCacheMax)}
+}
 
 // searchKind is how one kind is searched: its table (alias x) and the joins its hits need,
 // the SQL of a hit's title, subtitle and link, the columns matched in part (trigrams), and
@@ -35,12 +62,12 @@ type searchKind struct {
 	visible func(actor assess.Actor, vis string, arg func(any) string) string
 }
 
-// inSet is "expr is one of the ids of set", or "" when set is "" (everything visible).
-func inSet(expr, set string) string {
-	if set == "" {
+// inArray is "expr is one of the ids of the array", or "" when array is "" (everything visible).
+func inArray(expr, array string) string {
+	if array == "" {
 		return ""
 	}
-	return expr + " IN (" + set + ")"
+	return expr + " = ANY(" + array + ")"
 }
 
 var searchKinds = map[assess.SearchType]searchKind{
@@ -56,21 +83,21 @@ var searchKinds = map[assess.SearchType]searchKind{
 		link: "'/projects/' || x.id", exact: []string{"x.name"}, trigram: []string{"x.name"}},
 	assess.SearchAssessment: {table: "assessments", joins: "JOIN entities en ON en.id = x.entity_id", title: "x.title", subtitle: "en.name",
 		link: "'/assessments/' || x.id", exact: []string{"x.title"}, trigram: []string{"x.title"},
-		visible: func(_ assess.Actor, vis string, _ func(any) string) string { return inSet("x.id", vis) }},
+		visible: func(_ assess.Actor, vis string, _ func(any) string) string { return inArray("x.id", vis) }},
 	assess.SearchEvidence: {table: "evidence", title: "x.name", subtitle: "left(x.description, 160)",
 		link: "'/evidence/' || x.id", exact: []string{"x.name"}, trigram: []string{"x.name"},
 		visible: func(a assess.Actor, vis string, arg func(any) string) string {
-			// Each matching row tested against the participant's assessments, computed once
-			// (the list form's per-row set took over 10 s on a common word at 100,000
-			// evidence, the whole visible set 200 ms).
+			// Each matching row tested by index lookups against the participant's
+			// assessments, read once (the list form's per-row set took over 10 s on a
+			// common word at 100,000 evidence, the whole visible set 200 ms).
 			if vis == "" {
-				vis = "SELECT NULL::text WHERE false"
+				vis = "'{}'::text[]"
 			}
-			return postgres.EvidenceVisibleInSetSQL(a, "x.id", "x.author_id", "x.reviewer_id", vis, arg)
+			return postgres.EvidenceVisibleInArraySQL(a, "x.id", "x.author_id", "x.reviewer_id", vis, arg)
 		}},
 	assess.SearchClaim: {table: "claims", joins: "JOIN assessments ca ON ca.id = x.assessment_id", title: "x.name", subtitle: "ca.title",
 		link: "'/assessments/' || x.assessment_id || '?tab=claims&claim=' || x.id", exact: []string{"x.name"}, trigram: []string{"x.name"},
-		visible: func(_ assess.Actor, vis string, _ func(any) string) string { return inSet("x.assessment_id", vis) }},
+		visible: func(_ assess.Actor, vis string, _ func(any) string) string { return inArray("x.assessment_id", vis) }},
 }
 
 // searchMinTrigram is the shortest query matched in part: a shorter one has no trigram to
@@ -79,29 +106,70 @@ const searchMinTrigram = 3
 
 // searchCandidates bounds the records of one kind that are ranked: of a query so common that
 // more match (a word in every tenth piece of evidence), the best hits are chosen among the
-// first searchCandidates found, plus every record whose title is the query itself. Ranking
-// 25,000 claims took half a second; more words narrow such a query anyway.
-const searchCandidates = 1000
+// first ones found — searchCandidatesPerHit for each hit asked for, at least
+// searchMinCandidates — plus every record whose title is the query itself. Ranking 25,000
+// claims took half a second, and for a participant each candidate is also tested against
+// what they may see; more words narrow such a query anyway.
+func searchCandidates(limit int) int {
+	return max(searchMinCandidates, limit*searchCandidatesPerHit)
+}
+
+const (
+	searchMinCandidates    = 200
+	searchCandidatesPerHit = 20
+)
 
 // Search implements assess.SearchService.
 func (s *SearchService) Search(ctx context.Context, actor assess.Actor, q assess.SearchQuery) (assess.SearchResults, error) {
 	if err := q.Validate(); err != nil {
 		return assess.SearchResults{}, err
 	}
+	// The key holds everything the answer depends on: whose records (everyone's for a caller
+	// who sees every assessment and all evidence, else the caller's), the kinds the caller
+	// may search (a role changed since is a new key), the kinds and hits asked for, the words.
+	scope := "user:" + postgres.ActorID(actor)
+	if assess.SeesEveryAssessment(actor) && assess.SeesAllEvidence(actor) {
+		scope = "all"
+	}
+	var kinds []string
+	for _, kind := range q.Kinds() {
+		if actor.Can(assess.SearchPermission(kind)) {
+			kinds = append(kinds, string(kind))
+		}
+	}
+	key := scope + "\x00" + strings.Join(kinds, ",") + "\x00" + strconv.Itoa(q.Limit) + "\x00" + q.Q
+	return s.cache.get(ctx, key, func(ctx context.Context) (assess.SearchResults, error) { return s.search(ctx, actor, q) })
+}
+
+// search answers q for actor from the database.
+func (s *SearchService) search(ctx context.Context, actor assess.Actor, q assess.SearchQuery) (assess.SearchResults, error) {
 	out := assess.SearchResults{Query: q.Q, Groups: []assess.SearchGroup{}}
 	var args postgres.SQLArgs
 	text := args.Add(q.Q)
 	head, prefix := searchPrefix(q.Q)
-	// The participant's assessments, computed once for every kind that needs them.
-	vis, cte := "", ""
-	if set := postgres.VisibleAssessmentIDsSQL(actor, args.Add); set != "" {
-		vis, cte = "SELECT id FROM vis", ", vis(id) AS MATERIALIZED ("+set+")"
+	// The participant's assessments, read once for every kind that needs them (and kept per
+	// user like the answers: 60 ms and more for someone in a thousand assessments).
+	var kinds []assess.SearchType
+	needVis := false
+	for _, kind := range q.Kinds() {
+		if actor.Can(assess.SearchPermission(kind)) {
+			kinds = append(kinds, kind)
+			needVis = needVis || searchKinds[kind].visible != nil
+		}
+	}
+	vis := ""
+	if needVis && !assess.SeesEveryAssessment(actor) {
+		ids, err := s.visible.get(ctx, postgres.ActorID(actor), func(ctx context.Context) ([]string, error) {
+			ids, _, err := postgres.VisibleAssessmentIDs(ctx, s.db.Pool, actor)
+			return append([]string{}, ids...), err
+		})
+		if err != nil {
+			return out, err
+		}
+		vis = args.Add(ids) + "::text[]"
 	}
 	branches := []string{}
-	for _, kind := range q.Kinds() {
-		if !actor.Can(assess.SearchPermission(kind)) {
-			continue
-		}
+	for _, kind := range kinds {
 		branches = append(branches, searchBranch(kind, searchKinds[kind], actor, vis, q, &args))
 	}
 	if len(branches) == 0 {
@@ -109,7 +177,7 @@ func (s *SearchService) Search(ctx context.Context, actor assess.Actor, q assess
 	}
 	sql := `WITH q AS (SELECT websearch_to_tsquery('english', ` + text + `) || websearch_to_tsquery('german', ` + text + `)
 		|| (websearch_to_tsquery('simple', ` + args.Add(head) + `) && to_tsquery('simple', ` + args.Add(prefix) + `)) AS tsq,
-		lower(` + text + `) AS lq, ` + text + `::text AS t, ` + args.Add(likePattern(q.Q)) + `::text AS pat)` + cte + `
+		lower(` + text + `) AS lq, ` + text + `::text AS t, ` + args.Add(likePattern(q.Q)) + `::text AS pat)
 		` + strings.Join(branches, "\nUNION ALL\n")
 	rows, err := s.db.Pool.Query(ctx, sql, args...)
 	if err != nil {
@@ -174,7 +242,7 @@ func searchBranch(kind assess.SearchType, k searchKind, actor assess.Actor, vis 
 	// The candidates: the first matches, and the records titled exactly so (lower(title)
 	// indexes), each with the caller's visibility condition.
 	candidates := "(SELECT x.id FROM " + k.table + " x, q WHERE (" + strings.Join(match, " OR ") + ")" + visible() +
-		" LIMIT " + args.Add(searchCandidates) + ")" +
+		" LIMIT " + args.Add(searchCandidates(q.Limit)) + ")" +
 		" UNION (SELECT x.id FROM " + k.table + " x, q WHERE (" + strings.Join(exact, " OR ") + ")" + visible() + ")"
 	return "(SELECT '" + string(kind) + "', x.id, " + k.title + ", " + k.subtitle + ", " + k.link + ", (" + rank + ")::float8 AS rank" +
 		" FROM " + k.table + " x " + k.joins + ", q WHERE x.id IN (" + candidates + ") ORDER BY rank DESC, x.id LIMIT " + args.Add(q.Limit+1) + ")"
