@@ -70,9 +70,6 @@ func (db *DB) VisibleForTest(ctx context.Context, actor assess.Actor, kind, id s
 	case "assessment-list":
 		sql = "SELECT true FROM assessments a WHERE a.id = " + args.Add(id)
 		cond = AssessmentVisibleSQL(actor, "a.id", args.Add)
-	case "evidence-list":
-		sql = "SELECT true FROM evidence e WHERE e.id = " + args.Add(id)
-		cond = EvidenceListVisibleSQL(actor, "e.id", "e.author_id", "e.reviewer_id", args.Add)
 	case "evidence-ids":
 		sql = "SELECT true FROM evidence e WHERE e.id = " + args.Add(id)
 		if set := VisibleEvidenceIDsSQL(actor, args.Add); set != "" {

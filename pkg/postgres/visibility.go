@@ -80,29 +80,12 @@ func EvidenceVisibleSQL(actor assess.Actor, idExpr, authorExpr, reviewerExpr str
 	return "(" + strings.Join(evidenceTieConditions(idExpr, authorExpr, reviewerExpr, arg(ActorID(actor))), " OR ") + ")"
 }
 
-// EvidenceListVisibleSQL is evidenceVisibleSQL in the form for lists: the evidence linked
-// to or cited in the actor's assessments as one set, computed once per query, that each
-// candidate row is tested against (make bench: a participant's page of an assessment's
-// evidence about 530 → 830–940 req/s). For one record the correlated lookups are faster
-// (two index lookups instead of the whole set), so single reads load the ties
-// (evidenceTiesSQL) and decide with assess.CanSeeEvidence.
-func EvidenceListVisibleSQL(actor assess.Actor, idExpr, authorExpr, reviewerExpr string, arg func(any) string) string {
-	if assess.SeesAllEvidence(actor) {
-		return ""
-	}
-	u := arg(ActorID(actor))
-	return "(" + authorExpr + " = " + u + " OR " + reviewerExpr + " = " + u +
-		" OR " + idExpr + " IN (SELECT vl.evidence_id FROM assessment_requirement_evidence vl WHERE " + participant("vl.assessment_id", u) +
-		" UNION ALL SELECT vce.evidence_id FROM claim_evidence vce WHERE " +
-		participant("vce.assessment_id", u) + "))"
-}
-
 // VisibleEvidenceIDsSQL returns a query of the ids of every piece of evidence visible to
 // actor — theirs, linked to or cited in an assessment they take part in — or "" when the actor
 // sees all evidence: the rule as a set built once, for aggregates over all of a participant's
-// evidence (the dashboard). EvidenceListVisibleSQL tests each row against the same set, which
-// PostgreSQL stops hashing once the set outgrows work_mem (a participant's 100,000-evidence
-// count: 10 s and more; this form: tens of milliseconds).
+// evidence (the dashboard). Tested for each row as a subquery, the same set stops being
+// hashed once it outgrows work_mem (a participant's 100,000-evidence count: 10 s and more;
+// this form: tens of milliseconds); lists use EvidenceVisibleInArraySQL.
 func VisibleEvidenceIDsSQL(actor assess.Actor, arg func(any) string) string {
 	if assess.SeesAllEvidence(actor) {
 		return ""
