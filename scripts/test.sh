@@ -93,8 +93,8 @@ free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",
 # Five servers, each with its own embedded database: one stays a fresh installation for
 # the first-run journeys, one is set up by the session journeys, one (invite-only
 # registration) by the administration journeys, one by the catalogue journeys and one by
-# the assessment-work journeys. Separate servers keep each group within the sign-in limit
-# of 10 attempts per IP per 15 minutes.
+# the assessment-work journeys; a sixth (bulk, below) runs on the test cluster. Separate
+# servers keep each group within the sign-in limit of 10 attempts per IP per 15 minutes.
 start_server() { # name port [VAR=value ...]
   local name=$1 port=$2; shift 2
   mkdir -p "$WORK/$name"
@@ -120,10 +120,33 @@ start_server catalogue "$CATALOGUE_PORT" OUTBOUND_ALLOW_NETWORKS=127.0.0.1/32 ST
 # to do without a master encryption key: a fresh one per run (docs/encryption.md).
 WORK_MASTER_KEY=$(python3 -c 'import secrets; print(secrets.token_hex(32))')
 start_server work "$WORK_PORT" OUTBOUND_ALLOW_NETWORKS=127.0.0.1/32 MASTER_ENCRYPTION_KEY="$WORK_MASTER_KEY"
+# The bulk server, on its own database in the test cluster, holds 100,000 pieces of evidence
+# (pkg/datagen, few of everything else) for the CSV export journey (web/e2e/exports.test.mjs),
+# which reads the server's memory from /proc/$BULK_SERVER_PID. The measured process must not
+# have hashed a password (argon2id: about 20 MiB, given back while the export runs, which would
+# hide the export's own growth), so the administrator is set up here, the server restarted, and
+# the browser takes the setup's session as a cookie (BULK_SESSION) rather than signing in.
+BULK_PORT=$(free_port)
+BULK_DSN=$(sed 's/dbname=postgres/dbname=bulk/' "$WORK/dsn")
+psql "$(cat "$WORK/dsn")" -qc "CREATE DATABASE bulk"
+start_server bulk "$BULK_PORT" DATABASE_PROVIDER=postgres DATABASE_URL="$BULK_DSN"
+BULK_SERVER_PID=${PIDS[-1]}
 wait_healthy fresh "$FRESH_PORT"; wait_healthy setup "$SETUP_PORT"; wait_healthy admin "$ADMIN_PORT"; wait_healthy catalogue "$CATALOGUE_PORT"
-wait_healthy work "$WORK_PORT"
+wait_healthy work "$WORK_PORT"; wait_healthy bulk "$BULK_PORT"
+curl -sf -o /dev/null -c "$WORK/bulk.cookies" -H 'Content-Type: application/json' -X POST "http://127.0.0.1:$BULK_PORT/api/v1/setup" \
+  -d '{"username":"bulk-admin","password":"bulk admin passphrase 1","email":"bulk-admin@example.com","displayName":"Bulk Admin"}'
+BULK_SESSION=$(awk -F'\t' 'NF == 7 {print $6 "=" $7}' "$WORK/bulk.cookies")
+go build -o "$WORK/datagen" ./cmd/internal/datagen
+"$WORK/datagen" -dsn "$BULK_DSN" -users 10 -entities 5 -projects 2 -assessments 40 -results 2000 -evidence 100000 -claims 0 >"$WORK/bulk.json"
+echo "bulk server data (pkg/datagen): $(jq -c . "$WORK/bulk.json")"
+kill "$BULK_SERVER_PID"; wait "$BULK_SERVER_PID" 2>/dev/null || true
+start_server bulk "$BULK_PORT" DATABASE_PROVIDER=postgres DATABASE_URL="$BULK_DSN"
+BULK_SERVER_PID=${PIDS[-1]}
+wait_healthy bulk "$BULK_PORT"
 (cd web && BASE_URL="http://127.0.0.1:$FRESH_PORT" SETUP_BASE_URL="http://127.0.0.1:$SETUP_PORT" \
   ADMIN_BASE_URL="http://127.0.0.1:$ADMIN_PORT" CATALOGUE_BASE_URL="http://127.0.0.1:$CATALOGUE_PORT" \
-  WORK_BASE_URL="http://127.0.0.1:$WORK_PORT" STANDARDS_DATA="$STANDARDS_DATA" npm run --silent e2e)
+  WORK_BASE_URL="http://127.0.0.1:$WORK_PORT" STANDARDS_DATA="$STANDARDS_DATA" \
+  BULK_BASE_URL="http://127.0.0.1:$BULK_PORT" BULK_SESSION="$BULK_SESSION" BULK_SERVER_PID="$BULK_SERVER_PID" \
+  npm run --silent e2e)
 
 step "all checks passed"

@@ -162,13 +162,15 @@ func run(ctx context.Context, opts options) error {
 	deps.AttestationImports = app.NewAttestationImports(svc.AttestationImports, svc.PlatformKeys, fetcher, cfg.StandardsImportMaxBytes)
 	deps.AttestationImportRecords = svc.AttestationImports
 	deps.Dashboard = svc.Dashboard
+	deps.DashboardLayouts = svc.DashboardLayouts
 	deps.Search = svc.Search
+	deps.Insight = svc.Insight
 	api := httpapi.New(httpapi.Config{
 		Version: boot.Version, StartedAt: started, CORSOrigins: cfg.CORSOrigins, TrustProxyHops: cfg.TrustProxyHops,
 		MaxBodyBytes: cfg.APIMaxBodyBytes, UploadMaxBytes: cfg.UploadMaxFileSize, RequestTimeout: cfg.RequestTimeout, StorageProvider: string(cfg.StorageProvider), PasswordMinLength: cfg.PasswordMinLength,
 		SessionKey: sessionKey, SessionLifetime: cfg.JWTExpiry, SecureCookie: cfg.SecureCookie, RegistrationMode: string(cfg.RegistrationMode),
 		AppOrigins:              append([]string{originOf(cfg.AppURL)}, cfg.CORSOrigins...),
-		StandardsImportMaxBytes: cfg.StandardsImportMaxBytes,
+		StandardsImportMaxBytes: cfg.StandardsImportMaxBytes, ResponseCacheBytes: cfg.ResponseCacheMaxBytes,
 	}, deps)
 	return serve(ctx, cfg, opts, log, api, started)
 }

@@ -611,6 +611,10 @@ type ResultService interface {
 	// FindAssessmentRequirements returns the requirements of a started assessment the actor
 	// may see, in tree order (standard order, then depth-first), each with its ancestors.
 	FindAssessmentRequirements(ctx context.Context, assessmentID string, f AssessmentRequirementFilter, actor Actor) ([]AssessmentRequirement, error)
+	// WorkspaceRevision is the revision of the assessment's requirements list (results,
+	// rationales, assignees, evidence and claim counts, the standards' order): 404 when the
+	// actor may not see the assessment.
+	WorkspaceRevision(ctx context.Context, assessmentID string, actor Actor) (Revision, error)
 	// RationaleMinWords is the fewest words a result's rationale needs
 	// (ASSESSMENT_RATIONALE_MIN_WORDS; 0: no minimum).
 	RationaleMinWords() int

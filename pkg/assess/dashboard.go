@@ -30,6 +30,19 @@ type Dashboard struct {
 	// ExpiringCited is evidence that a sealed attestation cites and that expires within
 	// ExpiringDays or has expired (at most 10).
 	ExpiringCited []CitedEvidence `json:"expiringCited"`
+	// RecentActivity is the latest changes recorded under the assessments the caller may see
+	// (their timelines' entries, newest first, at most DashboardRecentActivity).
+	RecentActivity []DashboardActivity `json:"recentActivity"`
+}
+
+// DashboardRecentActivity is how many recent changes the dashboard lists.
+const DashboardRecentActivity = 10
+
+// DashboardActivity is one change on the timeline of an assessment.
+type DashboardActivity struct {
+	AssessmentID    string        `json:"assessmentId"`
+	AssessmentTitle string        `json:"assessmentTitle"`
+	Entry           TimelineEntry `json:"entry"`
 }
 
 // StateCount is how many records are in one state.

@@ -347,6 +347,9 @@ type StandardService interface {
 	DuplicateStandard(ctx context.Context, id string, d DuplicateRequest, actor Actor) (Standard, error)
 	// FindStandardTree returns the whole requirement tree depth-first, and the levels.
 	FindStandardTree(ctx context.Context, id string) (StandardTree, error)
+	// StandardRevision is the revision of what the reads of the standard show (its tree,
+	// levels and requirements): 404 for an unknown standard.
+	StandardRevision(ctx context.Context, id string) (Revision, error)
 	// FindRequirements returns one page of a standard's requirements in natural order.
 	FindRequirements(ctx context.Context, f RequirementFilter) (Page[Requirement], error)
 	// FindRequirement returns one requirement of a standard.

@@ -35,7 +35,11 @@ func compressJSON(next http.Handler) http.Handler {
 }
 
 func acceptsGzip(r *http.Request) bool {
-	ae := r.Header.Get("Accept-Encoding")
+	return acceptsGzipValue(r.Header.Get("Accept-Encoding"))
+}
+
+// acceptsGzipValue tells whether an Accept-Encoding value accepts gzip.
+func acceptsGzipValue(ae string) bool {
 	for ae != "" {
 		var part string
 		part, ae, _ = strings.Cut(ae, ",")

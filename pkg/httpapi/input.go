@@ -32,7 +32,7 @@ import (
 
 // readHeaders are the request headers the service reads; their values are checked.
 var readHeaders = []string{
-	"Authorization", "X-Api-Key", HeaderIdempotencyKey, "If-Match", "Origin", "Referer",
+	"Authorization", "X-Api-Key", HeaderIdempotencyKey, "If-Match", "If-None-Match", "Origin", "Referer",
 	"Content-Type", "Accept", "Access-Control-Request-Method",
 	"X-Forwarded-For", "X-Forwarded-Proto", "X-Forwarded-Host",
 }

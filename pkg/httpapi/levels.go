@@ -25,11 +25,13 @@ type levelBody[T any] struct {
 }
 
 var docLevelList = huma.Operation{OperationID: "listLevels", Summary: "List a standard's levels", Tags: tagStandards,
-	Errors: []int{http.StatusNotFound}, Description: "Every level in order, in one page; a requirement's levels field names the levels including it."}
+	Errors:      []int{http.StatusNotFound},
+	Description: "Every level in order, in one page; a requirement's levels field names the levels including it." + standardConditional}
 
-func (s *Server) handleLevelList(ctx context.Context, in *idInput) (*body[assess.Page[assess.Level]], error) {
-	page, err := s.dep.Standards.FindLevels(ctx, in.ID)
-	return reply(page), err
+func (s *Server) handleLevelList(ctx context.Context, in *standardReadInput) (*encodedAnswer, error) {
+	return s.answerStandard(ctx, in.Conditional, in.ID, "levels", true, func(ctx context.Context) (any, error) {
+		return s.dep.Standards.FindLevels(ctx, in.ID)
+	})
 }
 
 var docLevelCreate = huma.Operation{OperationID: "createLevel", Summary: "Add a level", Tags: tagStandards,

@@ -3,6 +3,9 @@ package httpapi
 import (
 	"context"
 	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
 
 	"github.com/danielgtaylor/huma/v2"
 
@@ -18,12 +21,20 @@ type requirementListInput struct {
 	Level    string `query:"level" maxLength:"64" doc:"Only requirements of this level (id)"`
 	Q        string `query:"q" maxLength:"100" doc:"Matches identifier, name or description (case-insensitive substring)"`
 	assess.PageRequest
+	Conditional
 }
 
 // requirementInput names one requirement of one standard.
 type requirementInput struct {
 	ID            string `path:"id" maxLength:"64"`
 	RequirementID string `path:"requirementId" maxLength:"64"`
+}
+
+// requirementReadInput names one requirement of one standard for a conditional read.
+type requirementReadInput struct {
+	ID            string `path:"id" maxLength:"64"`
+	RequirementID string `path:"requirementId" maxLength:"64"`
+	Conditional
 }
 
 // requirementBody is a requirementInput with a JSON body.
@@ -36,21 +47,26 @@ type requirementBody[T any] struct {
 const draftOnly = " Only while the standard is a draft (409 conflict, detail code not_draft, otherwise)."
 
 var docRequirementList = huma.Operation{OperationID: "listRequirements", Summary: "List a standard's requirements", Tags: tagStandards,
-	Errors:      []int{http.StatusNotFound},
-	Description: "In natural order of their identifiers (V1.2.9 before V1.2.10); filter by parentId and level, search (q); cursor-paginated."}
+	Errors: []int{http.StatusNotFound},
+	Description: "In natural order of their identifiers (V1.2.9 before V1.2.10); filter by parentId and level, search (q); " +
+		"cursor-paginated." + standardConditional + " (Searches are not kept.)"}
 
-func (s *Server) handleRequirementList(ctx context.Context, in *requirementListInput) (*body[assess.Page[assess.Requirement]], error) {
-	page, err := s.dep.Standards.FindRequirements(ctx, assess.RequirementFilter{StandardID: in.ID, ParentID: in.ParentID,
-		Level: in.Level, Q: in.Q, PageRequest: in.PageRequest})
-	return reply(page), err
+func (s *Server) handleRequirementList(ctx context.Context, in *requirementListInput) (*encodedAnswer, error) {
+	what := "requirements?" + url.Values{"parentId": {in.ParentID}, "level": {in.Level}, "q": {in.Q},
+		"cursor": {in.Cursor}, "limit": {strconv.Itoa(in.Limit)}}.Encode()
+	return s.answerStandard(ctx, in.Conditional, in.ID, what, in.Q == "", func(ctx context.Context) (any, error) {
+		return s.dep.Standards.FindRequirements(ctx, assess.RequirementFilter{StandardID: in.ID, ParentID: in.ParentID,
+			Level: in.Level, Q: in.Q, PageRequest: in.PageRequest})
+	})
 }
 
 var docRequirementGet = huma.Operation{OperationID: "getRequirement", Summary: "Get a requirement", Tags: tagStandards,
-	Errors: []int{http.StatusNotFound}}
+	Errors: []int{http.StatusNotFound}, Description: strings.TrimSpace(standardConditional)}
 
-func (s *Server) handleRequirementGet(ctx context.Context, in *requirementInput) (*body[assess.Requirement], error) {
-	r, err := s.dep.Standards.FindRequirement(ctx, in.ID, in.RequirementID)
-	return reply(r), err
+func (s *Server) handleRequirementGet(ctx context.Context, in *requirementReadInput) (*encodedAnswer, error) {
+	return s.answerStandard(ctx, in.Conditional, in.ID, "requirement "+in.RequirementID, true, func(ctx context.Context) (any, error) {
+		return s.dep.Standards.FindRequirement(ctx, in.ID, in.RequirementID)
+	})
 }
 
 var docRequirementCreate = huma.Operation{OperationID: "createRequirement", Summary: "Add a requirement", Tags: tagStandards,

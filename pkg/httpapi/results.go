@@ -3,6 +3,8 @@ package httpapi
 import (
 	"context"
 	"net/http"
+	"net/url"
+	"strconv"
 
 	"github.com/danielgtaylor/huma/v2"
 
@@ -24,6 +26,7 @@ type AssessmentRequirementList struct {
 type resultListInput struct {
 	ID string `path:"id" maxLength:"64"`
 	assess.AssessmentRequirementFilter
+	Conditional
 }
 
 // resultInput names one requirement of one assessment.
@@ -51,11 +54,32 @@ var docResultList = huma.Operation{OperationID: "listAssessmentRequirements", Su
 	Description: "The whole list in tree order: the assessment's standards in their order, then each standard's tree depth-first " +
 		"(by position, then natural order of identifiers). Each requirement names its ancestors (the chapters and sections above " +
 		"it), and counts its linked evidence and claims. Filters: q, result (comma-separated, unanswered for none), mine " +
-		"(assigned to the caller), noEvidence, standard." + resultVisibility}
+		"(assigned to the caller), noEvidence, standard." + resultVisibility + " The answer carries a strong ETag; If-None-Match " +
+		"naming it answers 304 Not Modified until a result, rationale, assignee, evidence link or claim of the assessment, or the " +
+		"assessment itself, changes. Lists, filtered or not (searches excepted), are kept encoded in memory."}
 
-func (s *Server) handleResultList(ctx context.Context, in *resultListInput) (*body[AssessmentRequirementList], error) {
-	list, err := s.dep.Results.FindAssessmentRequirements(ctx, in.ID, in.AssessmentRequirementFilter, requestActor(ctx))
-	return reply(AssessmentRequirementList{Items: list, RationaleMinWords: s.dep.Results.RationaleMinWords()}), err
+func (s *Server) handleResultList(ctx context.Context, in *resultListInput) (*encodedAnswer, error) {
+	if _, err := in.Results(); err != nil { // a bad filter is 400 whatever the client holds
+		return nil, err
+	}
+	actor := requestActor(ctx)
+	rev, err := s.dep.Results.WorkspaceRevision(ctx, in.ID, actor)
+	if err != nil {
+		return nil, err
+	}
+	rev.Keep = rev.Keep && in.Q == ""
+	minWords := s.dep.Results.RationaleMinWords()
+	what := url.Values{"q": {in.Q}, "result": {in.Result}, "standard": {in.Standard}, "minWords": {strconv.Itoa(minWords)}}
+	if in.NoEvidence {
+		what.Set("noEvidence", "true")
+	}
+	if in.Mine { // the only part of the list that is the caller's own
+		what.Set("mine", actor.ID)
+	}
+	return s.answer(ctx, in.Conditional, "workspace "+in.ID+"?"+what.Encode(), rev, func(ctx context.Context) (any, error) {
+		list, err := s.dep.Results.FindAssessmentRequirements(ctx, in.ID, in.AssessmentRequirementFilter, actor)
+		return AssessmentRequirementList{Items: list, RationaleMinWords: minWords}, err
+	})
 }
 
 var docResultGet = huma.Operation{OperationID: "getAssessmentRequirement", Summary: "Get a requirement of an assessment", Tags: tagResults,

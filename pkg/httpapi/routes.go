@@ -55,7 +55,15 @@ func (s *Server) routes() []route {
 	return slices.Concat(s.accountRoutes(), s.identityRoutes(), s.deliveryRoutes(), s.platformRoutes(),
 		s.standardRoutes(), s.transferRoutes(), s.entityRoutes(), s.projectRoutes(), s.tagRoutes(),
 		s.assessmentRoutes(), s.resultRoutes(), s.evidenceRoutes(), s.attachmentRoutes(), s.claimRoutes(), s.workNoteRoutes(),
-		s.attestationRoutes(), s.attestationImportRoutes())
+		s.attestationRoutes(), s.attestationImportRoutes(), s.insightRoutes())
+}
+
+// insightRoutes lists the score history of entities and the portfolio (insight.go).
+func (s *Server) insightRoutes() []route {
+	return []route{
+		on(httpGet, "/api/v1/entities/{id}/score-history", assess.PermAssessmentsView, s.handleScoreHistory, docScoreHistory),
+		on(httpGet, "/api/v1/portfolio", assess.PermAssessmentsView, s.handlePortfolio, docPortfolio),
+	}
 }
 
 // accountRoutes lists users and roles (users.go, roles.go).
@@ -173,15 +181,15 @@ func (s *Server) standardRoutes() []route {
 		on(httpPost, st+"/reject", assess.PermStandardsApprove, s.handleStandardReject, docStandardReject),
 		on(httpPost, st+"/retire", assess.PermStandardsApprove, s.handleStandardRetire, docStandardRetire),
 		on(httpPost, st+"/duplicate", assess.PermStandardsDuplicate, s.handleStandardDuplicate, docStandardDuplicate),
-		on(httpGet, st+"/tree", assess.PermStandardsView, s.handleStandardTree, docStandardTree),
-		on(httpGet, rq, assess.PermStandardsView, s.handleRequirementList, docRequirementList),
+		onConditional[assess.StandardTree](httpGet, st+"/tree", assess.PermStandardsView, s.handleStandardTree, docStandardTree),
+		onConditional[assess.Page[assess.Requirement]](httpGet, rq, assess.PermStandardsView, s.handleRequirementList, docRequirementList),
 		on(httpPost, rq, assess.PermStandardsEdit, s.handleRequirementCreate, docRequirementCreate),
 		on(httpPost, rq+"/bulk", assess.PermStandardsEdit, s.handleRequirementBulk, docRequirementBulk),
-		on(httpGet, rq+"/{requirementId}", assess.PermStandardsView, s.handleRequirementGet, docRequirementGet),
+		onConditional[assess.Requirement](httpGet, rq+"/{requirementId}", assess.PermStandardsView, s.handleRequirementGet, docRequirementGet),
 		on(httpPatch, rq+"/{requirementId}", assess.PermStandardsEdit, s.handleRequirementUpdate, docRequirementUpdate),
 		on(httpDelete, rq+"/{requirementId}", assess.PermStandardsEdit, s.handleRequirementDelete, docRequirementDelete),
 		on(httpPost, rq+"/{requirementId}/move", assess.PermStandardsEdit, s.handleRequirementMove, docRequirementMove),
-		on(httpGet, lv, assess.PermStandardsView, s.handleLevelList, docLevelList),
+		onConditional[assess.Page[assess.Level]](httpGet, lv, assess.PermStandardsView, s.handleLevelList, docLevelList),
 		on(httpPost, lv, assess.PermStandardsEdit, s.handleLevelCreate, docLevelCreate),
 		on(httpPatch, lv+"/{levelId}", assess.PermStandardsEdit, s.handleLevelUpdate, docLevelUpdate),
 		on(httpDelete, lv+"/{levelId}", assess.PermStandardsEdit, s.handleLevelDelete, docLevelDelete),
@@ -274,7 +282,7 @@ func (s *Server) assessmentRoutes() []route {
 // resultRoutes lists the requirements and results of assessments (results.go).
 func (s *Server) resultRoutes() []route {
 	return []route{
-		on(httpGet, "/api/v1/assessments/{id}/requirements", assess.PermAssessmentsView, s.handleResultList, docResultList),
+		onConditional[AssessmentRequirementList](httpGet, "/api/v1/assessments/{id}/requirements", assess.PermAssessmentsView, s.handleResultList, docResultList),
 		on(httpGet, "/api/v1/assessments/{id}/requirements/{arId}", assess.PermAssessmentsView, s.handleResultGet, docResultGet),
 		on(http.MethodPut, "/api/v1/assessments/{id}/requirements/{arId}", assess.PermAssessmentsEdit, s.handleResultUpdate, docResultUpdate),
 		on(httpPost, "/api/v1/assessments/{id}/requirements/bulk", assess.PermAssessmentsEdit, s.handleResultBulk, docResultBulk),
@@ -345,6 +353,9 @@ func (s *Server) attestationRoutes() []route {
 	const one, slot = "/api/v1/attestations/{id}", "/api/v1/attestations/{id}/signatories/{slotId}"
 	return []route{
 		on(httpGet, "/api/v1/dashboard", assess.PermAuthenticated, s.handleDashboard, docDashboard),
+		on(httpGet, "/api/v1/me/dashboard-layout", assess.PermAuthenticated, s.handleDashboardLayoutGet, docDashboardLayoutGet),
+		on(http.MethodPut, "/api/v1/me/dashboard-layout", assess.PermAuthenticated, s.handleDashboardLayoutSave, docDashboardLayoutSave),
+		on(httpDelete, "/api/v1/me/dashboard-layout", assess.PermAuthenticated, s.handleDashboardLayoutReset, docDashboardLayoutReset),
 		on(httpGet, "/api/v1/search", assess.PermAuthenticated, s.handleSearch, docSearch),
 		on(httpGet, "/api/v1/attestations", assess.PermAttestationsView, s.handleAttestationList, docAttestationList),
 		onStream(httpGet, "/api/v1/attestations.csv", assess.PermAttestationsView, s.handleAttestationCSV, docAttestationCSV),

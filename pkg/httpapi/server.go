@@ -47,6 +47,9 @@ type Config struct {
 	// StandardsImportMaxBytes caps an uploaded CycloneDX or CSV document
 	// (STANDARDS_IMPORT_MAX_BYTES; default 10 MiB; pkg/app caps downloaded ones).
 	StandardsImportMaxBytes int64
+	// ResponseCacheBytes bounds the encoded answers of conditional reads kept in memory
+	// (RESPONSE_CACHE_MAX_BYTES; answercache.go); 0 keeps none (ETags and 304 stay).
+	ResponseCacheBytes int64
 	// Now is the clock (time.Now when nil).
 	Now func() time.Time
 }
@@ -94,8 +97,12 @@ type Deps struct {
 	StandardImports assess.StandardImportService
 	// Dashboard computes the caller's dashboard.
 	Dashboard assess.DashboardService
+	// DashboardLayouts keeps each user's dashboard layout.
+	DashboardLayouts assess.DashboardLayoutService
 	// Search finds the records the caller may open.
 	Search assess.SearchService
+	// Insight reads score histories and the portfolio, scoped to what the caller may see.
+	Insight assess.InsightService
 	// AttestationImports imports attestation documents (pkg/app); nil answers 503.
 	AttestationImports *app.AttestationImports
 	// AttestationImportRecords lists the imports and serves their documents.
@@ -157,6 +164,9 @@ type Server struct {
 	// document in memory until written, so the memory they take stays that of one.
 	renders chan struct{}
 
+	// answers keeps encoded answers of conditional reads (conditional.go).
+	answers *answerCache
+
 	openapiOnce sync.Once // the document, rendered on first request
 	openapiDoc  []byte
 	openapiETag string
@@ -171,7 +181,8 @@ func New(cfg Config, deps Deps) *Server {
 		deps.Logger = slog.Default()
 	}
 	s := &Server{cfg: cfg, dep: deps, signer: sessionSigner{key: cfg.SessionKey, lifetime: cfg.SessionLifetime, now: cfg.Now},
-		uploads: &uploadMatcher{}, streams: &streamMatcher{}, renders: make(chan struct{}, 1)}
+		uploads: &uploadMatcher{}, streams: &streamMatcher{}, renders: make(chan struct{}, 1),
+		answers: newAnswerCache(cfg.ResponseCacheBytes)}
 	if s.dep.StandardImports == nil {
 		s.dep.StandardImports = unconfiguredImports{}
 	}

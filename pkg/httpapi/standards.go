@@ -134,9 +134,33 @@ func (s *Server) handleStandardDuplicate(ctx context.Context, in *idBody[assess.
 var docStandardTree = huma.Operation{OperationID: "getStandardTree", Summary: "The whole requirement tree", Tags: tagStandards,
 	Errors: []int{http.StatusNotFound},
 	Description: "The standard, every requirement depth-first as a flat list (siblings by position, then identifier in " +
-		"natural order: V1.2.9 before V1.2.10), each with depth and childCount, and the levels."}
+		"natural order: V1.2.9 before V1.2.10), each with depth and childCount, and the levels." + standardConditional}
 
-func (s *Server) handleStandardTree(ctx context.Context, in *idInput) (*body[assess.StandardTree], error) {
-	tree, err := s.dep.Standards.FindStandardTree(ctx, in.ID)
-	return reply(tree), err
+// standardConditional tells how the reads of a standard's content revalidate.
+const standardConditional = " The answer carries a strong ETag; If-None-Match naming it answers 304 Not Modified until the " +
+	"standard, its content or its tags change. A published or retired standard's answer is kept encoded in memory."
+
+// standardReadInput names a standard for a conditional read of its content.
+type standardReadInput struct {
+	ID string `path:"id" maxLength:"64"`
+	Conditional
+}
+
+func (s *Server) handleStandardTree(ctx context.Context, in *standardReadInput) (*encodedAnswer, error) {
+	return s.answerStandard(ctx, in.Conditional, in.ID, "tree", true, func(ctx context.Context) (any, error) {
+		return s.dep.Standards.FindStandardTree(ctx, in.ID)
+	})
+}
+
+// answerStandard answers a read of standard id's content (the tree, levels, requirements)
+// under the standard's revision; an unknown standard is 404. what names the read and its
+// parameters; keep false never keeps its answers (searches: too many to be worth it).
+func (s *Server) answerStandard(ctx context.Context, c Conditional, id, what string, keep bool,
+	read func(context.Context) (any, error)) (*encodedAnswer, error) {
+	rev, err := s.dep.Standards.StandardRevision(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	rev.Keep = rev.Keep && keep
+	return s.answer(ctx, c, "standard "+id+" "+what, rev, read)
 }

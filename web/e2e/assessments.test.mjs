@@ -28,7 +28,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { journey, pathOf, signIn, WORK_ADMIN, WORK_BASE_URL } from './support.mjs'
+import { journey, pathOf, signIn, WORK_BASE_URL, workAdminSession, workApi } from './support.mjs'
 
 const skip = WORK_BASE_URL ? false : 'WORK_BASE_URL is not set'
 const RUN = Date.now().toString(36)
@@ -63,41 +63,8 @@ function rationale(words, topic) {
 }
 
 // admin calls the API with the administrator's API key (or, to create the key, its session).
-async function admin(auth, method, path, body) {
-  const headers = auth.token ? { Authorization: `Bearer ${auth.token}` } : { Cookie: auth.cookie, Origin: WORK_BASE_URL }
-  const form = body instanceof FormData
-  if (body !== undefined && !form) headers['Content-Type'] = 'application/json'
-  const response = await fetch(`${WORK_BASE_URL}${path}`, {
-    method,
-    headers,
-    body: body === undefined ? undefined : form ? body : JSON.stringify(body),
-    signal: AbortSignal.timeout(60_000),
-  })
-  const text = await response.text()
-  assert.ok(response.status < 300, `${method} ${path} answered ${response.status}: ${text}`)
-  return text ? JSON.parse(text) : null
-}
-
-// adminSession sets the server up (the answer signs the administrator in) or, when another
-// file did, signs the administrator in through the API; it returns the session cookie.
-async function adminSession() {
-  const post = (path, body) =>
-    fetch(`${WORK_BASE_URL}${path}`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify(body),
-      signal: AbortSignal.timeout(20_000),
-    })
-  const cookieOf = (response) => response.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ')
-  const status = await (await fetch(`${WORK_BASE_URL}/api/v1/setup/status`, { signal: AbortSignal.timeout(10_000) })).json()
-  if (!status.setupComplete) {
-    const created = await post('/api/v1/setup', WORK_ADMIN)
-    if (created.status === 201) return cookieOf(created)
-  }
-  const login = await post('/api/v1/auth/login', { username: WORK_ADMIN.username, password: WORK_ADMIN.password })
-  assert.equal(login.status, 200, `the administrator's sign-in answered ${login.status}`)
-  return cookieOf(login)
-}
+const admin = workApi
+const adminSession = workAdminSession
 
 // importAsvs imports ASVS 5.0.0 unless present and returns it with its level 1.
 async function importAsvs(auth) {

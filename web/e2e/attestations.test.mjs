@@ -38,7 +38,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
-import { journey, pathOf, signIn, WORK_ADMIN, WORK_BASE_URL } from './support.mjs'
+import { journey, pathOf, signIn, rationale, WORK_ADMIN, WORK_BASE_URL, workAdminSession, workApi } from './support.mjs'
 
 const skip = WORK_BASE_URL ? false : 'WORK_BASE_URL is not set'
 const RUN = Date.now().toString(36)
@@ -67,48 +67,8 @@ const ASSESSOR_ORG = `Acme Assurance ${RUN}`
 const EXAMPLE_ATTESTATION = join(STANDARDS_DATA, '..', 'cyclonedx', 'examples', 'valid-attestation-1.6.json')
 const TITLE = `Payments ASVS 4 L1 ${RUN}`
 
-// rationale is a rationale of 16 words (the server's minimum is 15).
-function rationale(topic) {
-  return `The ${topic} was checked against the requirement in the code review and in the deployed configuration, notes kept.`
-}
-
-const cookieOf = (response) => response.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ')
-
-// adminSession sets the server up (the answer signs the administrator in) or, when another
-// file did, signs the administrator in through the API; it returns the session cookie.
-async function adminSession() {
-  const post = (path, body) =>
-    fetch(`${WORK_BASE_URL}${path}`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify(body),
-      signal: AbortSignal.timeout(20_000),
-    })
-  const status = await (await fetch(`${WORK_BASE_URL}/api/v1/setup/status`, { signal: AbortSignal.timeout(10_000) })).json()
-  if (!status.setupComplete) {
-    const created = await post('/api/v1/setup', WORK_ADMIN)
-    if (created.status === 201) return cookieOf(created)
-  }
-  const login = await post('/api/v1/auth/login', { username: WORK_ADMIN.username, password: WORK_ADMIN.password })
-  assert.equal(login.status, 200, `the administrator's sign-in answered ${login.status}`)
-  return cookieOf(login)
-}
-
-// api calls the API with the administrator's session cookie; it fails on an error status.
-async function api(cookie, method, path, body) {
-  const headers = { Cookie: cookie, Origin: WORK_BASE_URL }
-  const form = body instanceof FormData
-  if (body !== undefined && !form) headers['Content-Type'] = 'application/json'
-  const response = await fetch(`${WORK_BASE_URL}${path}`, {
-    method,
-    headers,
-    body: body === undefined ? undefined : form ? body : JSON.stringify(body),
-    signal: AbortSignal.timeout(60_000),
-  })
-  const text = await response.text()
-  assert.ok(response.status < 300, `${method} ${path} answered ${response.status}: ${text}`)
-  return text ? JSON.parse(text) : null
-}
+const adminSession = workAdminSession
+const api = workApi
 
 // completeAssessment prepares a complete ASVS 4.0.3 level 1 assessment of a new entity with
 // the signer as assessee, evidence on the first requirement and a claim about two.

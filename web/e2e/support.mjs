@@ -2,6 +2,7 @@
 // (never a downloaded browser), a page in English and the light colour scheme,
 // a record of Content-Security-Policy violations and uncaught errors, and a
 // screenshot in e2e/artifacts/ when a journey fails.
+import assert from 'node:assert/strict'
 import { mkdir } from 'node:fs/promises'
 import { test } from 'node:test'
 import { fileURLToPath } from 'node:url'
@@ -192,4 +193,53 @@ export async function signIn(page, baseUrl, account) {
   await page.getByLabel('Password', { exact: true }).fill(account.password)
   await page.getByRole('button', { name: 'Sign in' }).click()
   await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor()
+}
+
+/** rationale is a rationale of 16 words about topic (the server's minimum is 15). */
+export function rationale(topic) {
+  return `The ${topic} was checked against the requirement in the code review and in the deployed configuration, notes kept.`
+}
+
+const cookieOf = (response) => response.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ')
+
+/**
+ * workAdminSession sets the work server up (the answer signs the administrator in) or, when
+ * another file did, signs the administrator in through the API; it returns the session cookie.
+ */
+export async function workAdminSession() {
+  const post = (path, body) =>
+    fetch(`${WORK_BASE_URL}${path}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(20_000),
+    })
+  const status = await (await fetch(`${WORK_BASE_URL}/api/v1/setup/status`, { signal: AbortSignal.timeout(10_000) })).json()
+  if (!status.setupComplete) {
+    const created = await post('/api/v1/setup', WORK_ADMIN)
+    if (created.status === 201) return cookieOf(created)
+  }
+  const login = await post('/api/v1/auth/login', { username: WORK_ADMIN.username, password: WORK_ADMIN.password })
+  assert.equal(login.status, 200, `the administrator's sign-in answered ${login.status}`)
+  return cookieOf(login)
+}
+
+/**
+ * workApi calls the work server's API as auth — a session cookie, or { cookie } or { token }
+ * (an API key); it fails on an error status.
+ */
+export async function workApi(auth, method, path, body) {
+  const { token, cookie } = typeof auth === 'string' ? { cookie: auth } : auth
+  const headers = token ? { Authorization: `Bearer ${token}` } : { Cookie: cookie, Origin: WORK_BASE_URL }
+  const form = body instanceof FormData
+  if (body !== undefined && !form) headers['Content-Type'] = 'application/json'
+  const response = await fetch(`${WORK_BASE_URL}${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : form ? body : JSON.stringify(body),
+    signal: AbortSignal.timeout(60_000),
+  })
+  const text = await response.text()
+  assert.ok(response.status < 300, `${method} ${path} answered ${response.status}: ${text}`)
+  return text ? JSON.parse(text) : null
 }

@@ -54,6 +54,8 @@ type Result struct {
 	// as a fraction of the median (see combineRounds).
 	Rounds []float64 `json:"roundsReqPerSec,omitempty"`
 	Spread float64   `json:"spread"`
+	// NotModified counts the 304 answers of a revalidating operation (not errors).
+	NotModified int `json:"notModified,omitempty"`
 
 	lat []time.Duration // every request's latency, sorted; until the rounds are combined
 }
@@ -82,7 +84,7 @@ func (d *driver) run(ctx context.Context, t target, ph phase) Result {
 	}
 	rss := startRSSSampler(t.server()[0])
 	start := time.Now()
-	lat, errs, firstErr := d.drive(ctx, client, t.base, ph, d.duration)
+	lat, errs, firstErr, notModified := d.drive(ctx, client, t.base, ph, d.duration)
 	elapsed := time.Since(start)
 	res := summarize(ph.name, lat, elapsed)
 	res.Server = Usage{CPUSeconds: takeCPU(t.server).since(srvBefore), PeakRSSMiB: rss.stop()}
@@ -90,38 +92,39 @@ func (d *driver) run(ctx context.Context, t target, ph phase) Result {
 	if t.db != nil {
 		res.Database = &Usage{CPUSeconds: takeCPU(t.db).since(dbBefore)}
 	}
-	res.Errors, res.FirstError = errs, firstErr
+	res.Errors, res.FirstError, res.NotModified = errs, firstErr, notModified
 	return res
 }
 
-// drive runs the workers for dur and returns every latency, the error count and the
-// first error seen. Requests in flight at the end are let finish, so connections stay
+// drive runs the workers for dur and returns every latency, the error count, the first
+// error seen and the count of 304 answers. Requests in flight at the end are let finish, so connections stay
 // open for the next phase.
-func (d *driver) drive(ctx context.Context, client *http.Client, base string, ph phase, dur time.Duration) ([]time.Duration, int, string) {
+func (d *driver) drive(ctx context.Context, client *http.Client, base string, ph phase, dur time.Duration) ([]time.Duration, int, string, int) {
 	end := time.Now().Add(dur)
 	var mu sync.Mutex
 	var all []time.Duration
-	errs, firstErr := 0, ""
+	errs, firstErr, notModified := 0, "", 0
 	var wg sync.WaitGroup
 	for w := range d.concurrency {
 		wg.Go(func() {
-			lat, n, first := d.work(ctx, client, base, ph, w, end)
+			lat, n, first, unchanged := d.work(ctx, client, base, ph, w, end)
 			mu.Lock()
 			defer mu.Unlock()
 			all = append(all, lat...)
 			errs += n
+			notModified += unchanged
 			if firstErr == "" {
 				firstErr = first
 			}
 		})
 	}
 	wg.Wait()
-	return all, errs, firstErr
+	return all, errs, firstErr, notModified
 }
 
 // work is one worker: request after request until end. Answers other than 2xx count as
 // errors but are timed too; transport failures are only counted.
-func (d *driver) work(ctx context.Context, client *http.Client, base string, ph phase, worker int, end time.Time) (lat []time.Duration, errs int, first string) {
+func (d *driver) work(ctx context.Context, client *http.Client, base string, ph phase, worker int, end time.Time) (lat []time.Duration, errs int, first string, notModified int) {
 	r := rand.New(rand.NewPCG(uint64(worker), uint64(time.Now().UnixNano())))
 	fail := func(msg string) {
 		errs++
@@ -129,11 +132,16 @@ func (d *driver) work(ctx context.Context, client *http.Client, base string, ph 
 			first = msg
 		}
 	}
+	etags := map[string]string{} // of revalidating operations: the last ETag per URL
 	for ctx.Err() == nil && time.Now().Before(end) {
-		req, err := ph.pick(r).request(base, d.data, r, worker)
+		op := ph.pick(r)
+		req, err := op.request(base, d.data, r, worker)
 		if err != nil {
 			fail(err.Error())
 			continue
+		}
+		if tag := etags[req.URL.String()]; op.Revalidate && tag != "" {
+			req.Header.Set("If-None-Match", tag)
 		}
 		t0 := time.Now()
 		res, err := client.Do(req.WithContext(ctx))
@@ -147,11 +155,15 @@ func (d *driver) work(ctx context.Context, client *http.Client, base string, ph 
 		switch {
 		case err != nil:
 			fail(fmt.Sprintf("%s %s: reading the answer: %v", req.Method, req.URL.Path, err))
+		case op.Revalidate && res.StatusCode == http.StatusNotModified:
+			notModified++
 		case res.StatusCode < 200 || res.StatusCode > 299:
 			fail(fmt.Sprintf("%s %s answered %s", req.Method, req.URL.Path, res.Status))
+		case op.Revalidate:
+			etags[req.URL.String()] = res.Header.Get("ETag")
 		}
 	}
-	return lat, errs, first
+	return lat, errs, first, notModified
 }
 
 // summarize sorts the samples and takes nearest-rank percentiles.

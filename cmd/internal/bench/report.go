@@ -115,6 +115,9 @@ func (r *Report) printTable(w io.Writer) {
 		if res.FirstError != "" {
 			fmt.Fprintf(w, "%s: first error: %s\n", res.Name, res.FirstError)
 		}
+		if res.NotModified > 0 {
+			fmt.Fprintf(w, "%s: %d of %d answers were 304 Not Modified\n", res.Name, res.NotModified, res.Requests)
+		}
 	}
 	if r.Pgbench != nil {
 		fmt.Fprintf(w, "database ceiling: %s: %.0f tps (spread %.0f%%), latency average %.2f ms\n", r.Pgbench.Command, r.Pgbench.TPS, 100*r.Pgbench.Spread, r.Pgbench.LatencyMs)
@@ -129,6 +132,9 @@ func (r *Report) printTable(w io.Writer) {
 		"%d assessments, %d evidence, %d claims (seeded in %.0fs)\n",
 		r.Settings.Concurrency, r.Settings.Rounds, r.Settings.DurationS, r.Settings.WarmupS, s.Users, s.CustomRoles, s.UnreadNotifications, s.Credentials,
 		s.Assessments, s.Evidence, s.Claims, s.Seconds)
+	if s.PublishedStandard != "" {
+		fmt.Fprintf(w, "published standard (asvs-tree): %s\n", s.PublishedStandard)
+	}
 	if len(r.Settings.ServerEnv) > 0 {
 		fmt.Fprintf(w, "server environment: %s\n", strings.Join(r.Settings.ServerEnv, " "))
 	}

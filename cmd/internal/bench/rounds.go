@@ -29,6 +29,7 @@ func combineRounds(rounds []Result) Result {
 	c.ReqPerSec, c.Rounds, c.Spread = median(rates), rates, spread(rates)
 	for _, r := range rounds {
 		c.Errors += r.Errors
+		c.NotModified += r.NotModified
 		if c.FirstError == "" {
 			c.FirstError = r.FirstError
 		}

@@ -37,6 +37,7 @@ var placeholders = map[string]func(d *Dataset, r *rand.Rand) string{
 	"largeStandardId":       func(d *Dataset, _ *rand.Rand) string { return d.LargeStandardID },
 	"requirementDeepCursor": func(d *Dataset, _ *rand.Rand) string { return d.RequirementDeepCursor },
 	"standardId":            func(d *Dataset, _ *rand.Rand) string { return d.StandardID },
+	"publishedStandardId":   func(d *Dataset, _ *rand.Rand) string { return d.PublishedStandardID },
 	"projectId":             func(d *Dataset, r *rand.Rand) string { return d.ProjectIDs[r.IntN(len(d.ProjectIDs))] },
 	"assessmentId":          func(d *Dataset, _ *rand.Rand) string { return d.AssessmentID },
 	"entityId":              func(d *Dataset, _ *rand.Rand) string { return d.EntityID },
@@ -64,6 +65,9 @@ type Operation struct {
 	Weight     int    `json:"weight"` // share of the operation in the mixed phase
 	// Upload, instead of Body, sends a multipart/form-data body with one file part.
 	Upload *Upload `json:"upload,omitempty"`
+	// Revalidate sends, as a client holding the answer does, If-None-Match with the ETag of
+	// the connection's last answer to the same URL; 304 Not Modified then counts as success.
+	Revalidate bool `json:"revalidate,omitempty"`
 
 	path, body template
 }
@@ -107,6 +111,8 @@ func (op *Operation) check() error {
 		return errors.New("weight must not be negative")
 	case op.Upload != nil && op.Body != "":
 		return errors.New("body and upload exclude each other")
+	case op.Revalidate && op.Method != http.MethodGet:
+		return errors.New("revalidate needs GET")
 	case op.Upload != nil && (op.Upload.Field == "" || op.Upload.Filename == "" || op.Upload.Bytes < 64 || op.Upload.Bytes > 64<<20):
 		return errors.New("upload needs a field, a filename and 64 B to 64 MiB of bytes")
 	}

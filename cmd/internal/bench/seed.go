@@ -44,6 +44,10 @@ type Dataset struct {
 	// StandardID is a standard the size of OWASP ASVS (benchRequirements requirements).
 	StandardID string   `json:"-"`
 	ProjectIDs []string `json:"-"`
+	// PublishedStandardID is a published standard of ASVS's size (seed_published.go);
+	// PublishedStandard says which.
+	PublishedStandardID string `json:"-"`
+	PublishedStandard   string `json:"publishedStandard"`
 	// LargeStandardID is a standard of Requirements requirements, RequirementDeepCursor the
 	// cursor of the last page of its requirement list (page size 200).
 	LargeStandardID       string `json:"-"`
@@ -107,6 +111,7 @@ var seedSteps = []struct {
 	{"entities", (*seeder).entityRecords},
 	{"entity list walk", (*seeder).entityDeepCursor},
 	{"standard", (*seeder).standard},
+	{"published standard", (*seeder).publishedStandard},
 	{"large standard", (*seeder).largeStandard},
 	{"projects", (*seeder).projects},
 	{"assessment", (*seeder).assessment},

@@ -86,20 +86,26 @@ func (s *seeder) workRecords(ctx context.Context) error {
 	batch := &pgx.Batch{}
 	batch.Queue(`INSERT INTO assessment_members (assessment_id, user_id, role) VALUES ($1, $2, 'assessee')`,
 		s.data.AssessmentID, s.data.participantID)
-	batch.Queue(`INSERT INTO assessments (id, title, description, entity_id, state, due_date, created_by)
+	// A quarter are complete, with their end time and score (the results of the score history
+	// and the portfolio): half of those of the ASVS assessment's entity, the others of the first
+	// 100 seeded entities.
+	batch.Queue(`INSERT INTO assessments (id, title, description, entity_id, state, due_date, created_by, ended_at)
 		SELECT 'as_' || lpad(to_hex(g), 26, '0'), 'Bench assessment ' || g, 'Seeded by make bench',
-			(SELECT entity_id FROM assessments WHERE id = $2),
-			(ARRAY['new', 'in_progress', 'on_hold', 'complete'])[1 + g % 4], DATE '2030-01-01' + g % 365, $3
-		FROM generate_series(1, $1) g`, s.assessments, s.data.AssessmentID, users[0])
-	batch.Queue(`INSERT INTO assessment_standards (assessment_id, standard_id)
-		SELECT 'as_' || lpad(to_hex(g), 26, '0'), $2 FROM generate_series(1, $1) g`, s.assessments, s.data.StandardID)
-	// Two bench users on each team; the participant on every tenth.
+			CASE WHEN g % 8 = 7 AND $4 > 0 THEN 'en_' || lpad(to_hex(1 + g / 8 % least($4, 100)), 26, '0')
+				ELSE (SELECT entity_id FROM assessments WHERE id = $2) END,
+			(ARRAY['new', 'in_progress', 'on_hold', 'complete'])[1 + g % 4], DATE '2030-01-01' + g % 365, $3,
+			CASE WHEN g % 4 = 3 THEN timestamptz '2025-01-01' + g * interval '7 hours' END
+		FROM generate_series(1, $1) g`, s.assessments, s.data.AssessmentID, users[0], s.entities)
+	batch.Queue(`INSERT INTO assessment_standards (assessment_id, standard_id, conformance_score)
+		SELECT 'as_' || lpad(to_hex(g), 26, '0'), $2, CASE WHEN g % 4 = 3 THEN (g * 37) % 101 END
+		FROM generate_series(1, $1) g`, s.assessments, s.data.StandardID)
+	// Two bench users on each team; the participant on every tenth (half of them complete).
 	batch.Queue(`INSERT INTO assessment_members (assessment_id, user_id, role)
 		SELECT 'as_' || lpad(to_hex(g), 26, '0'), u.id, u.role
 		FROM generate_series(1, $1) g,
 			LATERAL (VALUES (($2::text[])[1 + g % cardinality($2::text[])], 'assessor'),
 				(($2::text[])[1 + (g * 7 + 3) % cardinality($2::text[])], 'assessee'),
-				(CASE WHEN g % 10 = 0 THEN $3 END, 'assessor')) u(id, role)
+				(CASE WHEN g % 10 = 3 THEN $3 END, 'assessor')) u(id, role)
 		WHERE u.id IS NOT NULL
 		ON CONFLICT DO NOTHING`, s.assessments, users, s.data.participantID)
 	batch.Queue(`INSERT INTO evidence (id, name, description, classification, author_id, collected_on, valid_from, valid_until)

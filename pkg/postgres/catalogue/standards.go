@@ -145,6 +145,32 @@ func standardExists(ctx context.Context, q postgres.Querier, id string) error {
 	return nil
 }
 
+// standardRevisionQuery is the revision of a standard's reads: the version of its row
+// (xmin), which every change of the standard moves — metadata and lifecycle update the row,
+// and so does every requirement or level change of a draft, in its transaction
+// (recordContentChange, BumpVersion); the version column moves with metadata only — then
+// its tags' ids and row versions, since a renamed or recoloured tag changes the tree's
+// standard without touching the standard. One primary-key read and its few tags.
+const standardRevisionQuery = `SELECT s.state, s.xmin::text || coalesce((SELECT string_agg(' ' || t.id || '.' || t.xmin::text, ''
+		ORDER BY t.id) FROM standard_tags st JOIN tags t ON t.id = st.tag_id WHERE st.standard_id = s.id), '')
+	FROM standards s WHERE s.id = $1`
+
+// StandardRevision implements assess.StandardService. The answers of published and retired
+// standards are worth keeping: their content is final.
+func (s *StandardService) StandardRevision(ctx context.Context, id string) (assess.Revision, error) {
+	if !assess.ValidID(assess.PrefixStandard, id) {
+		return assess.Revision{}, errStandardNotFound
+	}
+	var state assess.StandardState
+	var rev assess.Revision
+	err := s.db.Pool.QueryRow(ctx, standardRevisionQuery, id).Scan(&state, &rev.Tag)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return assess.Revision{}, errStandardNotFound
+	}
+	rev.Keep = state == assess.StandardPublished || state == assess.StandardRetired
+	return rev, postgres.DBError(err)
+}
+
 // FindStandardVersions implements assess.StandardService: the standards sharing the
 // identifier of id, newest first.
 func (s *StandardService) FindStandardVersions(ctx context.Context, id string, page assess.PageRequest) (assess.Page[assess.Standard], error) {

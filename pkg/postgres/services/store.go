@@ -47,9 +47,12 @@ type Services struct {
 	Demo          *DemoService
 	Dashboard     *work.DashboardService
 	Search        *work.SearchService
+	Insight       *work.InsightService
 	DomainMetrics *DomainMetricsService
 	// AttestationImports writes imported attestation documents (attestation_import.go).
 	AttestationImports *AttestationImportService
+	// DashboardLayouts keeps each user's dashboard layout.
+	DashboardLayouts *work.DashboardLayoutService
 }
 
 // Config is what the areas' services need besides the DB.
@@ -95,7 +98,9 @@ func NewWith(db *postgres.DB, cfg Config) *Services {
 		Projects: work.NewProjectService(db), Tags: catalogue.NewTagService(db),
 		Assessments: work.NewAssessmentService(db, cfg.RationaleMinWords), Results: work.NewResultService(db, cfg.RationaleMinWords), Evidence: work.NewEvidenceService(db), Attachments: work.NewAttachmentService(db),
 		Claims: work.NewClaimService(db), WorkNotes: work.NewWorkNoteService(db), Attestations: work.NewAttestationService(db, cfg.Attestations),
-		PlatformKeys: work.NewPlatformKeyService(db), Reports: work.NewReportService(db, cfg.Attestations), Demo: &DemoService{db}, AttestationImports: &AttestationImportService{db}, DomainMetrics: &DomainMetricsService{db},
+		PlatformKeys: work.NewPlatformKeyService(db), Reports: work.NewReportService(db, cfg.Attestations), AttestationImports: &AttestationImportService{db}, DomainMetrics: &DomainMetricsService{db},
+		DashboardLayouts: work.NewDashboardLayoutService(db), Demo: &DemoService{db},
 		Dashboard: work.NewDashboardService(db, cfg.DashboardCacheTTL), Search: work.NewSearchService(db, cfg.SearchCacheTTL),
+		Insight: work.NewInsightService(db),
 	}
 }

@@ -192,13 +192,12 @@ const loadRequirementsSQL = `WITH RECURSIVE sel AS (
 // completionFactsSQL loads what completing assessment $1 is decided from, in one row: its
 // evidence rule and the answers of all its requirements (standard, result or null,
 // whether the rationale is empty or only spaces, its word count, whether evidence is
-// linked to it), as arrays in the same order. The links are found by the primary key of
-// assessment_requirement_evidence, which leads with the requirement.
+// linked to it), as arrays in the same order. Whether evidence is linked is the row's
+// count of links, which PostgreSQL keeps (migrations/0030_assessment_progress.sql).
 const completionFactsSQL = `SELECT (SELECT completion_evidence FROM assessments WHERE id = $1),
 	coalesce(array_agg(r.standard_id ORDER BY r.id), '{}'), coalesce(array_agg(r.result ORDER BY r.id), '{}'),
 	coalesce(array_agg(btrim(r.rationale) = '' ORDER BY r.id), '{}'), coalesce(array_agg(r.rationale_words ORDER BY r.id), '{}'),
-	coalesce(array_agg(EXISTS (SELECT 1 FROM assessment_requirement_evidence l WHERE l.assessment_requirement_id = r.id)
-		ORDER BY r.id), '{}')
+	coalesce(array_agg(r.evidence_links > 0 ORDER BY r.id), '{}')
 	FROM assessment_requirements r WHERE r.assessment_id = $1`
 
 // completionFacts loads the facts of assessment id, which is in state, that

@@ -11,8 +11,8 @@ import (
 	"github.com/assay-dev/assay/pkg/postgres"
 )
 
-// Assessments: the record, its standards, team and tags, and the progress counted from
-// its requirements (docs/assessments.md). Every read and write goes through the
+// Assessments: the record, its standards, team and tags, and the progress PostgreSQL keeps
+// counted for its requirements (docs/assessments.md). Every read and write goes through the
 // object-level rule of visibility.go: what the caller may not see is 404.
 
 // assessmentColumns read an assessment without its links; the last column is the sort
@@ -151,6 +151,15 @@ func findAssessment(ctx context.Context, q postgres.Querier, id, today string) (
 	return out[0], nil
 }
 
+// assessmentProgressSQL reads the progress of the assessments $1 from their counters
+// (assessment_progress, one row per assessment and standard, kept by PostgreSQL's triggers
+// in the transaction of every write: migrations/0030_assessment_progress.sql): a page costs
+// an index lookup per assessment, however many requirements they have. An assessment
+// without requirements has no row (zero progress).
+const assessmentProgressSQL = `SELECT p.assessment_id, sum(p.total)::int, sum(p.answered)::int, sum(p.yes)::int,
+	sum(p.partial)::int, sum(p.no)::int, sum(p.not_applicable)::int, sum(p.with_evidence)::int
+	FROM assessment_progress p WHERE p.assessment_id = ANY($1) GROUP BY p.assessment_id`
+
 // loadAssessmentLinks fills in the standards, team, tags and progress of assessments
 // (one query each for all of them), their allowed states and whether each is overdue on
 // day today.
@@ -189,13 +198,8 @@ func loadAssessmentLinks(ctx context.Context, q postgres.Querier, list []assess.
 	}
 	progress := map[string]assess.AssessmentProgress{}
 	var pr assess.AssessmentProgress
-	if err := postgres.ForEachLink(ctx, q, `SELECT r.assessment_id, count(*),
-		count(*) FILTER (WHERE r.result IS NOT NULL AND btrim(r.rationale) <> ''),
-		count(*) FILTER (WHERE r.result = 'yes'), count(*) FILTER (WHERE r.result = 'partial'),
-		count(*) FILTER (WHERE r.result = 'no'), count(*) FILTER (WHERE r.result = 'not_applicable'),
-		count(*) FILTER (WHERE EXISTS (SELECT 1 FROM assessment_requirement_evidence l WHERE l.assessment_requirement_id = r.id))
-		FROM assessment_requirements r WHERE r.assessment_id = ANY($1) GROUP BY r.assessment_id`,
-		ids, []any{&pr.Total, &pr.Answered, &pr.Yes, &pr.Partial, &pr.No, &pr.NotApplicable, &pr.WithEvidence},
+	if err := postgres.ForEachLink(ctx, q, assessmentProgressSQL, ids,
+		[]any{&pr.Total, &pr.Answered, &pr.Yes, &pr.Partial, &pr.No, &pr.NotApplicable, &pr.WithEvidence},
 		func(owner string) { progress[owner] = pr }); err != nil {
 		return err
 	}

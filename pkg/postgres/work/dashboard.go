@@ -2,6 +2,7 @@ package work
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -61,14 +62,14 @@ func (s *DashboardService) compute(ctx context.Context, actor assess.Actor) (ass
 	today := now.UTC().Format(time.DateOnly)
 	out := assess.Dashboard{GeneratedAt: now.UTC(), ExpiringDays: assess.DashboardExpiringDays,
 		Conformance: []assess.StandardConformance{}, Upcoming: []assess.DueAssessment{}, WeakestRequirements: []assess.RequirementRisk{},
-		ExpiringCited: []assess.CitedEvidence{}}
+		ExpiringCited: []assess.CitedEvidence{}, RecentActivity: []assess.DashboardActivity{}}
 	tx, err := s.db.Pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
 	if err != nil {
 		return out, postgres.DBError(err)
 	}
 	defer func() { _ = tx.Rollback(context.WithoutCancel(ctx)) }()
 	d := dashboardRun{ctx: ctx, q: tx, actor: actor, today: today, out: &out}
-	for _, step := range []func() error{d.assessments, d.evidence, d.attestations, d.conformance, d.upcoming, d.weakest, d.expiringCited} {
+	for _, step := range []func() error{d.assessments, d.evidence, d.attestations, d.conformance, d.upcoming, d.weakest, d.expiringCited, d.recentActivity} {
 		if err := step(); err != nil {
 			return out, postgres.DBError(err)
 		}
@@ -186,16 +187,16 @@ func (d *dashboardRun) attestations() error {
 var finished = "a.state IN " + postgres.SQLList(assess.FinishedAssessmentStates)
 
 // conformance is per standard: the finished assessments, the mean of their scores for it and
-// the tally of their answers.
+// the tally of their answers, read from each assessment's counters for the standard
+// (assessment_progress) rather than from its answers one by one.
 func (d *dashboardRun) conformance() error {
 	var args postgres.SQLArgs
 	vis := d.visibleAssessments(&args, "a.id")
 	rows, err := d.q.Query(d.ctx, `WITH fin AS (SELECT s.assessment_id, s.standard_id, s.conformance_score FROM assessment_standards s
 			JOIN assessments a ON a.id = s.assessment_id WHERE `+finished+vis+`),
-		tally AS (SELECT ar.standard_id, count(*) FILTER (WHERE ar.result = 'yes') AS yes, count(*) FILTER (WHERE ar.result = 'partial') AS partial,
-			count(*) FILTER (WHERE ar.result = 'no') AS no, count(*) FILTER (WHERE ar.result = 'not_applicable') AS na
-			FROM assessment_requirements ar JOIN fin ON fin.assessment_id = ar.assessment_id AND fin.standard_id = ar.standard_id
-			GROUP BY ar.standard_id)
+		tally AS (SELECT p.standard_id, sum(p.yes) AS yes, sum(p.partial) AS partial, sum(p.no) AS no, sum(p.not_applicable) AS na
+			FROM assessment_progress p JOIN fin ON fin.assessment_id = p.assessment_id AND fin.standard_id = p.standard_id
+			GROUP BY p.standard_id)
 		SELECT st.id, st.name, st.standard_version, count(*), round(avg(fin.conformance_score), 2)::float8,
 			coalesce(max(tally.yes), 0), coalesce(max(tally.partial), 0), coalesce(max(tally.no), 0), coalesce(max(tally.na), 0)
 		FROM fin JOIN standards st ON st.id = fin.standard_id LEFT JOIN tally ON tally.standard_id = fin.standard_id
@@ -292,4 +293,36 @@ func (d *dashboardRun) expiringCited() error {
 		d.out.ExpiringCited = []assess.CitedEvidence{}
 	}
 	return err
+}
+
+// recentActivity is the newest audit rows recorded under an assessment the caller may see,
+// as the assessments' timelines show them. A participant's assessments are read first and
+// given as an array, so PostgreSQL can choose between walking the newest rows of all and
+// reading each assessment's rows from the scope index (a participant of one assessment).
+func (d *dashboardRun) recentActivity() error {
+	var args postgres.SQLArgs
+	where := "a.scope_id <> ''"
+	if !assess.SeesEveryAssessment(d.actor) {
+		ids, _, err := postgres.VisibleAssessmentIDs(d.ctx, d.q, d.actor)
+		if err != nil {
+			return err
+		}
+		where += " AND a.scope_id = ANY(" + args.Add(ids) + "::text[])"
+	}
+	sql := strings.Replace(timelineSelect, "SELECT ", "SELECT sa.id, sa.title, ", 1) +
+		" JOIN assessments sa ON sa.id = a.scope_id WHERE " + where + " ORDER BY a.id DESC LIMIT " + args.Add(assess.DashboardRecentActivity)
+	rows, err := d.q.Query(d.ctx, sql, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var item assess.DashboardActivity
+		if err := rows.Scan(append([]any{&item.AssessmentID, &item.AssessmentTitle}, timelineDest(&item.Entry)...)...); err != nil {
+			return err
+		}
+		tidyTimelineEntry(&item.Entry)
+		d.out.RecentActivity = append(d.out.RecentActivity, item)
+	}
+	return rows.Err()
 }

@@ -64,15 +64,10 @@ func (s *EvidenceService) CreateEvidence(ctx context.Context, ne assess.NewEvide
 		if err := postgres.ReplaceTags(ctx, tx, postgres.EvidenceTags, id, ne.TagIDs); err != nil {
 			return err
 		}
-		links := make([]assess.EvidenceLink, 0, len(ne.RequirementIDs))
-		for _, arID := range ne.RequirementIDs {
-			link, err := insertEvidenceLink(ctx, tx, id, arID)
-			if err != nil {
-				return namedField(err, "requirementIds")
-			}
-			links = append(links, link)
+		links, err := insertEvidenceLinks(ctx, tx, id, ne.RequirementIDs)
+		if err != nil {
+			return namedField(err, "requirementIds")
 		}
-		var err error
 		e, err = recordEvidence(ctx, tx, assess.ChangeEvidenceCreated, id, map[string]any{"name": ne.Name}, nil)
 		if err != nil {
 			return err

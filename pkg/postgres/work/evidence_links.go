@@ -48,32 +48,74 @@ func (s *EvidenceService) FindEvidenceLinks(ctx context.Context, id string, acto
 	return postgres.OrEmpty(links), postgres.DBError(err)
 }
 
-// insertEvidenceLink links evidence id to assessment requirement arID: the requirement's
-// assessment must be visible to the actor (404) and writable (409 read_only); a link
-// that exists already is 409 already_exists.
-func insertEvidenceLink(ctx context.Context, tx *postgres.Tx, id, arID string) (assess.EvidenceLink, error) {
+// insertEvidenceLinks links evidence id to the assessment requirements arIDs (each once)
+// and returns the links in that order: each requirement's assessment must be visible to
+// the actor (404) and writable (409 read_only), checked in order up to the first refused;
+// a link that exists already is 409 already_exists. The links are written in one
+// statement in the order of the requirements' ids, whatever order the request names them
+// in, so that every lock it takes comes in the order a bulk write of results takes its
+// own: the requirement rows (the foreign key's, then the triggers' that count the links)
+// by id, then the progress counters of their assessments by key, once
+// (migrations/0030_assessment_progress.sql). A statement per link, or the request's
+// order, would hold one requirement row or one assessment's counters while waiting for
+// another, which a writer of results holding that one and waiting for these would
+// deadlock with (docs/performance.md, "Assessment progress as counters").
+func insertEvidenceLinks(ctx context.Context, tx *postgres.Tx, id string, arIDs []string) ([]assess.EvidenceLink, error) {
+	if len(arIDs) == 0 {
+		return []assess.EvidenceLink{}, nil
+	}
+	assessments := make([]string, len(arIDs))
+	for i, arID := range arIDs {
+		var err error
+		if assessments[i], err = linkableAssessment(ctx, tx, arID); err != nil {
+			return nil, err
+		}
+	}
+	if _, err := tx.Exec(ctx, `INSERT INTO assessment_requirement_evidence (assessment_requirement_id, evidence_id, assessment_id, linked_by, created_at)
+		SELECT l.ar, $2, l.a, nullif($4, ''), $5 FROM unnest($1::text[], $3::text[]) AS l(ar, a) ORDER BY l.ar`,
+		arIDs, id, assessments, userIDOrEmpty(tx.Actor), tx.Now); err != nil {
+		return nil, postgres.DBError(err)
+	}
+	rows, err := tx.Query(ctx, "SELECT "+evidenceLinkColumns+" WHERE l.evidence_id = $1 AND l.assessment_requirement_id = ANY ($2)", id, arIDs)
+	if err != nil {
+		return nil, err
+	}
+	found, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (assess.EvidenceLink, error) { return scanEvidenceLink(r) })
+	if err != nil {
+		return nil, err
+	}
+	links := make([]assess.EvidenceLink, 0, len(arIDs))
+	for _, arID := range arIDs {
+		for _, l := range found {
+			if l.AssessmentRequirementID == arID {
+				links = append(links, l)
+			}
+		}
+	}
+	return links, nil
+}
+
+// linkableAssessment returns the assessment of requirement arID when the actor may link
+// evidence to it: visible (404 otherwise) and writable (409 read_only).
+func linkableAssessment(ctx context.Context, tx *postgres.Tx, arID string) (string, error) {
 	if !assess.ValidID(assess.PrefixAssessmentRequirement, arID) {
-		return assess.EvidenceLink{}, errLinkRequirementNotFound
+		return "", errLinkRequirementNotFound
 	}
 	var assessmentID string
 	err := tx.QueryRow(ctx, "SELECT assessment_id FROM assessment_requirements WHERE id = $1", arID).Scan(&assessmentID)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return assess.EvidenceLink{}, errLinkRequirementNotFound
+		return "", errLinkRequirementNotFound
 	}
 	if err != nil {
-		return assess.EvidenceLink{}, err
+		return "", err
 	}
 	if err := postgres.WritableAssessment(ctx, tx, tx.Actor, assessmentID); err != nil {
 		if errors.Is(err, postgres.ErrAssessmentNotFound) {
-			return assess.EvidenceLink{}, errLinkRequirementNotFound
+			return "", errLinkRequirementNotFound
 		}
-		return assess.EvidenceLink{}, err
+		return "", err
 	}
-	if _, err := tx.Exec(ctx, `INSERT INTO assessment_requirement_evidence (assessment_requirement_id, evidence_id, assessment_id, linked_by, created_at)
-		VALUES ($1, $2, $3, nullif($4, ''), $5)`, arID, id, assessmentID, userIDOrEmpty(tx.Actor), tx.Now); err != nil {
-		return assess.EvidenceLink{}, postgres.DBError(err)
-	}
-	return scanEvidenceLink(tx.QueryRow(ctx, "SELECT "+evidenceLinkColumns+" WHERE l.evidence_id = $1 AND l.assessment_requirement_id = $2", id, arID))
+	return assessmentID, nil
 }
 
 // userIDOrEmpty is the actor's id when it is a user's, else "".
@@ -109,10 +151,11 @@ func (s *EvidenceService) LinkEvidence(ctx context.Context, id string, nl assess
 		if _, err := tx.Exec(ctx, "SELECT 1 FROM evidence WHERE id = $1 FOR UPDATE", id); err != nil {
 			return err
 		}
-		var err error
-		if link, err = insertEvidenceLink(ctx, tx, id, nl.AssessmentRequirementID); err != nil {
+		links, err := insertEvidenceLinks(ctx, tx, id, []string{nl.AssessmentRequirementID})
+		if err != nil {
 			return err
 		}
+		link = links[0]
 		_, err = recordEvidenceLink(ctx, tx, assess.ChangeEvidenceLinked, id, link)
 		return err
 	})

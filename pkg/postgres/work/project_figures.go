@@ -14,20 +14,21 @@ import (
 // assess.AssessmentOverdue; the scores, summed in hundredths for assess.FiguresOf to
 // average, are those of finished assessments (assess.FinishedAssessmentStates); the
 // progress of each assessment not cancelled is assess.AssessmentProgressPoints, summed.
+// The requirements, those with a result (whichever) and those with evidence are read from
+// the assessments' progress counters (assessment_progress), not counted row by row.
 func projectFiguresQuery(vis string) string {
 	finished := postgres.SQLList(assess.FinishedAssessmentStates)
 	cancelled := postgres.SQLLiteral(assess.AssessmentCancelled)
 	return `WITH a AS MATERIALIZED (
 		SELECT a.id, a.state, a.due_date, a.conformance_score FROM assessments a WHERE a.project_id = $1 AND ` + vis + `
 	), per AS (
-		SELECT a.state, count(ar.id) AS total, count(ar.result) AS answered
-		FROM a LEFT JOIN assessment_requirements ar ON ar.assessment_id = a.id
+		SELECT a.state, coalesce(sum(p.total), 0) AS total,
+			coalesce(sum(p.yes + p.partial + p.no + p.not_applicable), 0) AS answered, coalesce(sum(p.with_evidence), 0) AS with_evidence
+		FROM a LEFT JOIN assessment_progress p ON p.assessment_id = a.id
 		WHERE a.state <> ` + cancelled + ` GROUP BY a.id, a.state
 	), req AS (
-		SELECT count(*) AS total, count(ar.result) AS answered,
-			count(*) FILTER (WHERE EXISTS (SELECT 1 FROM assessment_requirement_evidence e
-				WHERE e.assessment_requirement_id = ar.id)) AS with_evidence
-		FROM assessment_requirements ar JOIN a ON a.id = ar.assessment_id WHERE a.state <> ` + postgres.SQLLiteral(assess.AssessmentCancelled) + `
+		SELECT coalesce(sum(total), 0)::bigint AS total, coalesce(sum(answered), 0)::bigint AS answered,
+			coalesce(sum(with_evidence), 0)::bigint AS with_evidence FROM per
 	)
 	SELECT coalesce((SELECT jsonb_object_agg(state, n) FROM (SELECT state, count(*) AS n FROM a GROUP BY state) s), '{}'),
 		(SELECT count(*) FROM a WHERE ` + assessmentOverdueSQL("a", "$2") + `),

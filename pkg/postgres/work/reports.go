@@ -124,11 +124,11 @@ func personName(u assess.UserRef) string {
 }
 
 // reportRequirements reads the requirements of assessment id in its order, with their
-// results, rationales and counts of linked evidence; a requirement without a name (ASVS
-// has only texts) is named by its text.
+// results, rationales and counts of linked evidence (kept on the row by PostgreSQL); a
+// requirement without a name (ASVS has only texts) is named by its text.
 func reportRequirements(ctx context.Context, q pgx.Tx, id string) ([]assess.ReportRequirement, error) {
 	rows, err := q.Query(ctx, `SELECT ar.id, ar.standard_id, r.identifier, coalesce(nullif(r.name, ''), r.description), coalesce(ar.result, ''), ar.rationale,
-			(SELECT count(*) FROM assessment_requirement_evidence are WHERE are.assessment_requirement_id = ar.id)
+			ar.evidence_links
 		FROM assessment_requirements ar JOIN requirements r ON r.id = ar.requirement_id
 		WHERE ar.assessment_id = $1 ORDER BY ar.id`, id)
 	if err != nil {

@@ -28,13 +28,22 @@ FROM audit_log a LEFT JOIN users au ON au.id = a.actor`
 
 func scanTimelineEntry(row pgx.Row) (assess.TimelineEntry, error) {
 	var e assess.TimelineEntry
-	err := row.Scan(&e.ID, &e.OccurredAt, &e.Actor.ID, &e.Actor.Username, &e.Actor.DisplayName, &e.Action,
-		&e.TargetType, &e.TargetID, &e.TargetName, &e.TargetLink, &e.Details)
+	err := row.Scan(timelineDest(&e)...)
+	tidyTimelineEntry(&e)
+	return e, err
+}
+
+// timelineDest is where the columns of timelineSelect are scanned into.
+func timelineDest(e *assess.TimelineEntry) []any {
+	return []any{&e.ID, &e.OccurredAt, &e.Actor.ID, &e.Actor.Username, &e.Actor.DisplayName, &e.Action,
+		&e.TargetType, &e.TargetID, &e.TargetName, &e.TargetLink, &e.Details}
+}
+
+func tidyTimelineEntry(e *assess.TimelineEntry) {
 	e.OccurredAt = e.OccurredAt.UTC()
 	if e.Details == nil {
 		e.Details = map[string]any{}
 	}
-	return e, err
 }
 
 // FindTimeline implements assess.WorkNoteService: the changes recorded under the

@@ -911,7 +911,7 @@ export interface paths {
         };
         /**
          * List an assessment's requirements
-         * @description The whole list in tree order: the assessment's standards in their order, then each standard's tree depth-first (by position, then natural order of identifiers). Each requirement names its ancestors (the chapters and sections above it), and counts its linked evidence and claims. Filters: q, result (comma-separated, unanswered for none), mine (assigned to the caller), noEvidence, standard. An assessment the caller may not see is 404, for every operation.
+         * @description The whole list in tree order: the assessment's standards in their order, then each standard's tree depth-first (by position, then natural order of identifiers). Each requirement names its ancestors (the chapters and sections above it), and counts its linked evidence and claims. Filters: q, result (comma-separated, unanswered for none), mine (assigned to the caller), noEvidence, standard. An assessment the caller may not see is 404, for every operation. The answer carries a strong ETag; If-None-Match naming it answers 304 Not Modified until a result, rationale, assignee, evidence link or claim of the assessment, or the assessment itself, changes. Lists, filtered or not (searches excepted), are kept encoded in memory.
          */
         get: operations["listAssessmentRequirements"];
         put?: never;
@@ -1954,6 +1954,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/entities/{id}/score-history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An entity's scores over time
+         * @description Every finished (complete or archived) assessment of the entity is a point per standard: its score for that standard at its completion time. Only the assessments the caller may see count (participants; every assessment with assessments.view_all). Oldest first; at most the 500 most recent points (truncated says there were more). standard narrows the points to one standard. An unknown entity or standard is 404; a malformed standard id is 400 validation_failed.
+         */
+        get: operations["getEntityScoreHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/events/types": {
         parameters: {
             query?: never;
@@ -2303,6 +2323,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/me/dashboard-layout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * My dashboard layout
+         * @description The widgets of the caller's dashboard and where they stand on its 12-column grid: the layout the caller saved, or (isDefault) the default of their role — the first they hold of admin, assessor, assessee, standards_manager and standards_approver, else the general default. catalogue lists every widget the dashboard offers. The layout only arranges widgets: each shows what the caller may open and nothing else. Any signed-in caller.
+         */
+        get: operations["getDashboardLayout"];
+        /**
+         * Keep my dashboard layout
+         * @description Replaces the caller's layout and answers it. Each tile places a widget of the catalogue (at most once) on the grid: x 0–11 and w 1–12 with x + w ≤ 12, y from 0 and h 1–16 with y + h ≤ 400; tiles may not overlap. An empty list keeps an empty dashboard. Anything else is 400 validation_failed with a detail per tile (widgets[i]). Any signed-in caller, for their own dashboard only.
+         */
+        put: operations["saveDashboardLayout"];
+        post?: never;
+        /**
+         * Go back to the default dashboard layout
+         * @description Forgets the caller's layout and answers the default of their role (isDefault). Without a saved layout it changes nothing. Any signed-in caller, for their own dashboard only.
+         */
+        delete: operations["resetDashboardLayout"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/me/signature-image": {
         parameters: {
             query?: never;
@@ -2603,6 +2651,26 @@ export interface paths {
          * @description Public, for receivers to pin: `assay-ctl verify --jwks` takes this file. Retired keys stay, so documents sealed before a rotation still verify.
          */
         get: operations["getPlatformKeySet"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/portfolio": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Entities against standards
+         * @description A heat map's data: rows are entities (not archived) with at least one finished assessment the caller may see, by name, cursor-paginated (limit 1–200, default 50; total counts the rows of every page); columns are the standards with results (at most 100); each cell is the entity's latest finished assessment against the standard (by completion time) with its score for the standard and how many finished assessments there are. Only the assessments the caller may see count. project restricts everything to one project's assessments (the project's view); standard, entityType and q (name) narrow it. An unknown project or standard is 404; a malformed id is 400 validation_failed.
+         */
+        get: operations["getPortfolio"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3163,7 +3231,7 @@ export interface paths {
         };
         /**
          * List a standard's levels
-         * @description Every level in order, in one page; a requirement's levels field names the levels including it.
+         * @description Every level in order, in one page; a requirement's levels field names the levels including it. The answer carries a strong ETag; If-None-Match naming it answers 304 Not Modified until the standard, its content or its tags change. A published or retired standard's answer is kept encoded in memory.
          */
         get: operations["listLevels"];
         put?: never;
@@ -3231,7 +3299,7 @@ export interface paths {
         };
         /**
          * List a standard's requirements
-         * @description In natural order of their identifiers (V1.2.9 before V1.2.10); filter by parentId and level, search (q); cursor-paginated.
+         * @description In natural order of their identifiers (V1.2.9 before V1.2.10); filter by parentId and level, search (q); cursor-paginated. The answer carries a strong ETag; If-None-Match naming it answers 304 Not Modified until the standard, its content or its tags change. A published or retired standard's answer is kept encoded in memory. (Searches are not kept.)
          */
         get: operations["listRequirements"];
         put?: never;
@@ -3273,7 +3341,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a requirement */
+        /**
+         * Get a requirement
+         * @description The answer carries a strong ETag; If-None-Match naming it answers 304 Not Modified until the standard, its content or its tags change. A published or retired standard's answer is kept encoded in memory.
+         */
         get: operations["getRequirement"];
         put?: never;
         post?: never;
@@ -3360,7 +3431,7 @@ export interface paths {
         };
         /**
          * The whole requirement tree
-         * @description The standard, every requirement depth-first as a flat list (siblings by position, then identifier in natural order: V1.2.9 before V1.2.10), each with depth and childCount, and the levels.
+         * @description The standard, every requirement depth-first as a flat list (siblings by position, then identifier in natural order: V1.2.9 before V1.2.10), each with depth and childCount, and the levels. The answer carries a strong ETag; If-None-Match naming it answers 304 Not Modified until the standard, its content or its tags change. A published or retired standard's answer is kept encoded in memory.
          */
         get: operations["getStandardTree"];
         put?: never;
@@ -6205,8 +6276,14 @@ export interface components {
             expiringDays: number;
             /** Format: date-time */
             generatedAt: string;
+            recentActivity: components["schemas"]["DashboardActivity"][] | null;
             upcoming: components["schemas"]["DueAssessment"][] | null;
             weakestRequirements: components["schemas"]["RequirementRisk"][] | null;
+        };
+        DashboardActivity: {
+            assessmentId: string;
+            assessmentTitle: string;
+            entry: components["schemas"]["TimelineEntry"];
         };
         DashboardAssessment: {
             /** @description Every state, in lifecycle order, with its count (zero included) */
@@ -6244,6 +6321,52 @@ export interface components {
             inReview: number;
             /** Format: int64 */
             total: number;
+        };
+        DashboardLayout: {
+            /** @description Every widget the dashboard offers, in the order the page lists them */
+            catalogue: string[] | null;
+            /** @description The role whose default layout the caller gets (the first they hold of admin, assessor, assessee, standards_manager, standards_approver); empty for the general default */
+            defaultRole: string;
+            /** @description True when the caller has saved no layout and this is the default of their role */
+            isDefault: boolean;
+            /**
+             * Format: date-time
+             * @description When the caller saved the layout; absent for a default
+             */
+            updatedAt?: string;
+            /** @description The tiles, in reading order (by row, then column) */
+            widgets: components["schemas"]["DashboardTile"][] | null;
+        };
+        DashboardLayoutInput: {
+            /** @description The tiles: each widget of the catalogue at most once, within the 12-column grid, none overlapping another; an empty list is an empty dashboard */
+            widgets: components["schemas"]["DashboardTile"][] | null;
+        };
+        DashboardTile: {
+            /**
+             * Format: int64
+             * @description Rows spanned, 1–16
+             */
+            h: number;
+            /**
+             * Format: int64
+             * @description Columns spanned, 1–12; x + w is at most 12
+             */
+            w: number;
+            /**
+             * @description Which widget of the catalogue
+             * @enum {string}
+             */
+            widget: "openAssessments" | "overdueAssessments" | "evidenceInReview" | "evidenceExpiring" | "sealedAttestations" | "attestationsExpiring" | "assessmentPipeline" | "conformance" | "evidenceByState" | "attestationsByState" | "upcomingDueDates" | "weakestRequirements" | "expiringCitedEvidence" | "recentActivity" | "welcome" | "health";
+            /**
+             * Format: int64
+             * @description First column, 0–11
+             */
+            x: number;
+            /**
+             * Format: int64
+             * @description First row, from 0; y + h is at most 400
+             */
+            y: number;
         };
         Delivery: {
             /** @description Every attempt, oldest first (single-delivery reads only) */
@@ -7885,6 +8008,52 @@ export interface components {
              */
             version: number;
         };
+        Portfolio: {
+            hasMore: boolean;
+            /** @description Entities (not archived) with at least one result, by name */
+            items: components["schemas"]["PortfolioRow"][] | null;
+            /** @description Pass as cursor to get the next page; absent on the last page */
+            nextCursor?: string;
+            /** @description The columns, by name: every standard in which an entity of any page has a result (at most 100) */
+            standards: components["schemas"]["PortfolioStandard"][] | null;
+            /** @description More than 100 standards have results: those with results for the fewest entities were left out */
+            standardsTruncated: boolean;
+            /**
+             * Format: int64
+             * @description Entity rows over all pages
+             */
+            total: number;
+        };
+        PortfolioCell: {
+            /** @description The latest finished assessment of the entity against the standard that the caller may see */
+            assessmentId: string;
+            assessmentTitle: string;
+            /**
+             * Format: int64
+             * @description How many finished assessments of the entity against the standard the caller may see (in the project, with project)
+             */
+            completed: number;
+            /** Format: date-time */
+            completedAt: string;
+            /**
+             * Format: double
+             * @description Its score for the standard, 0–100; null when every answer was not applicable
+             */
+            score: number | null;
+            standardId: string;
+        };
+        PortfolioRow: {
+            /** @description One per column in which the entity has a result, in the order of standards */
+            cells: components["schemas"]["PortfolioCell"][] | null;
+            entityId: string;
+            entityName: string;
+            entityType: string;
+        };
+        PortfolioStandard: {
+            id: string;
+            name: string;
+            version: string;
+        };
         ProfileUpdate: {
             displayName?: string;
             /** Format: email */
@@ -8417,6 +8586,34 @@ export interface components {
             inApp: boolean;
             /** @description Global rules only */
             webhookIds?: string[] | null;
+        };
+        ScoreHistory: {
+            entityId: string;
+            /** @description Oldest first (completion time, then assessment id, then standard name) */
+            points: components["schemas"]["ScorePoint"][] | null;
+            /** @description There were more than 500 points: the oldest were left out */
+            truncated: boolean;
+        };
+        ScorePoint: {
+            assessmentId: string;
+            assessmentTitle: string;
+            /**
+             * Format: date-time
+             * @description When the assessment was completed
+             */
+            completedAt: string;
+            /** @description The level the assessment was narrowed to, if any: the score is over that level's requirements */
+            levelName?: string;
+            /**
+             * Format: double
+             * @description 0–100 with two decimals; null when every answer was not applicable
+             */
+            score: number | null;
+            standardId: string;
+            standardName: string;
+            standardVersion: string;
+            /** @enum {string} */
+            state: "complete" | "archived";
         };
         SearchGroup: {
             items: components["schemas"]["SearchHit"][] | null;
@@ -14841,7 +15038,10 @@ export interface operations {
                 /** @description Only requirements of this standard (id) */
                 standard?: string;
             };
-            header?: never;
+            header?: {
+                /** @description ETags of answers the client holds (the ETag header of an earlier answer); while the answer is unchanged it is 304 Not Modified, without a body. * matches any answer */
+                "If-None-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -14852,11 +15052,20 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Cache-Control"?: string;
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["AssessmentRequirementList"];
                 };
+            };
+            /** @description Not Modified: the answer has not changed since the one whose ETag If-None-Match names */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad Request */
             400: {
@@ -21709,6 +21918,103 @@ export interface operations {
             };
         };
     };
+    getEntityScoreHistory: {
+        parameters: {
+            query?: {
+                /** @description Only the results against this standard (id) */
+                standard?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScoreHistory"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listEventTypes: {
         parameters: {
             query?: never;
@@ -24300,6 +24606,259 @@ export interface operations {
             };
         };
     };
+    getDashboardLayout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardLayout"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    saveDashboardLayout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DashboardLayoutInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardLayout"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Entity Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    resetDashboardLayout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardLayout"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getSignatureImage: {
         parameters: {
             query?: never;
@@ -26079,6 +26638,111 @@ export interface operations {
             };
             /** @description Bad Request */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPortfolio: {
+        parameters: {
+            query?: {
+                /** @description Only assessments of this project (id): the project's portfolio */
+                project?: string;
+                /** @description Only this standard's column (id) */
+                standard?: string;
+                /** @description Only entities of this type */
+                entityType?: "organization" | "business_unit" | "team" | "product" | "product_version" | "component" | "service" | "project" | "vendor" | "supplier" | "";
+                /** @description Entities whose name contains this (case-insensitive) */
+                q?: string;
+                /** @description nextCursor of the previous page, with the same filters and sort */
+                cursor?: string;
+                /** @description Page size, 1–200 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Portfolio"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -29625,7 +30289,10 @@ export interface operations {
     listLevels: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags of answers the client holds (the ETag header of an earlier answer); while the answer is unchanged it is 304 Not Modified, without a body. * matches any answer */
+                "If-None-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -29636,11 +30303,20 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Cache-Control"?: string;
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["PageLevel"];
                 };
+            };
+            /** @description Not Modified: the answer has not changed since the one whose ETag If-None-Match names */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad Request */
             400: {
@@ -30208,7 +30884,10 @@ export interface operations {
                 /** @description Page size, 1–200 */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description ETags of answers the client holds (the ETag header of an earlier answer); while the answer is unchanged it is 304 Not Modified, without a body. * matches any answer */
+                "If-None-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -30219,11 +30898,20 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Cache-Control"?: string;
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["PageRequirement"];
                 };
+            };
+            /** @description Not Modified: the answer has not changed since the one whose ETag If-None-Match names */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad Request */
             400: {
@@ -30552,7 +31240,10 @@ export interface operations {
     getRequirement: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags of answers the client holds (the ETag header of an earlier answer); while the answer is unchanged it is 304 Not Modified, without a body. * matches any answer */
+                "If-None-Match"?: string;
+            };
             path: {
                 id: string;
                 requirementId: string;
@@ -30564,11 +31255,20 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Cache-Control"?: string;
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Requirement"];
                 };
+            };
+            /** @description Not Modified: the answer has not changed since the one whose ETag If-None-Match names */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad Request */
             400: {
@@ -31229,7 +31929,10 @@ export interface operations {
     getStandardTree: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags of answers the client holds (the ETag header of an earlier answer); while the answer is unchanged it is 304 Not Modified, without a body. * matches any answer */
+                "If-None-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -31240,11 +31943,20 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Cache-Control"?: string;
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["StandardTree"];
                 };
+            };
+            /** @description Not Modified: the answer has not changed since the one whose ETag If-None-Match names */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad Request */
             400: {

@@ -8,6 +8,7 @@ import { emailRoutes } from '../features/email/routes'
 import { entitiesRoutes } from '../features/entities/routes'
 import { evidenceRoutes } from '../features/evidence/routes'
 import { invitesRoutes } from '../features/invites/routes'
+import { insightRoutes } from '../features/insight/routes'
 import { loginRoutes } from '../features/login/routes'
 import { notFoundRoutes } from '../features/not-found/routes'
 import { notificationsRoutes } from '../features/notifications/routes'
@@ -48,6 +49,7 @@ export const routes: RouteRecordRaw[] = [
   ...standardsRoutes,
   ...entitiesRoutes,
   ...projectsRoutes,
+  ...insightRoutes,
   ...evidenceRoutes,
   ...assessmentsRoutes,
   ...attestationsRoutes,

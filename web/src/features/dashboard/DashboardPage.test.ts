@@ -1,17 +1,34 @@
 import { mount } from '@vue/test-utils'
+import { ElMessageBox } from 'element-plus'
 import { createPinia, setActivePinia } from 'pinia'
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createMemoryHistory, createRouter } from 'vue-router'
 import { createAppI18n } from '../../app/i18n'
 import { usePreferencesStore } from '../../app/preferences'
 import { settle } from '../../app/testing'
-import { fetchDashboard, fetchHealth, type Dashboard } from './api'
+import { ApiError } from '../../api/client'
+import {
+  fetchDashboard,
+  fetchDashboardLayout,
+  fetchHealth,
+  resetDashboardLayout,
+  saveDashboardLayout,
+  type Dashboard,
+  type DashboardLayout,
+} from './api'
 import DashboardPage from './DashboardPage.vue'
+import type { Tile } from './layout'
+import { WIDGET_IDS } from './widgets'
 
+// The charts' tables are what these tests read; ECharts needs a real browser.
+vi.mock('./barChartAsync', () => ({ BarChartAsync: { template: '<div class="bar-chart" />' } }))
 vi.mock('./api', async (importOriginal) => ({
   ...(await importOriginal<typeof import('./api')>()),
   fetchDashboard: vi.fn(),
   fetchHealth: vi.fn(),
+  fetchDashboardLayout: vi.fn(),
+  saveDashboardLayout: vi.fn(),
+  resetDashboardLayout: vi.fn(),
 }))
 
 const DASHBOARD: Dashboard = {
@@ -24,7 +41,41 @@ const DASHBOARD: Dashboard = {
   upcoming: [{ id: 'as_1', title: 'Payments review', entityName: 'Shop', state: 'in_progress', dueDate: '2026-11-20', overdue: true }],
   weakestRequirements: [{ requirementId: 'rq_1', identifier: 'V2.1.1', name: 'Password length', standardId: 'st_1', standardName: 'ASVS', answered: 2, no: 1, partial: 1, score: 25 }],
   expiringCited: [{ id: 'ev_1', name: 'Pentest report', validUntil: '2026-12-01', expired: false, attestationId: 'at_1', assessmentTitle: 'Payments review' }],
+  recentActivity: [
+    {
+      assessmentId: 'as_1',
+      assessmentTitle: 'Payments review',
+      entry: {
+        id: 7, occurredAt: '2026-11-28T09:00:00Z', actor: { id: 'us_ada', username: 'ada', displayName: 'Ada' }, action: 'evidence.approved',
+        targetType: 'evidence', targetId: 'ev_1', targetName: 'Pentest report', targetLink: '/evidence/ev_1', details: {},
+      },
+    },
+  ],
 }
+
+// EVERYTHING shows every widget of today's page; ASSESSOR is a role's default of three.
+const EVERYTHING: Tile[] = [
+  { widget: 'openAssessments', x: 0, y: 0, w: 2, h: 2 },
+  { widget: 'overdueAssessments', x: 2, y: 0, w: 2, h: 2 },
+  { widget: 'assessmentPipeline', x: 0, y: 2, w: 6, h: 7 },
+  { widget: 'conformance', x: 6, y: 2, w: 6, h: 7 },
+  { widget: 'upcomingDueDates', x: 0, y: 9, w: 6, h: 7 },
+  { widget: 'weakestRequirements', x: 6, y: 9, w: 6, h: 7 },
+  { widget: 'expiringCitedEvidence', x: 0, y: 16, w: 12, h: 5 },
+  { widget: 'recentActivity', x: 0, y: 21, w: 12, h: 7 },
+]
+const ASSESSOR: Tile[] = [
+  { widget: 'overdueAssessments', x: 0, y: 0, w: 3, h: 2 },
+  { widget: 'upcomingDueDates', x: 0, y: 2, w: 6, h: 7 },
+  { widget: 'conformance', x: 6, y: 2, w: 6, h: 7 },
+]
+const layoutOf = (widgets: Tile[], isDefault = true): DashboardLayout => ({
+  widgets,
+  isDefault,
+  defaultRole: 'assessor',
+  catalogue: [...WIDGET_IDS],
+  ...(isDefault ? {} : { updatedAt: '2026-11-28T10:00:00Z' }),
+})
 
 const stub = { template: '<div />' }
 
@@ -45,14 +96,24 @@ async function mountPage() {
   return wrapper
 }
 
+/** shown is the widgets the page shows, in the order of the page. */
+const shown = () => [...document.querySelectorAll<HTMLElement>('[data-widget]')].map((el) => el.dataset.widget)
+const click = (selector: string) => document.querySelector<HTMLElement>(selector)!.click()
+const menuItem = (widget: string, text: string) =>
+  [...document.querySelectorAll<HTMLElement>(`.dash-menu--${widget} .el-dropdown-menu__item`)].find((item) => item.textContent?.trim() === text)!
+
 describe('DashboardPage', () => {
+  beforeEach(() => {
+    vi.mocked(fetchDashboard).mockResolvedValue(DASHBOARD)
+    vi.mocked(fetchHealth).mockResolvedValue({ status: 'ok' } as never)
+    vi.mocked(fetchDashboardLayout).mockResolvedValue(layoutOf(EVERYTHING, false))
+  })
   afterEach(() => {
+    vi.clearAllMocks()
     document.body.innerHTML = ''
   })
 
   it('shows the key figures as links to the lists they count, and the lists', async () => {
-    vi.mocked(fetchDashboard).mockResolvedValue(DASHBOARD)
-    vi.mocked(fetchHealth).mockResolvedValue({ status: 'ok' } as never)
     const wrapper = await mountPage()
     const overdue = wrapper.get('[data-test="kpi-overdue"]')
     expect(overdue.text()).toContain('1')
@@ -62,15 +123,127 @@ describe('DashboardPage', () => {
     expect(wrapper.get('[data-test="dashboard-upcoming"]').text()).toContain('overdue since')
     expect(wrapper.get('[data-test="dashboard-weakest"]').text()).toContain('V2.1.1')
     expect(wrapper.get('[data-test="dashboard-cited"]').text()).toContain('Pentest report')
+    expect(wrapper.get('[data-test="dashboard-activity"]').text()).toContain('Ada approved “Pentest report”')
   })
 
   it('offers every chart as a table', async () => {
-    vi.mocked(fetchDashboard).mockResolvedValue(DASHBOARD)
     const wrapper = await mountPage()
     await wrapper.get('[data-test="chart-conformance-table-toggle"]').trigger('click')
     await settle()
     const table = wrapper.get('[data-test="chart-conformance-table"]')
     expect(table.text()).toContain('ASVS 5.0.0')
     expect(table.text()).toContain('82.54%')
+  })
+
+  it('shows the widgets of the layout and only those, in reading order, on the grid', async () => {
+    vi.mocked(fetchDashboardLayout).mockResolvedValue(layoutOf([...ASSESSOR].reverse()))
+    const wrapper = await mountPage()
+    expect(shown()).toEqual(['overdueAssessments', 'upcomingDueDates', 'conformance'])
+    expect(wrapper.find('[data-test="dashboard-weakest"]').exists()).toBe(false)
+    const chart = wrapper.get('[data-widget="conformance"]').element as HTMLElement
+    expect(chart.style.gridColumn).toBe('7 / span 6')
+    expect(chart.style.gridRow).toBe('3 / span 7')
+    expect(wrapper.find('[data-test="dashboard-edit-actions"]').exists()).toBe(false)
+  })
+
+  it('shows every widget and says so when the layout cannot be read', async () => {
+    vi.mocked(fetchDashboardLayout).mockRejectedValue(new ApiError(503, 'service_unavailable', 'The database is not answering.', 'req'))
+    const wrapper = await mountPage()
+    expect(shown()).toHaveLength(WIDGET_IDS.length)
+    expect(wrapper.text()).toContain('Your layout could not be loaded')
+  })
+
+  it('arranges the layout: remove, add, move and resize from the keyboard, then save', async () => {
+    vi.mocked(fetchDashboardLayout).mockResolvedValue(layoutOf(ASSESSOR))
+    vi.mocked(saveDashboardLayout).mockImplementation(async (widgets) => layoutOf(widgets, false))
+    const wrapper = await mountPage()
+    click('[data-test="dashboard-customize"]')
+    await settle()
+    expect(wrapper.text()).toContain('The default layout of your role')
+    // The widgets' own links are out of reach while arranging.
+    expect(wrapper.get('[data-widget="overdueAssessments"] .dash-tile__body').attributes('inert')).toBeDefined()
+
+    click('[data-remove="upcomingDueDates"]')
+    await settle()
+    expect(shown()).toEqual(['overdueAssessments', 'conformance'])
+    expect(wrapper.get('[data-test="dashboard-announcement"]').text()).toBe('Next due dates removed')
+
+    click('[data-test="dashboard-add"]')
+    await settle()
+    expect(document.querySelector('[data-test="add-upcomingDueDates"]')).not.toBeNull()
+    expect(document.querySelector('[data-test="add-conformance"]')).toBeNull()
+    click('[data-test="add-health"]')
+    await settle()
+    expect(shown()).toContain('health')
+
+    // The arrow keys on the move handle move the tile, with Shift they resize it.
+    const handle = wrapper.get('[data-move="overdueAssessments"]')
+    await handle.trigger('keydown', { key: 'ArrowRight' })
+    await settle()
+    await wrapper.get('[data-move="overdueAssessments"]').trigger('keydown', { key: 'ArrowRight', shiftKey: true })
+    await settle()
+    expect(wrapper.get('[data-test="dashboard-announcement"]').text()).toBe('Overdue assessments: column 2, row 1, 4 columns wide, 2 rows high')
+    expect(document.activeElement?.getAttribute('data-move')).toBe('overdueAssessments')
+
+    // The tile's menu does the same.
+    document.querySelector<HTMLElement>('[data-menu="conformance"]')!.focus()
+    click('[data-menu="conformance"]')
+    await settle()
+    expect(menuItem('conformance', 'Wider').getAttribute('aria-disabled')).toBe('true') // it reaches the last column
+    menuItem('conformance', 'Narrower').click()
+    await settle()
+
+    click('[data-test="dashboard-save"]')
+    await settle()
+    const sent = vi.mocked(saveDashboardLayout).mock.calls[0]?.[0] ?? []
+    expect(sent.find((t) => t.widget === 'overdueAssessments')).toEqual({ widget: 'overdueAssessments', x: 1, y: 0, w: 4, h: 2 })
+    expect(sent.find((t) => t.widget === 'conformance')?.w).toBe(5)
+    expect(sent.map((t) => t.widget).sort()).toEqual(['conformance', 'health', 'overdueAssessments'])
+    expect(wrapper.find('[data-test="dashboard-edit-actions"]').exists()).toBe(false)
+    expect(shown()).toEqual(sent.map((t) => t.widget))
+    expect(wrapper.find('[data-move="overdueAssessments"]').exists()).toBe(false)
+  })
+
+  it('drops the changes on Cancel, and shows why a save failed', async () => {
+    vi.mocked(fetchDashboardLayout).mockResolvedValue(layoutOf(ASSESSOR))
+    vi.mocked(saveDashboardLayout).mockRejectedValue(
+      new ApiError(400, 'validation_failed', 'The request is invalid.', 'req', [{ field: 'widgets[0]', code: 'overlap', message: 'overlaps' }]),
+    )
+    const wrapper = await mountPage()
+    click('[data-test="dashboard-customize"]')
+    await settle()
+    click('[data-remove="conformance"]')
+    await settle()
+    click('[data-test="dashboard-save"]')
+    await settle()
+    expect(wrapper.text()).toContain('The layout could not be saved')
+    expect(wrapper.find('[data-test="dashboard-edit-actions"]').exists()).toBe(true)
+    click('[data-test="dashboard-cancel"]')
+    await settle()
+    expect(shown()).toEqual(['overdueAssessments', 'upcomingDueDates', 'conformance'])
+  })
+
+  it('goes back to the default of the role on Reset, after asking', async () => {
+    vi.mocked(fetchDashboardLayout).mockResolvedValue(layoutOf(EVERYTHING, false))
+    vi.mocked(resetDashboardLayout).mockResolvedValue(layoutOf(ASSESSOR))
+    const confirm = vi.spyOn(ElMessageBox, 'confirm').mockRejectedValueOnce('cancel').mockResolvedValueOnce('confirm' as never)
+    const wrapper = await mountPage()
+    click('[data-test="dashboard-customize"]')
+    await settle()
+    click('[data-test="dashboard-reset"]')
+    await settle()
+    expect(resetDashboardLayout).not.toHaveBeenCalled()
+    click('[data-test="dashboard-reset"]')
+    await settle()
+    expect(confirm).toHaveBeenCalledTimes(2)
+    expect(resetDashboardLayout).toHaveBeenCalledOnce()
+    expect(shown()).toEqual(['overdueAssessments', 'upcomingDueDates', 'conformance'])
+    expect(wrapper.find('[data-test="dashboard-edit-actions"]').exists()).toBe(false)
+  })
+
+  it('says so when the dashboard shows nothing', async () => {
+    vi.mocked(fetchDashboardLayout).mockResolvedValue(layoutOf([], false))
+    const wrapper = await mountPage()
+    expect(wrapper.get('[data-test="dashboard-empty"]').text()).toContain('Choose Customize to add some')
   })
 })

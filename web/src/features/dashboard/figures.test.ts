@@ -24,6 +24,7 @@ const DASHBOARD: Dashboard = {
   upcoming: [],
   weakestRequirements: [],
   expiringCited: [],
+  recentActivity: [],
 }
 
 describe('dashboard figures', () => {

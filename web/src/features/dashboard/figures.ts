@@ -1,5 +1,6 @@
 import type { RouteLocationRaw } from 'vue-router'
 import type { Dashboard } from './api'
+import type { WidgetId } from './layout'
 
 /** Kpi is one key figure of the dashboard: its count, the locale key of its label and where it leads. */
 export interface Kpi {
@@ -34,7 +35,7 @@ export interface ChartItem {
 
 /** pipelineOf is the assessments by state, in lifecycle order, labelled by `label`. */
 export function pipelineOf(d: Dashboard, label: (state: string) => string): ChartItem[] {
-  return (d.assessments.byState ?? []).map((x) => ({ label: label(x.state), value: x.count }))
+  return statesOf(d.assessments.byState, label)
 }
 
 /** conformanceOf is the mean score per standard of the finished assessments (standards without a score left out). */
@@ -42,4 +43,19 @@ export function conformanceOf(d: Dashboard): ChartItem[] {
   return (d.conformance ?? [])
     .filter((c) => c.averageScore !== null)
     .map((c) => ({ label: c.standardVersion ? `${c.name} ${c.standardVersion}` : c.name, value: c.averageScore as number }))
+}
+
+/** statesOf is a list of counts by state, in the server's order, labelled by `label`. */
+export function statesOf(list: { state: string; count: number }[] | null | undefined, label: (state: string) => string): ChartItem[] {
+  return (list ?? []).map((x) => ({ label: label(x.state), value: x.count }))
+}
+
+/** KPI_WIDGETS maps each key-figure widget to its figure's key (kpisOf, `dashboard.kpis.<key>`). */
+export const KPI_WIDGETS: Readonly<Partial<Record<WidgetId, string>>> = {
+  openAssessments: 'openAssessments',
+  overdueAssessments: 'overdue',
+  evidenceInReview: 'inReview',
+  evidenceExpiring: 'evidenceExpiring',
+  sealedAttestations: 'sealed',
+  attestationsExpiring: 'attestationsExpiring',
 }

@@ -18,25 +18,9 @@ export type Relationship = Schemas['Relationship']
 export type Policy = Schemas['Policy']
 
 
-/** ENTITY_TYPES lists every entity type, in the order pickers offer them. */
-export const ENTITY_TYPES = [
-  'organization',
-  'business_unit',
-  'team',
-  'product',
-  'product_version',
-  'component',
-  'service',
-  'project',
-  'vendor',
-  'supplier',
-] as const
+import { ENTITY_TYPES, type EntityType } from '../../resources/catalogue/entityTypes'
 
-/** EntityType is what an entity is (the column entities.entity_type). */
-export type EntityType = Entity['type']
-
-/** ENTITY_TYPES_COMPLETE proves that ENTITY_TYPES lists exactly the generated enum. */
-export const ENTITY_TYPES_COMPLETE: AssertSame<EntityType, (typeof ENTITY_TYPES)[number]> = true
+export { ENTITY_TYPES, type EntityType }
 
 /** ENTITY_STATES lists an entity's states; archived ones are hidden from lists by default. */
 export const ENTITY_STATES = ['active', 'inactive', 'archived'] as const

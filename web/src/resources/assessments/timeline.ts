@@ -1,8 +1,12 @@
-import type { TimelineEntry } from './types'
+import type { components } from '../../api/schema'
 
 // Timeline entries in words: the audit action picks a sentence (assessments.timeline.actions.*),
 // the entry's details fill it in. Unknown actions show as recorded, so a newer server
-// never makes the timeline fail.
+// never makes the timeline fail. The assessment's timeline tab and the dashboard's recent
+// activity word their entries the same way (TimelineSentence).
+
+/** TimelineEntry is one change under an assessment, from the audit log. */
+export type TimelineEntry = components['schemas']['TimelineEntry']
 
 /** TIMELINE_ACTIONS are the audit actions with a sentence of their own. */
 export const TIMELINE_ACTIONS = [

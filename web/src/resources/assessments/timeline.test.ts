@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { actorLabel, describeEntry } from './timeline'
-import type { TimelineEntry } from './types'
+import { actorLabel, describeEntry, type TimelineEntry } from './timeline'
 
 // The service may record no details at all (null), whatever the schema says.
 const entry = (action: string, details: Record<string, unknown> | null = {}): TimelineEntry => ({

@@ -1,0 +1,284 @@
+package work
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/assay-dev/assay/pkg/assess"
+	"github.com/assay-dev/assay/pkg/postgres"
+)
+
+// Progress over time and the portfolio (assess.InsightService; docs/assessments.md,
+// "Progress over time and portfolio"). A result is a finished assessment's score for one of
+// its standards (assessment_standards.conformance_score, kept when it completed) at its
+// completion time. Every statement carries the caller's visibility condition — in the set form
+// the assessment list uses over all results, in the correlated form over the few of one
+// entity or one page (postgres.AssessmentVisibleEachSQL) — so no point, cell or count includes
+// an assessment the caller could not open.
+
+// InsightService implements assess.InsightService.
+type InsightService struct{ db *postgres.DB }
+
+// NewInsightService returns the score history and the portfolio on db.
+func NewInsightService(db *postgres.DB) *InsightService { return &InsightService{db} }
+
+// finishedSQL is the condition "assessment a is finished": complete or archived.
+var finishedSQL = "a.state IN " + postgres.SQLList(assess.FinishedAssessmentStates)
+
+// completedAtSQL is when assessment a was completed: its end time, which completing sets and
+// archiving keeps (rows written without the API may lack it: their last change then).
+const completedAtSQL = "coalesce(a.ended_at, a.updated_at)"
+
+// ScoreHistory implements assess.InsightService: the entity's results, the most recent
+// assess.ScoreHistoryMax of them, answered oldest first.
+func (s *InsightService) ScoreHistory(ctx context.Context, entityID string, q assess.ScoreHistoryQuery, actor assess.Actor) (assess.ScoreHistory, error) {
+	out := assess.ScoreHistory{EntityID: entityID, Points: []assess.ScorePoint{}}
+	if err := q.Validate(); err != nil {
+		return out, err
+	}
+	if !assess.ValidID(assess.PrefixEntity, entityID) {
+		return out, errEntityNotFound
+	}
+	if err := s.checkFilters(ctx, entityID, "", q.Standard); err != nil {
+		return out, err
+	}
+	args := postgres.SQLArgs{entityID}
+	conds := []string{"a.entity_id = $1", finishedSQL}
+	if q.Standard != "" {
+		conds = append(conds, "s.standard_id = "+args.Add(q.Standard))
+	}
+	// An entity has few finished assessments: each is tested by the lookups of its ties rather
+	// than against the participant's whole set.
+	if vis := postgres.AssessmentVisibleEachSQL(actor, "a.id", args.Add); vis != "" {
+		conds = append(conds, vis)
+	}
+	rows, err := s.db.Pool.Query(ctx, `SELECT a.id, a.title, a.state, `+completedAtSQL+`, st.id, st.name, st.standard_version,
+			coalesce(nullif(l.title, ''), l.identifier, ''), s.conformance_score::float8
+		FROM assessments a JOIN assessment_standards s ON s.assessment_id = a.id JOIN standards st ON st.id = s.standard_id
+		LEFT JOIN levels l ON l.id = s.level_id
+		WHERE `+strings.Join(conds, " AND ")+`
+		ORDER BY `+completedAtSQL+` DESC, a.id DESC, lower(st.name) DESC, st.id DESC LIMIT `+strconv.Itoa(assess.ScoreHistoryMax+1), args...)
+	if err != nil {
+		return out, postgres.DBError(err)
+	}
+	points, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (assess.ScorePoint, error) {
+		var p assess.ScorePoint
+		err := r.Scan(&p.AssessmentID, &p.AssessmentTitle, &p.State, &p.CompletedAt, &p.StandardID, &p.StandardName,
+			&p.StandardVersion, &p.LevelName, &p.Score)
+		return p, err
+	})
+	if err != nil {
+		return out, postgres.DBError(err)
+	}
+	if len(points) > assess.ScoreHistoryMax {
+		points, out.Truncated = points[:assess.ScoreHistoryMax], true
+	}
+	slices.Reverse(points)
+	for i := range points {
+		points[i].CompletedAt = points[i].CompletedAt.UTC()
+	}
+	out.Points = append(out.Points, points...)
+	return out, nil
+}
+
+// checkFilters answers 404 when a filter names a record that does not exist: the entity
+// (when entityID is set), the project or the standard, each naming its field. Entities,
+// projects and standards are not subject to the object-level rule: whoever may call these
+// reads may know they exist.
+func (s *InsightService) checkFilters(ctx context.Context, entityID, projectID, standardID string) error {
+	var entity, project, standard bool
+	err := s.db.Pool.QueryRow(ctx, `SELECT $1 = '' OR EXISTS (SELECT 1 FROM entities WHERE id = $1),
+		$2 = '' OR EXISTS (SELECT 1 FROM projects WHERE id = $2), $3 = '' OR EXISTS (SELECT 1 FROM standards WHERE id = $3)`,
+		entityID, projectID, standardID).Scan(&entity, &project, &standard)
+	switch {
+	case err != nil:
+		return postgres.DBError(err)
+	case !entity:
+		return errEntityNotFound
+	case !project:
+		return unknownFilter("project", "No such project.")
+	case !standard:
+		return unknownFilter("standard", "No such standard.")
+	}
+	return nil
+}
+
+// unknownFilter is the 404 of a filter naming no record, the detail naming the field.
+func unknownFilter(field, message string) error {
+	return &assess.Error{Code: assess.ECodeNotFound, Message: message,
+		Details: []assess.Detail{{Field: field, Code: "unknown", Message: message}}}
+}
+
+// portfolioScope is the results a portfolio is made of, as a query of (entity_id,
+// standard_id): one row per finished assessment the actor may see and each of its standards,
+// of an entity that is not archived, narrowed by q. Its parameters are added through arg.
+func portfolioScope(q assess.PortfolioQuery, actor assess.Actor, arg func(any) string) string {
+	conds := []string{finishedSQL, "e.state <> " + postgres.SQLLiteral(assess.EntityArchived)}
+	if q.Project != "" {
+		conds = append(conds, "a.project_id = "+arg(q.Project))
+	}
+	if q.Standard != "" {
+		conds = append(conds, "s.standard_id = "+arg(q.Standard))
+	}
+	if q.EntityType != "" {
+		conds = append(conds, "e.entity_type = "+arg(q.EntityType))
+	}
+	if pattern := postgres.LikePattern(q.Q); pattern != "" {
+		conds = append(conds, "e.name ILIKE "+arg(pattern))
+	}
+	if vis := postgres.AssessmentVisibleSQL(actor, "a.id", arg); vis != "" {
+		conds = append(conds, vis)
+	}
+	return `SELECT a.entity_id, s.standard_id
+		FROM assessments a JOIN assessment_standards s ON s.assessment_id = a.id JOIN entities e ON e.id = a.entity_id
+		WHERE ` + strings.Join(conds, " AND ")
+}
+
+// portfolioOrder is the order of the portfolio's rows: by name.
+var portfolioOrder = postgres.SortOrder{Name: "name", Keys: []postgres.SortKey{{Expr: "lower(e.name)", Typ: "text"}, {Expr: "e.id", Typ: "text"}}}
+
+// portfolioRowsSQL selects the portfolio's rows with what every page shows, reading the
+// results in scope (r) once — for a participant the visibility condition is the costly part:
+// the columns (cols: every standard with results, ranked by the entities it has results for),
+// the entities with results in the kept columns (kept), and, on every row, the total of rows and
+// the columns as JSON. The list adds the keyset condition, the order and the limit.
+const portfolioRowsSQL = `WITH r AS MATERIALIZED ({scope}),
+	cols AS (SELECT r.standard_id, row_number() OVER (ORDER BY count(DISTINCT r.entity_id) DESC, r.standard_id) AS rank
+		FROM r GROUP BY r.standard_id),
+	kept AS MATERIALIZED (SELECT DISTINCT r.entity_id FROM r JOIN cols ON cols.standard_id = r.standard_id AND cols.rank <= {max})
+	SELECT e.id, e.name, e.entity_type, lower(e.name), (SELECT count(*) FROM kept),
+		(SELECT jsonb_agg(jsonb_build_object('id', st.id, 'name', st.name, 'version', st.standard_version, 'rank', cols.rank))
+			FROM cols JOIN standards st ON st.id = cols.standard_id WHERE cols.rank <= {max} + 1)
+	FROM entities e`
+
+// portfolioRow is a row of portfolioRowsSQL.
+type portfolioRow struct {
+	assess.PortfolioRow
+	sortName string
+	total    int
+	cols     []byte
+}
+
+// rankedStandard is a column as portfolioRowsSQL answers it, with its rank.
+type rankedStandard struct {
+	assess.PortfolioStandard
+	Rank int `json:"rank"`
+}
+
+// Portfolio implements assess.InsightService: a page of entity rows by name with the total and
+// the columns over every page, then the cells of that page, in one read-only snapshot so they
+// agree with each other.
+func (s *InsightService) Portfolio(ctx context.Context, q assess.PortfolioQuery, actor assess.Actor) (assess.Portfolio, error) {
+	out := assess.Portfolio{Standards: []assess.PortfolioStandard{}, Items: []assess.PortfolioRow{}}
+	if err := q.Validate(); err != nil {
+		return out, err
+	}
+	if err := s.checkFilters(ctx, "", q.Project, q.Standard); err != nil {
+		return out, err
+	}
+	tx, err := s.db.Pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
+	if err != nil {
+		return out, postgres.DBError(err)
+	}
+	defer func() { _ = tx.Rollback(context.WithoutCancel(ctx)) }()
+	// The cursor is bound to the filters through their values (each of its own form: ids by
+	// their prefix, the name as a pattern) and to the caller through the visibility condition's.
+	l := postgres.NewList("portfolio", "", portfolioOrder)
+	l.Sel = strings.NewReplacer("{scope}", portfolioScope(q, actor, l.Arg), "{max}", strconv.Itoa(assess.PortfolioMaxStandards)).Replace(portfolioRowsSQL)
+	l.Where("e.id IN (SELECT kept.entity_id FROM kept)")
+	page, err := postgres.CollectPage(ctx, tx, l, q.PageRequest, func(r pgx.Row) (portfolioRow, error) {
+		var x portfolioRow
+		err := r.Scan(&x.EntityID, &x.EntityName, &x.EntityType, &x.sortName, &x.total, &x.cols)
+		return x, err
+	}, func(x portfolioRow) []any { return []any{x.sortName, x.EntityID} })
+	if err != nil || len(page.Items) == 0 {
+		return out, err
+	}
+	out.NextCursor, out.HasMore, out.Total = page.NextCursor, page.HasMore, page.Items[0].total
+	if err := portfolioColumns(page.Items[0].cols, &out); err != nil {
+		return out, err
+	}
+	for _, x := range page.Items {
+		x.Cells = []assess.PortfolioCell{}
+		out.Items = append(out.Items, x.PortfolioRow)
+	}
+	return out, portfolioCells(ctx, tx, q, actor, &out)
+}
+
+// portfolioColumns sets the columns from their JSON: by name, the kept ones (the rank says).
+func portfolioColumns(raw []byte, out *assess.Portfolio) error {
+	var cols []rankedStandard
+	if err := json.Unmarshal(raw, &cols); err != nil {
+		return err
+	}
+	slices.SortFunc(cols, func(a, b rankedStandard) int {
+		return cmp.Or(cmp.Compare(strings.ToLower(a.Name), strings.ToLower(b.Name)), cmp.Compare(a.Version, b.Version), cmp.Compare(a.ID, b.ID))
+	})
+	for _, c := range cols {
+		if c.Rank > assess.PortfolioMaxStandards {
+			out.StandardsTruncated = true
+			continue
+		}
+		out.Standards = append(out.Standards, c.PortfolioStandard)
+	}
+	return nil
+}
+
+// portfolioCells fills in the cells of the page's rows: per entity and column, the latest
+// result (completion time, then the newest id) and how many there are. The candidates are the
+// page's entities' finished assessments, few enough to test each by the lookups of its ties.
+func portfolioCells(ctx context.Context, q postgres.Querier, pq assess.PortfolioQuery, actor assess.Actor, out *assess.Portfolio) error {
+	entities, standards := make([]string, len(out.Items)), make([]string, len(out.Standards))
+	row, column := map[string]int{}, map[string]int{}
+	for i, it := range out.Items {
+		entities[i], row[it.EntityID] = it.EntityID, i
+	}
+	for i, st := range out.Standards {
+		standards[i], column[st.ID] = st.ID, i
+	}
+	args := postgres.SQLArgs{entities, standards}
+	conds := []string{"a.entity_id = ANY($1)", "s.standard_id = ANY($2)", finishedSQL}
+	if pq.Project != "" {
+		conds = append(conds, "a.project_id = "+args.Add(pq.Project))
+	}
+	if vis := postgres.AssessmentVisibleEachSQL(actor, "a.id", args.Add); vis != "" {
+		conds = append(conds, vis)
+	}
+	rows, err := q.Query(ctx, `SELECT DISTINCT ON (a.entity_id, s.standard_id) a.entity_id, s.standard_id, a.id, a.title, `+completedAtSQL+`,
+			s.conformance_score::float8, count(*) OVER (PARTITION BY a.entity_id, s.standard_id)
+		FROM assessments a JOIN assessment_standards s ON s.assessment_id = a.id
+		WHERE `+strings.Join(conds, " AND ")+`
+		ORDER BY a.entity_id, s.standard_id, `+completedAtSQL+` DESC, a.id DESC`, args...)
+	if err != nil {
+		return postgres.DBError(err)
+	}
+	cells, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (entityCell, error) {
+		var c entityCell
+		err := r.Scan(&c.entity, &c.StandardID, &c.AssessmentID, &c.AssessmentTitle, &c.CompletedAt, &c.Score, &c.Completed)
+		c.CompletedAt = c.CompletedAt.UTC()
+		return c, err
+	})
+	if err != nil {
+		return postgres.DBError(err)
+	}
+	slices.SortStableFunc(cells, func(a, b entityCell) int { return column[a.StandardID] - column[b.StandardID] })
+	for _, c := range cells {
+		it := &out.Items[row[c.entity]]
+		it.Cells = append(it.Cells, c.PortfolioCell)
+	}
+	return nil
+}
+
+// entityCell is a cell with the entity of its row.
+type entityCell struct {
+	entity string
+	assess.PortfolioCell
+}
+
+var _ assess.InsightService = (*InsightService)(nil)
