@@ -132,7 +132,10 @@ journey(
     await page.keyboard.press('Control+k')
     const search = page.getByRole('dialog', { name: 'Search' })
     const box = search.getByPlaceholder('Search standards, requirements, assessments, evidence…')
-    await box.fill(requirement.identifier)
+    // The box has the focus once the dialog is open: one types straight away.
+    await page.waitForFunction(() => globalThis.document.activeElement?.getAttribute('placeholder')?.startsWith('Search standards'))
+    await page.keyboard.type(requirement.identifier)
+    assert.equal(await box.inputValue(), requirement.identifier)
     const target = `/standards/${standard.id}?requirement=${requirement.id}`
     const hit = search.locator(`[data-test="search-hit"][href="${target}"]`)
     await hit.waitFor()
