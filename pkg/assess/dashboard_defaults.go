@@ -7,7 +7,8 @@ import "slices"
 // administrators get every part of the page as it was before layouts (which is also the
 // general default, for users holding only custom roles), with the recent activity; assessors
 // their work queue, what changed on it and the risks; assessees their due dates, evidence and
-// what changed; standards people conformance and the requirements most often not met.
+// what changed; standards people conformance, the answers behind it and the requirements
+// most often not met.
 
 // DashboardDefaultRoles are the roles with a default layout of their own, in the order that
 // decides for a user holding several: the first wins.
@@ -28,7 +29,8 @@ func keyFigures() []DashboardTile {
 var dashboardDefaults = map[string]func() []DashboardTile{
 	"": func() []DashboardTile {
 		return append(keyFigures(),
-			DashboardTile{WidgetAssessmentPipeline, 0, 2, 6, 7}, DashboardTile{WidgetConformance, 6, 2, 6, 7},
+			DashboardTile{WidgetAssessmentPipeline, 0, 2, 4, 7}, DashboardTile{WidgetConformance, 4, 2, 4, 7},
+			DashboardTile{WidgetAnswers, 8, 2, 4, 7},
 			DashboardTile{WidgetUpcomingDueDates, 0, 9, 6, 7}, DashboardTile{WidgetWeakestRequirements, 6, 9, 6, 7},
 			DashboardTile{WidgetRecentActivity, 0, 16, 6, 7}, DashboardTile{WidgetExpiringCited, 6, 16, 6, 7},
 			DashboardTile{WidgetWelcome, 0, 23, 6, 7}, DashboardTile{WidgetHealth, 6, 23, 6, 7})
@@ -55,7 +57,7 @@ var dashboardDefaults = map[string]func() []DashboardTile{
 
 func standardsDefault() []DashboardTile {
 	return []DashboardTile{
-		{WidgetConformance, 0, 0, 6, 7}, {WidgetWeakestRequirements, 6, 0, 6, 7},
+		{WidgetConformance, 0, 0, 4, 7}, {WidgetAnswers, 4, 0, 4, 7}, {WidgetWeakestRequirements, 8, 0, 4, 7},
 		{WidgetWelcome, 0, 7, 6, 7}, {WidgetHealth, 6, 7, 6, 7},
 	}
 }

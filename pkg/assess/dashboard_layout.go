@@ -27,6 +27,7 @@ const (
 	WidgetAttestationsExpiring DashboardWidget = "attestationsExpiring"  // key figure: attestations expiring soon
 	WidgetAssessmentPipeline   DashboardWidget = "assessmentPipeline"    // chart: assessments by state
 	WidgetConformance          DashboardWidget = "conformance"           // chart: conformance by standard
+	WidgetAnswers              DashboardWidget = "answers"               // chart: the finished assessments' answers by result
 	WidgetEvidenceByState      DashboardWidget = "evidenceByState"       // chart: evidence by state
 	WidgetAttestationsByState  DashboardWidget = "attestationsByState"   // chart: attestations by state
 	WidgetUpcomingDueDates     DashboardWidget = "upcomingDueDates"      // list: the next due dates
@@ -41,8 +42,8 @@ const (
 var DashboardWidgets = []DashboardWidget{
 	WidgetOpenAssessments, WidgetOverdueAssessments, WidgetEvidenceInReview, WidgetEvidenceExpiring,
 	WidgetSealedAttestations, WidgetAttestationsExpiring, WidgetAssessmentPipeline, WidgetConformance,
-	WidgetEvidenceByState, WidgetAttestationsByState, WidgetUpcomingDueDates, WidgetWeakestRequirements,
-	WidgetExpiringCited, WidgetRecentActivity, WidgetWelcome, WidgetHealth,
+	WidgetAnswers, WidgetEvidenceByState, WidgetAttestationsByState, WidgetUpcomingDueDates,
+	WidgetWeakestRequirements, WidgetExpiringCited, WidgetRecentActivity, WidgetWelcome, WidgetHealth,
 }
 
 // The bounds of a layout. A tile spans w columns from column x (0-based) and h rows from row
@@ -56,7 +57,7 @@ const (
 
 // DashboardTile places one widget on the grid.
 type DashboardTile struct {
-	Widget DashboardWidget `json:"widget" enum:"openAssessments,overdueAssessments,evidenceInReview,evidenceExpiring,sealedAttestations,attestationsExpiring,assessmentPipeline,conformance,evidenceByState,attestationsByState,upcomingDueDates,weakestRequirements,expiringCitedEvidence,recentActivity,welcome,health" doc:"Which widget of the catalogue"`
+	Widget DashboardWidget `json:"widget" enum:"openAssessments,overdueAssessments,evidenceInReview,evidenceExpiring,sealedAttestations,attestationsExpiring,assessmentPipeline,conformance,answers,evidenceByState,attestationsByState,upcomingDueDates,weakestRequirements,expiringCitedEvidence,recentActivity,welcome,health" doc:"Which widget of the catalogue"`
 	X      int             `json:"x" minimum:"0" maximum:"11" doc:"First column, 0–11"`
 	Y      int             `json:"y" minimum:"0" maximum:"399" doc:"First row, from 0; y + h is at most 400"`
 	W      int             `json:"w" minimum:"1" maximum:"12" doc:"Columns spanned, 1–12; x + w is at most 12"`

@@ -6356,7 +6356,7 @@ export interface components {
              * @description Which widget of the catalogue
              * @enum {string}
              */
-            widget: "openAssessments" | "overdueAssessments" | "evidenceInReview" | "evidenceExpiring" | "sealedAttestations" | "attestationsExpiring" | "assessmentPipeline" | "conformance" | "evidenceByState" | "attestationsByState" | "upcomingDueDates" | "weakestRequirements" | "expiringCitedEvidence" | "recentActivity" | "welcome" | "health";
+            widget: "openAssessments" | "overdueAssessments" | "evidenceInReview" | "evidenceExpiring" | "sealedAttestations" | "attestationsExpiring" | "assessmentPipeline" | "conformance" | "answers" | "evidenceByState" | "attestationsByState" | "upcomingDueDates" | "weakestRequirements" | "expiringCitedEvidence" | "recentActivity" | "welcome" | "health";
             /**
              * Format: int64
              * @description First column, 0–11

@@ -22,6 +22,7 @@ import { WIDGET_IDS } from './widgets'
 
 // The charts' tables are what these tests read; ECharts needs a real browser.
 vi.mock('./barChartAsync', () => ({ BarChartAsync: { template: '<div class="bar-chart" />' } }))
+vi.mock('./donutChartAsync', () => ({ DonutChartAsync: { template: '<div class="donut-chart" />' } }))
 vi.mock('./api', async (importOriginal) => ({
   ...(await importOriginal<typeof import('./api')>()),
   fetchDashboard: vi.fn(),

@@ -26,6 +26,7 @@ export const WIDGETS: Readonly<Record<WidgetId, WidgetSpec>> = {
   attestationsExpiring: kpi,
   assessmentPipeline: chart,
   conformance: chart,
+  answers: { size: { w: 4, h: 7 }, min: { w: 3, h: 4 } },
   evidenceByState: chart,
   attestationsByState: chart,
   upcomingDueDates: list,
