@@ -49,6 +49,11 @@ var fonts = sync.OnceValues(func() ([]*entity.CustomFont, error) {
 		AddUTF8FontFromBytes(family, fontstyle.Bold, bold).Load()
 })
 
+// renderMu makes one render at a time: gofpdf writes checksums into the font bytes, which
+// every report shares, while it subsets the fonts (the race detector found two tests
+// rendering at once; the API already renders one report at a time, pkg/httpapi/reports.go).
+var renderMu sync.Mutex
+
 // Write lays out the report r and writes the PDF to w.
 func Write(w io.Writer, r assess.Report) error {
 	pdf, err := Render(r)
@@ -63,6 +68,8 @@ func Write(w io.Writer, r assess.Report) error {
 // caller writes out without copying it. maroto cannot stream: the layout and the PDF are
 // held until written (docs/performance.md measures it).
 func Render(r assess.Report) ([]byte, error) {
+	renderMu.Lock()
+	defer renderMu.Unlock()
 	m, err := layout(r)
 	if err != nil {
 		return nil, err

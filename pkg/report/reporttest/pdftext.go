@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/pdfcpu/pdfcpu/pkg/api"
@@ -21,12 +22,24 @@ import (
 // shown with Tj mapped to Unicode through the ToUnicode CMap of the font selected with Tf.
 // So a name is "in the PDF" only if a reader would find and copy it.
 
+// configurationMu serialises pdfcpu's NewDefaultConfiguration: its first call writes the
+// package's global configuration (and its file), which parallel tests raced on (-race).
+var configurationMu sync.Mutex
+
+// strictConfiguration is pdfcpu's default configuration with strict validation.
+func strictConfiguration() *model.Configuration {
+	configurationMu.Lock()
+	defer configurationMu.Unlock()
+	conf := model.NewDefaultConfiguration()
+	conf.ValidationMode = model.ValidationStrict
+	return conf
+}
+
 // Text validates data with pdfcpu and returns the text of each page, one line per string
 // shown.
 func Text(t testing.TB, data []byte) []string {
 	t.Helper()
-	conf := model.NewDefaultConfiguration()
-	conf.ValidationMode = model.ValidationStrict
+	conf := strictConfiguration()
 	require.NoError(t, api.Validate(bytes.NewReader(data), conf), "pdfcpu validates the document strictly")
 	ctx, err := api.ReadContext(bytes.NewReader(data), conf)
 	require.NoError(t, err)
