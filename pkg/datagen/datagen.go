@@ -39,29 +39,45 @@ const Participant = "gen-participant"
 
 // Sizes says how much to generate.
 type Sizes struct {
-	Users        int
-	Entities     int
-	Projects     int
-	Assessments  int
-	Results      int // requirement rows over all started assessments (about)
-	Evidence     int
-	Claims       int
-	Seed         uint64
-	StandardsDir string // CycloneDX standards to start assessments on (*.cdx.json below it); "": generated standards
-	Now          time.Time
+	Users       int
+	Entities    int
+	Projects    int
+	Assessments int
+	Results     int // requirement rows over all started assessments (about)
+	Evidence    int
+	Claims      int
+	Audit       int // audit log rows (the timelines of the assessments, and sign-ins)
+	Notes       int // work notes on assessments
+	Seed        uint64
+	// ParticipantID, when set, is an existing user (with the assessor role) put on the team of
+	// every tenth assessment instead of a new Participant account: make bench's own
+	// participant then sees a tenth of the generated data.
+	ParticipantID string
+	StandardsDir  string // CycloneDX standards to start assessments on (*.cdx.json below it); "": generated standards
+	Now           time.Time
 }
 
 // Small is a size for tests: every kind of row, in seconds.
-var Small = Sizes{Users: 60, Entities: 40, Projects: 8, Assessments: 300, Results: 15000, Evidence: 1500, Claims: 3000, Seed: 1}
+var Small = Sizes{Users: 60, Entities: 40, Projects: 8, Assessments: 300, Results: 15000, Evidence: 1500, Claims: 3000, Audit: 6000, Notes: 600, Seed: 1}
 
 // Large is the size of the insight and scale issues' "done means".
-var Large = Sizes{Users: 2000, Entities: 1000, Projects: 200, Assessments: 10000, Results: 1000000, Evidence: 100000, Claims: 300000, Seed: 1}
+var Large = Sizes{Users: 2000, Entities: 1000, Projects: 200, Assessments: 10000, Results: 1000000, Evidence: 100000, Claims: 300000,
+	Audit: 300000, Notes: 30000, Seed: 1}
+
+// Scaled is a dataset of the scale issue (27): n rows in each of the biggest tables —
+// requirement results, audit log, claims — and the rest in Large's proportions (a hundred
+// results per assessment, a tenth as many evidence and notes as results). Scaled(1_000_000)
+// is Large with a million claims and audit rows; Scaled(1_000) has ten assessments.
+func Scaled(n int) Sizes {
+	return Sizes{Users: max(n/500, 20), Entities: max(n/1000, 10), Projects: max(n/5000, 3), Assessments: max(n/100, 10),
+		Results: n, Evidence: max(n/10, 20), Claims: n, Audit: n, Notes: max(n/10, 10), Seed: 1}
+}
 
 // Summary counts what Generate wrote.
 type Summary struct {
-	Users, Entities, Projects, Standards, Assessments, Results, Evidence, Claims int
-	ParticipantID                                                                string
-	Seconds                                                                      float64
+	Users, Entities, Projects, Standards, Assessments, Results, Evidence, Claims, Audit, Notes, Policies int
+	ParticipantID                                                                                        string
+	Seconds                                                                                              float64
 }
 
 // AssessmentStates is the share of assessments in each state, in per mille.
@@ -89,6 +105,10 @@ type gen struct {
 	standards   []standardRef
 	assessments []genAssessment
 	rows        [][]string // assessment index → its requirement rows
+	evidenceOf  [][]string // assessment index → the evidence linked to it
+	claimsOf    [][]string // assessment index → its claims
+	notesOf     [][]string // assessment index → its work notes
+	actors      []string   // every generated user and the participant (sign-ins of the audit log)
 }
 
 type standardRef struct {
@@ -110,7 +130,8 @@ func Generate(ctx context.Context, pool *pgxpool.Pool, s Sizes) (Summary, error)
 		s.Now = time.Now()
 	}
 	g := &gen{ctx: ctx, pool: pool, rng: rand.New(rand.NewPCG(s.Seed, s.Seed^0x9e3779b97f4a7c15)), now: s.Now, s: s}
-	for _, step := range []func() error{g.people, g.catalogue, g.standardsStep, g.assessmentsStep, g.resultsStep, g.evidenceStep, g.claimsStep, g.scores} {
+	for _, step := range []func() error{g.people, g.catalogue, g.standardsStep, g.assessmentsStep, g.scopeStep, g.resultsStep, g.evidenceStep, g.claimsStep,
+		g.notesStep, g.auditStep, g.scores} {
 		if err := step(); err != nil {
 			return g.out, err
 		}
@@ -157,7 +178,12 @@ func (g *gen) people() error {
 		return errors.New("datagen: the built-in roles are missing (start the server on the database once, or seed roles)")
 	}
 	n := max(g.s.Users, 3)
-	g.users = assess.NewIDs(assess.PrefixUser, g.now, n+1)
+	own := 1 // the participant's account, unless Sizes names one
+	if g.s.ParticipantID != "" {
+		own = 0
+		g.out.ParticipantID = g.s.ParticipantID
+	}
+	g.users = assess.NewIDs(assess.PrefixUser, g.now, n+own)
 	var users, links [][]any
 	for i, id := range g.users {
 		name := fmt.Sprintf("gen-user-%06d", i)
@@ -178,6 +204,7 @@ func (g *gen) people() error {
 		}
 	}
 	g.users = g.users[:n] // the participant is on no team but its own tenth
+	g.actors = append(slices.Clone(g.users), g.out.ParticipantID)
 	if err := g.copy("users", []string{"id", "username", "email", "display_name", "created_at", "updated_at"}, users); err != nil {
 		return err
 	}
@@ -441,6 +468,7 @@ func (g *gen) resultsStep() error {
 // evidenceStep writes evidence by team members of started assessments, in every state, each
 // linked to one to three requirement rows of its assessment.
 func (g *gen) evidenceStep() error {
+	g.evidenceOf = make([][]string, len(g.assessments))
 	withRows := make([]int, 0, len(g.assessments))
 	for i := range g.assessments {
 		if len(g.rows[i]) > 0 {
@@ -468,6 +496,7 @@ func (g *gen) evidenceStep() error {
 		}
 		ev = append(ev, []any{id, fmt.Sprintf("%s report %06d", strings.ToUpper(topics[k%len(topics)][:1])+topics[k%len(topics)][1:], k),
 			"Generated evidence.", state, author, reviewer, submitted, until, g.now, g.now})
+		g.evidenceOf[i] = append(g.evidenceOf[i], id)
 		seen := map[string]bool{}
 		for range 1 + g.rng.IntN(3) {
 			row := g.rows[i][g.rng.IntN(len(g.rows[i]))]
@@ -486,25 +515,12 @@ func (g *gen) evidenceStep() error {
 }
 
 // claimsStep writes claims of started assessments about one or two of their requirements,
-// each citing one piece of evidence of the same assessment when it has some.
+// each citing one piece of evidence of the same assessment when it has some; in batches, so
+// that a million claims need no more memory than fifty thousand.
 func (g *gen) claimsStep() error {
+	g.claimsOf = make([][]string, len(g.assessments))
 	if g.s.Claims == 0 {
 		return nil
-	}
-	evidenceOf := map[string][]string{} // assessment → evidence linked to it
-	rows, err := g.pool.Query(g.ctx, `SELECT DISTINCT assessment_id, evidence_id FROM assessment_requirement_evidence`)
-	if err != nil {
-		return err
-	}
-	for rows.Next() {
-		var a, e string
-		if err := rows.Scan(&a, &e); err != nil {
-			return err
-		}
-		evidenceOf[a] = append(evidenceOf[a], e)
-	}
-	if err := rows.Err(); err != nil {
-		return err
 	}
 	var withRows []int
 	for i := range g.assessments {
@@ -517,12 +533,24 @@ func (g *gen) claimsStep() error {
 	}
 	ids := assess.NewIDs(assess.PrefixClaim, g.now, g.s.Claims)
 	var claims, cev, creq [][]any
+	flush := func() error {
+		if err := g.copy("claims", []string{"id", "assessment_id", "name", "target_entity_id", "predicate", "created_by", "created_at", "updated_at"}, claims); err != nil {
+			return err
+		}
+		if err := g.copy("claim_evidence", []string{"claim_id", "evidence_id", "kind"}, cev); err != nil {
+			return err
+		}
+		err := g.copy("claim_requirements", []string{"claim_id", "assessment_requirement_id"}, creq)
+		claims, cev, creq = claims[:0], cev[:0], creq[:0]
+		return err
+	}
 	for k, id := range ids {
 		i := withRows[k%len(withRows)]
 		a := g.assessments[i]
+		g.claimsOf[i] = append(g.claimsOf[i], id)
 		claims = append(claims, []any{id, a.id, fmt.Sprintf("Claim %06d", k), a.entity,
 			fmt.Sprintf("The %s control of %s is in place.", topics[k%len(topics)], a.id[len(a.id)-6:]), a.team[0], g.now, g.now})
-		if evs := evidenceOf[a.id]; len(evs) > 0 {
+		if evs := g.evidenceOf[i]; len(evs) > 0 {
 			cev = append(cev, []any{id, evs[g.rng.IntN(len(evs))], "evidence"})
 		}
 		first := g.rng.IntN(len(g.rows[i]))
@@ -530,15 +558,136 @@ func (g *gen) claimsStep() error {
 		if second := g.rng.IntN(len(g.rows[i])); second != first {
 			creq = append(creq, []any{id, g.rows[i][second]})
 		}
+		g.out.Claims++
+		if len(claims) >= 50000 {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
 	}
-	if err := g.copy("claims", []string{"id", "assessment_id", "name", "target_entity_id", "predicate", "created_by", "created_at", "updated_at"}, claims); err != nil {
+	return flush()
+}
+
+// scopeStep writes what projects and entities name: each project's standards and entities
+// (those of its assessments) and a compliance policy for each entity on the standard of its
+// first assessment.
+func (g *gen) scopeStep() error {
+	type pair struct{ a, b string }
+	seen := map[pair]bool{}
+	var projectStandards, projectEntities, policies [][]any
+	for _, a := range g.assessments {
+		st := g.standards[a.standard].id
+		if a.project != "" {
+			if k := (pair{a.project, "s" + st}); !seen[k] {
+				seen[k] = true
+				projectStandards = append(projectStandards, []any{a.project, st})
+			}
+			if k := (pair{a.project, "e" + a.entity}); !seen[k] {
+				seen[k] = true
+				projectEntities = append(projectEntities, []any{a.project, a.entity})
+			}
+		}
+		if k := (pair{a.entity, "p"}); !seen[k] {
+			seen[k] = true
+			policies = append(policies, []any{assess.NewID(assess.PrefixPolicy, g.now), a.entity, st,
+				"Assessed against this standard every year.", g.now, g.now})
+		}
+	}
+	if err := g.copy("project_standards", []string{"project_id", "standard_id"}, projectStandards); err != nil {
 		return err
 	}
-	g.out.Claims = len(claims)
-	if err := g.copy("claim_evidence", []string{"claim_id", "evidence_id", "kind"}, cev); err != nil {
+	if err := g.copy("project_entities", []string{"project_id", "entity_id"}, projectEntities); err != nil {
 		return err
 	}
-	return g.copy("claim_requirements", []string{"claim_id", "assessment_requirement_id"}, creq)
+	g.out.Policies = len(policies)
+	return g.copy("compliance_policies", []string{"id", "entity_id", "standard_id", "description", "created_at", "updated_at"}, policies)
+}
+
+// notesStep writes the work notes of started assessments, by their team members.
+func (g *gen) notesStep() error {
+	g.notesOf = make([][]string, len(g.assessments))
+	var withRows []int
+	for i := range g.assessments {
+		if len(g.rows[i]) > 0 {
+			withRows = append(withRows, i)
+		}
+	}
+	if len(withRows) == 0 || g.s.Notes == 0 {
+		return nil
+	}
+	ids := assess.NewIDs(assess.PrefixWorkNote, g.now, g.s.Notes)
+	rows := make([][]any, 0, len(ids))
+	for k, id := range ids {
+		i := withRows[k%len(withRows)]
+		a := g.assessments[i]
+		g.notesOf[i] = append(g.notesOf[i], id)
+		at := g.now.AddDate(0, 0, -g.rng.IntN(200))
+		rows = append(rows, []any{id, a.id, a.team[g.rng.IntN(len(a.team))],
+			fmt.Sprintf("Looked at the %s evidence again; two questions for the team before we answer the rest.", topics[k%len(topics)]), at, at})
+	}
+	g.out.Notes = len(rows)
+	return g.copy("work_notes", []string{"id", "assessment_id", "author_id", "content", "created_at", "updated_at"}, rows)
+}
+
+// auditStep writes the audit log: mostly changes under assessments (their timelines) —
+// results recorded, evidence linked, claims and notes added, state changes — with their
+// real targets and the details the service records, and a tenth sign-ins; written in the
+// order of their times, as the service appends them.
+func (g *gen) auditStep() error {
+	if g.s.Audit == 0 {
+		return nil
+	}
+	type row struct {
+		at                                         time.Time
+		actor, action, typ, target, details, scope string
+	}
+	var withRows []int
+	for i := range g.assessments {
+		if len(g.rows[i]) > 0 {
+			withRows = append(withRows, i)
+		}
+	}
+	results := []string{"yes", "partial", "no", "not_applicable"}
+	rows := make([]row, 0, g.s.Audit)
+	for len(rows) < g.s.Audit {
+		at := g.now.Add(-time.Duration(g.rng.Int64N(int64(540 * 24 * time.Hour))))
+		n := g.rng.IntN(100)
+		if n < 10 || len(withRows) == 0 {
+			u := g.pick(g.actors)
+			rows = append(rows, row{at, u, "auth.login", "user", u, `{"method": "password"}`, ""})
+			continue
+		}
+		i := withRows[g.rng.IntN(len(withRows))]
+		a := g.assessments[i]
+		actor := a.team[g.rng.IntN(len(a.team))]
+		switch {
+		case n < 65:
+			rows = append(rows, row{at, actor, "assessment.result_recorded", "assessment_requirement", g.rows[i][g.rng.IntN(len(g.rows[i]))],
+				fmt.Sprintf(`{"result": %q}`, results[g.rng.IntN(len(results))]), a.id})
+		case n < 77 && len(g.evidenceOf[i]) > 0:
+			rows = append(rows, row{at, actor, "evidence.linked", "evidence", g.evidenceOf[i][g.rng.IntN(len(g.evidenceOf[i]))], `{}`, a.id})
+		case n < 87 && len(g.claimsOf[i]) > 0:
+			rows = append(rows, row{at, actor, "claim.created", "claim", g.claimsOf[i][g.rng.IntN(len(g.claimsOf[i]))], `{}`, a.id})
+		case n < 94 && len(g.notesOf[i]) > 0:
+			rows = append(rows, row{at, actor, "assessment.note_added", "work_note", g.notesOf[i][g.rng.IntN(len(g.notesOf[i]))], `{}`, a.id})
+		default:
+			rows = append(rows, row{at, a.team[0], "assessment.state_changed", "assessment", a.id,
+				fmt.Sprintf(`{"from": "new", "to": %q}`, a.state), a.id})
+		}
+	}
+	slices.SortFunc(rows, func(x, y row) int { return x.at.Compare(y.at) })
+	batch := make([][]any, 0, 50000)
+	for k, r := range rows {
+		batch = append(batch, []any{r.at, r.actor, r.action, r.typ, r.target, r.details, r.scope})
+		if len(batch) == cap(batch) || k == len(rows)-1 {
+			if err := g.copy("audit_log", []string{"occurred_at", "actor", "action", "target_type", "target_id", "details", "scope_id"}, batch); err != nil {
+				return err
+			}
+			batch = batch[:0]
+		}
+	}
+	g.out.Audit = len(rows)
+	return nil
 }
 
 // scores computes the conformance of the finished assessments as completing them does

@@ -39,6 +39,22 @@ const (
 	// number of links.
 	wrongLinkCountsSQL = `SELECT count(*) FROM assessment_requirements r
 		WHERE r.evidence_links <> (SELECT count(*) FROM assessment_requirement_evidence l WHERE l.assessment_requirement_id = r.id)`
+	// participantsSQL is who takes part in which assessment as PostgreSQL keeps it
+	// (migrations/0033_assessment_participants.sql), participantsAggregateSQL the same from
+	// its sources: each team role, and each link of evidence the user authors or reviews.
+	participantsSQL          = `SELECT user_id || '/' || assessment_id, ARRAY[ties] FROM assessment_participants`
+	participantsAggregateSQL = `SELECT u || '/' || a, ARRAY[count(*)]::int[] FROM (
+		SELECT user_id AS u, assessment_id AS a FROM assessment_members
+		UNION ALL SELECT e.author_id, l.assessment_id FROM assessment_requirement_evidence l JOIN evidence e ON e.id = l.evidence_id
+		UNION ALL SELECT e.reviewer_id, l.assessment_id FROM assessment_requirement_evidence l JOIN evidence e ON e.id = l.evidence_id
+			WHERE e.reviewer_id IS NOT NULL) t GROUP BY u, a`
+	// evidenceAssessmentsSQL is each piece of evidence's assessments as PostgreSQL keeps them
+	// (migrations/0035_evidence_assessments.sql), evidenceAssessmentsAggregateSQL the same
+	// counted from its links and citations.
+	evidenceAssessmentsSQL          = `SELECT evidence_id || '/' || assessment_id, ARRAY[ties] FROM evidence_assessments`
+	evidenceAssessmentsAggregateSQL = `SELECT evidence_id || '/' || assessment_id, ARRAY[count(*)]::int[] FROM (
+		SELECT evidence_id, assessment_id FROM assessment_requirement_evidence
+		UNION ALL SELECT evidence_id, assessment_id FROM claim_evidence) t GROUP BY evidence_id, assessment_id`
 )
 
 // progressByKey runs one of the progress queries.
@@ -83,6 +99,7 @@ type progressRun struct {
 	entity  string
 	levelB  string   // a level of the second standard, holding two of its four leaves
 	stds    []string // the two standards
+	people  []string // users the team and evidence steps give roles to
 	step    int
 	op      string
 	changed map[string]int // steps that changed something, by operation
@@ -114,6 +131,9 @@ func newProgressRun(t *testing.T, seed uint64) *progressRun {
 	s.exec(`INSERT INTO levels (id, standard_id, identifier) VALUES ($1, $2, 'L1')`, r.levelB, b)
 	s.exec(`INSERT INTO level_requirements (level_id, requirement_id) VALUES ($1, $2)`, r.levelB, group)
 	r.stds = []string{s.standard, b}
+	for i := range 4 {
+		r.people = append(r.people, s.user(fmt.Sprintf("person%d", i)).ID)
+	}
 	return r
 }
 
@@ -167,13 +187,14 @@ func (r *progressRun) operations() []progressOp {
 		{"unlink", 8, r.unlink}, {"delete evidence", 3, r.deleteEvidence}, {"hold or resume", 4, r.holdOrResume},
 		{"complete", 3, r.complete}, {"reopen", 3, r.reopen}, {"cancel", 2, r.cancel}, {"delete assessment", 2, r.deleteAssessment},
 		{"copy", 2, r.copyRows}, {"sql update", 3, r.sqlUpdate}, {"sql links", 3, r.sqlLinks}, {"user deleted", 2, r.deleteUser},
+		{"team", 4, r.team}, {"sql members", 3, r.sqlMembers}, {"evidence people", 4, r.evidencePeople}, {"citations", 4, r.citations},
 	}
 }
 
 // progressPrologue is every operation once, in an order in which each finds something to
 // change: the first steps; the rest are drawn at random by weight.
 var progressPrologue = []string{"create", "create", "add standard", "start", "start", "result", "bulk", "link",
-	"create linked evidence", "unlink", "sql update", "sql links", "copy", "user deleted", "delete evidence",
+	"create linked evidence", "team", "sql members", "evidence people", "citations", "unlink", "sql update", "sql links", "copy", "user deleted", "delete evidence",
 	"hold or resume", "hold or resume", "complete", "reopen", "cancel", "delete assessment"}
 
 // next returns the operation of the current step.
@@ -208,6 +229,9 @@ func (r *progressRun) check(list bool) {
 	var wrong int
 	require.NoError(t, r.pool.QueryRow(r.ctx, wrongLinkCountsSQL).Scan(&wrong))
 	require.Zero(t, wrong, "requirement rows with a wrong link count after %s", where)
+	require.Equal(t, progressByKey(t, r.pool, participantsAggregateSQL), progressByKey(t, r.pool, participantsSQL), "participants after %s", where)
+	require.Equal(t, progressByKey(t, r.pool, evidenceAssessmentsAggregateSQL), progressByKey(t, r.pool, evidenceAssessmentsSQL),
+		"evidence's assessments after %s", where)
 	if !list {
 		return
 	}
@@ -469,6 +493,10 @@ func (r *progressRun) complete() bool {
 		require.NoError(r.t, err)
 		r.check(false)
 	}
+	// Assessments copied in (the data generator's path) keep the default evidence rule; the
+	// counters, not that rule, are under test.
+	_, err := r.pool.Exec(r.ctx, `UPDATE assessments SET completion_evidence = 'none' WHERE id = $1`, id)
+	require.NoError(r.t, err)
 	return r.transition(id, assess.AssessmentComplete, "")
 }
 
@@ -723,4 +751,98 @@ func (w *busyWorld) write(ctx context.Context, rng *rand.Rand) error {
 		}
 	}
 	return nil
+}
+
+// team replaces an assessment's team through the service: some of the people as assessors
+// and assessees (one may be both), or nobody.
+func (r *progressRun) team() bool {
+	id := r.assessmentIn(assess.AssessmentNew, assess.AssessmentPending, assess.AssessmentInProgress, assess.AssessmentOnHold)
+	if id == "" {
+		return false
+	}
+	var assessors, assessees []string
+	for _, p := range r.people {
+		switch r.rng.IntN(4) {
+		case 0:
+			assessors = append(assessors, p)
+		case 1:
+			assessees = append(assessees, p)
+		case 2:
+			assessors, assessees = append(assessors, p), append(assessees, p)
+		}
+	}
+	_, err := r.svc.Assessments.ReplaceAssessmentTeam(r.ctx, id, assess.TeamUpdate{Version: r.version("assessments", id),
+		AssessorIDs: assessors, AssesseeIDs: assessees}, r.actor)
+	return r.done(err)
+}
+
+// sqlMembers changes team rows in plain SQL: several added in one statement, one role
+// changed, or a person taken off every team.
+func (r *progressRun) sqlMembers() bool {
+	var sql string
+	args := []any{r.pick(r.people)}
+	switch r.rng.IntN(3) {
+	case 0:
+		sql = `INSERT INTO assessment_members (assessment_id, user_id, role) SELECT id, $1, 'assessee' FROM assessments ON CONFLICT DO NOTHING`
+	case 1:
+		sql = `UPDATE assessment_members SET role = CASE role WHEN 'assessor' THEN 'assessee' ELSE 'assessor' END
+			WHERE user_id = $1 AND NOT EXISTS (SELECT 1 FROM assessment_members o WHERE o.assessment_id = assessment_members.assessment_id
+				AND o.user_id = $1 AND o.role <> assessment_members.role)`
+	default:
+		sql = `DELETE FROM assessment_members WHERE user_id = $1`
+	}
+	tag, err := r.pool.Exec(r.ctx, sql, args...)
+	require.NoError(r.t, err, sql)
+	return tag.RowsAffected() > 0
+}
+
+// evidencePeople gives linked evidence another author or reviewer (or none), one piece or
+// all of them in one statement.
+func (r *progressRun) evidencePeople() bool {
+	column := "author_id"
+	var who any = r.pick(r.people)
+	if r.rng.IntN(2) == 0 {
+		column = "reviewer_id"
+		if r.rng.IntN(3) == 0 {
+			who = nil
+		}
+	}
+	linked := r.strings(`SELECT DISTINCT evidence_id FROM assessment_requirement_evidence ORDER BY 1`)
+	if len(linked) == 0 {
+		return false
+	}
+	ids := []string{r.pick(linked)}
+	if r.rng.IntN(3) == 0 {
+		ids = linked
+	}
+	tag, err := r.pool.Exec(r.ctx, "UPDATE evidence SET "+column+" = $1 WHERE id = ANY ($2)", who, ids)
+	require.NoError(r.t, err)
+	return tag.RowsAffected() > 0
+}
+
+// citations adds a claim citing linked evidence in two ways (one statement), or deletes a
+// citation, or a claim with its citations.
+func (r *progressRun) citations() bool {
+	claims := r.strings(`SELECT id FROM claims ORDER BY id`)
+	switch n := r.rng.IntN(4); {
+	case n == 0 && len(claims) > 0:
+		tag, err := r.pool.Exec(r.ctx, `DELETE FROM claims WHERE id = $1`, r.pick(claims))
+		require.NoError(r.t, err)
+		return tag.RowsAffected() > 0
+	case n == 1 && len(claims) > 0:
+		tag, err := r.pool.Exec(r.ctx, `DELETE FROM claim_evidence WHERE ctid = (SELECT ctid FROM claim_evidence WHERE claim_id = $1 LIMIT 1)`, r.pick(claims))
+		require.NoError(r.t, err)
+		return tag.RowsAffected() > 0
+	}
+	links := r.strings(`SELECT assessment_id || ' ' || evidence_id FROM assessment_requirement_evidence ORDER BY 1`)
+	if len(links) == 0 {
+		return false
+	}
+	a, ev, _ := strings.Cut(r.pick(links), " ")
+	claim := assess.NewID(assess.PrefixClaim, time.Now())
+	_, err := r.pool.Exec(r.ctx, `INSERT INTO claims (id, assessment_id, name, target, predicate) VALUES ($1, $2, 'C', 'T', 'P')`, claim, a)
+	require.NoError(r.t, err)
+	_, err = r.pool.Exec(r.ctx, `INSERT INTO claim_evidence (claim_id, evidence_id, kind) VALUES ($1, $2, 'evidence'), ($1, $2, 'mitigation')`, claim, ev)
+	require.NoError(r.t, err)
+	return true
 }

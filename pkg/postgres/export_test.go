@@ -78,6 +78,9 @@ func (db *DB) VisibleForTest(ctx context.Context, actor assess.Actor, kind, id s
 	case "evidence-set":
 		sql = "SELECT true FROM evidence e WHERE e.id = ANY (" + args.Add([]string{id}) + ")"
 		cond = EvidenceVisibleSQL(actor, "e.id", "e.author_id", "e.reviewer_id", args.Add)
+	case "evidence-few": // the evidence list's form for a participant of few assessments
+		sql = "SELECT true FROM evidence e WHERE e.id = " + args.Add(id)
+		cond = FewEvidenceVisibleSQL(actor, "e.id", args.Add)
 	case "evidence-array", "assessment-array": // the search's form: the caller's assessments read first
 		ids, limited, err := VisibleAssessmentIDs(ctx, db.Pool, actor)
 		if err != nil {

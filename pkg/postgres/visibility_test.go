@@ -101,7 +101,7 @@ func TestVisibilityRuleAgreesInGoAndSQL(t *testing.T) {
 				forms = append(forms, "assessment-list")
 			}
 			if kind == "evidence" {
-				forms = append(forms, "evidence-set", "evidence-ids")
+				forms = append(forms, "evidence-set", "evidence-ids", "evidence-few")
 			}
 			for _, form := range forms {
 				inSQL, err := f.db.VisibleForTest(f.ctx, actor, form, ids[rec])

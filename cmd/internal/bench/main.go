@@ -45,9 +45,14 @@ type options struct {
 	Scenario     string
 	SkipCeilings bool
 	Keep         bool
-	Statements   int      // statements printed per phase from pg_stat_statements; 0: off
-	Rounds       int      // times every phase and ceiling is measured; the report gives medians
-	ServerEnv    []string // NAME=VALUE settings of the server's environment on top of the bench's own
+	Statements   int             // statements printed per phase from pg_stat_statements; 0: off
+	Rounds       int             // times every phase and ceiling is measured; the report gives medians
+	Data         string          // realistic data added by pkg/datagen ("1k", "1m", …; dataset.go); "": none
+	CompareData  string          // a second size on which every read is measured again; "": none
+	StandardsDir string          // CycloneDX standards the generated assessments start on; "": generated standards
+	set          map[string]bool // the flags given on the command line
+	dataSize     int             // Data in rows
+	ServerEnv    []string        // NAME=VALUE settings of the server's environment on top of the bench's own
 }
 
 // Validate checks the flags before anything is started.
@@ -77,6 +82,13 @@ func (o *options) Validate() error {
 		return errors.New("-statements must not be negative")
 	case o.Out == "":
 		return errors.New("-out is required")
+	case o.CompareData != "" && o.Data == "":
+		return errors.New("-compare-data needs -data")
+	}
+	for name, v := range map[string]string{"-data": o.Data, "-compare-data": o.CompareData} {
+		if _, err := parseDataSize(v); err != nil {
+			return fmt.Errorf("%s %w", name, err)
+		}
 	}
 	for _, kv := range o.ServerEnv {
 		if name, _, ok := strings.Cut(kv, "="); !ok || name == "" || strings.ContainsAny(name, " \t") {
@@ -113,8 +125,13 @@ func main() {
 		return nil
 	})
 	flag.IntVar(&o.Statements, "statements", 0, "print each phase's N statements with the most database time (loads pg_stat_statements; slows the database a little)")
+	flag.StringVar(&o.Data, "data", "", "add realistic data (pkg/datagen): rows in each of the biggest tables — results, audit log, claims — e.g. 1k, 100k, 1m; sizes the bench's own bulk seed to match unless its flags are given")
+	flag.StringVar(&o.CompareData, "compare-data", "", "measure every read again on a second database with this much realistic data and print each read's p99 on both and their ratio")
+	flag.StringVar(&o.StandardsDir, "standards", os.Getenv("STANDARDS_DATA"), "CycloneDX standards (*.cdx.json below it) the generated assessments start on (default STANDARDS_DATA); empty: generated standards of real sizes")
 	hello := flag.String("serve-hello-world", "", "internal: serve the hello-world ceiling on this address")
 	flag.Parse()
+	o.set = map[string]bool{}
+	flag.Visit(func(f *flag.Flag) { o.set[f.Name] = true })
 	if *hello != "" {
 		fmt.Fprintln(os.Stderr, serveHelloWorld(*hello))
 		os.Exit(1)
@@ -252,10 +269,46 @@ func run(ctx context.Context, o options, out io.Writer) error {
 		}
 	}
 	o.ServerEnv = serverEnvironment(o.ServerEnv, runtime.GOMAXPROCS(0))
+	o.dataSize, _ = parseDataSize(o.Data)
+	applyDataSize(&o, o.dataSize, o.set)
 	rep := &Report{
 		Date: began.Format(time.RFC3339), Command: strings.Join(os.Args, " "), Host: describeHost(),
 		Settings: Settings{Concurrency: o.Concurrency, DurationS: o.Duration.Seconds(), WarmupS: o.Warmup.Seconds(), Rounds: o.Rounds, ServerEnv: o.ServerEnv},
 	}
+	if err := measureData(ctx, o, phases, pgbench, rep, out); err != nil {
+		return err
+	}
+	if reads := readPhases(sc, phases); o.CompareData != "" && len(reads) > 0 {
+		small := o
+		small.Data = o.CompareData
+		small.dataSize, _ = parseDataSize(o.CompareData)
+		applyDataSize(&small, small.dataSize, o.set)
+		fmt.Fprintf(out, "\nthe reads again on a database with %s rows of realistic data\n", o.CompareData)
+		other := &Report{Settings: rep.Settings}
+		if err := measureData(ctx, small, reads, "", other, out); err != nil {
+			return err
+		}
+		rep.Comparison = &Comparison{Data: o.Data, CompareData: o.CompareData, Seed: other.Seed, Reads: compareReads(rep.Operations, other.Operations)}
+		rep.Comparison.Host.LoadAvgEnd = loadAverage()
+	}
+	rep.TotalSeconds, rep.Host.LoadAvgEnd = time.Since(began).Seconds(), loadAverage()
+	rep.fillFractions()
+	fmt.Fprintln(out)
+	rep.printTable(out)
+	if rep.Comparison != nil {
+		fmt.Fprintln(out)
+		rep.Comparison.print(out)
+	}
+	if err := rep.writeJSON(o.Out); err != nil {
+		return err
+	}
+	fmt.Fprintln(out, "results:", o.Out)
+	return ctx.Err()
+}
+
+// measureData starts a cluster and a server, seeds them as o says and measures phases (and
+// the ceilings, unless pgbench is "") into rep.
+func measureData(ctx context.Context, o options, phases []phase, pgbench string, rep *Report, out io.Writer) error {
 	env, err := startEnvironment(ctx, o, out)
 	if err != nil {
 		return err
@@ -266,16 +319,5 @@ func run(ctx context.Context, o options, out io.Writer) error {
 		return err
 	}
 	drv := &driver{data: rep.Seed, concurrency: o.Concurrency, warmup: o.Warmup, duration: o.Duration}
-	if err := measureRounds(ctx, env, drv, rep, phases, o.Rounds, pgbench); err != nil {
-		return err
-	}
-	rep.TotalSeconds, rep.Host.LoadAvgEnd = time.Since(began).Seconds(), loadAverage()
-	rep.fillFractions()
-	fmt.Fprintln(out)
-	rep.printTable(out)
-	if err := rep.writeJSON(o.Out); err != nil {
-		return err
-	}
-	fmt.Fprintln(out, "results:", o.Out)
-	return ctx.Err()
+	return measureRounds(ctx, env, drv, rep, phases, o.Rounds, pgbench)
 }

@@ -32,6 +32,8 @@ type Report struct {
 	// synchronous commit) per second, see writeCeilingScript.
 	PgbenchWrite *PgbenchResult `json:"pgbenchWrite,omitempty"`
 	TotalSeconds float64        `json:"totalSeconds"`
+	// Comparison is every read measured again on a second data size (-compare-data).
+	Comparison *Comparison `json:"comparison,omitempty"`
 }
 
 // Host describes the machine, to tell runs on different machines apart.
@@ -132,6 +134,10 @@ func (r *Report) printTable(w io.Writer) {
 		"%d assessments, %d evidence, %d claims (seeded in %.0fs)\n",
 		r.Settings.Concurrency, r.Settings.Rounds, r.Settings.DurationS, r.Settings.WarmupS, s.Users, s.CustomRoles, s.UnreadNotifications, s.Credentials,
 		s.Assessments, s.Evidence, s.Claims, s.Seconds)
+	if g := s.Generated; g != nil {
+		fmt.Fprintf(w, "realistic data (pkg/datagen): %d assessments on %d standards, %d results, %d evidence, %d claims, %d audit rows, %d notes, %d policies, %d users (generated in %.0fs)\n",
+			g.Assessments, g.Standards, g.Results, g.Evidence, g.Claims, g.Audit, g.Notes, g.Policies, g.Users, g.Seconds)
+	}
 	if s.PublishedStandard != "" {
 		fmt.Fprintf(w, "published standard (asvs-tree): %s\n", s.PublishedStandard)
 	}

@@ -40,8 +40,14 @@ var placeholders = map[string]func(d *Dataset, r *rand.Rand) string{
 	"publishedStandardId":   func(d *Dataset, _ *rand.Rand) string { return d.PublishedStandardID },
 	"projectId":             func(d *Dataset, r *rand.Rand) string { return d.ProjectIDs[r.IntN(len(d.ProjectIDs))] },
 	"assessmentId":          func(d *Dataset, _ *rand.Rand) string { return d.AssessmentID },
-	"entityId":              func(d *Dataset, _ *rand.Rand) string { return d.EntityID },
-	"attestationId":         func(d *Dataset, _ *rand.Rand) string { return d.AttestationID },
+	"busyAssessmentId": func(d *Dataset, _ *rand.Rand) string {
+		if d.BusyAssessmentID == "" {
+			return d.AssessmentID
+		}
+		return d.BusyAssessmentID
+	},
+	"entityId":      func(d *Dataset, _ *rand.Rand) string { return d.EntityID },
+	"attestationId": func(d *Dataset, _ *rand.Rand) string { return d.AttestationID },
 	"assessmentRequirementId": func(d *Dataset, r *rand.Rand) string {
 		return d.AssessmentRequirementIDs[r.IntN(len(d.AssessmentRequirementIDs))]
 	},

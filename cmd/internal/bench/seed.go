@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/assay-dev/assay/pkg/assess"
+	"github.com/assay-dev/assay/pkg/datagen"
 	"github.com/assay-dev/assay/pkg/httpapi"
 )
 
@@ -69,6 +70,10 @@ type Dataset struct {
 	EvidenceIDs       []string `json:"-"`
 	UploadEvidenceIDs []string `json:"-"`
 	participantID     string
+	// Generated is what -data added (pkg/datagen); BusyAssessmentID the generated assessment
+	// on the participant's team with the most claims (AssessmentID without -data).
+	Generated        *datagen.Summary `json:"generated,omitempty"`
+	BusyAssessmentID string           `json:"-"`
 
 	Users               int     `json:"users"`
 	CustomRoles         int     `json:"customRoles"`
@@ -95,6 +100,8 @@ type seeder struct {
 	credentials  int    // API keys, and sessions, of adminName
 	data         *Dataset
 	cookie       string // a session of adminName
+	dataSize     int    // rows of realistic data (-data); 0: none
+	standardsDir string // standards the realistic data starts its assessments on
 }
 
 // seedSteps build the dataset in order. A feature whose operations need records of a new
@@ -117,6 +124,7 @@ var seedSteps = []struct {
 	{"assessment", (*seeder).assessment},
 	{"assessment work", (*seeder).assessmentWork},
 	{"attestation", (*seeder).attestation},
+	{"realistic data", (*seeder).realisticData},
 }
 
 // seed runs every step against the server at base (and its database dsn): o.Users
@@ -124,7 +132,8 @@ var seedSteps = []struct {
 // o.Entities entities.
 func seed(ctx context.Context, base, dsn string, o options, out io.Writer) (*Dataset, error) {
 	s := &seeder{api: newAPIClient(base), users: o.Users, entities: o.Entities, requirements: o.Requirements,
-		assessments: o.Assessments, evidence: o.Evidence, dsn: dsn, credentials: o.Credentials, data: &Dataset{}}
+		assessments: o.Assessments, evidence: o.Evidence, dsn: dsn, credentials: o.Credentials, data: &Dataset{},
+		dataSize: o.dataSize, standardsDir: o.StandardsDir}
 	began := time.Now()
 	for _, step := range seedSteps {
 		t0 := time.Now()

@@ -19,7 +19,7 @@ const standardColumns = `s.id, s.identifier, s.standard_version, s.name, s.descr
 	coalesce(s.submitted_by, ''), s.submitted_at, coalesce(s.approved_by, ''), s.approved_at,
 	coalesce(s.rejected_by, ''), s.rejected_at, coalesce(s.rejection_reason, ''), s.retired_at,
 	s.version, s.created_at, s.updated_at,
-	(SELECT count(*) FROM requirements r WHERE r.standard_id = s.id),
+	s.requirement_count,
 	(SELECT count(*) FROM levels l WHERE l.standard_id = s.id),
 	lower(s.name)`
 
