@@ -58,6 +58,7 @@ func TestConfigCheckRedactsSecrets(t *testing.T) {
 	require.NoError(t, err)
 	require.Contains(t, out, "configuration is valid")
 	require.Regexp(t, `PORT\s+4000\s+env`, out)
+	require.Regexp(t, `(?m)^memory: soft memory limit .+, GOGC .+: .+$`, out, "the memory settings the server would run with")
 	for _, secret := range []string{"very-secret", "metrics-token-value", "file-secret-value"} {
 		require.NotContains(t, out, secret)
 	}

@@ -115,7 +115,7 @@ func newConfigCmd(environ []string) *cobra.Command {
 	opts := configOptions{environ: environ}
 	cmd.AddCommand(&cobra.Command{
 		Use:   "check",
-		Short: "Validate the environment and print the effective configuration (secrets redacted)",
+		Short: "Validate the environment and print the effective configuration (secrets redacted) and memory settings",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := opts.Validate(); err != nil {
@@ -140,6 +140,8 @@ func runConfigCheck(opts configOptions, out io.Writer) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	// What the server and the worker would run with in this container (docs/configuration.md, "Memory").
+	fmt.Fprintln(out, "memory:", boot.Memory(cfg))
 	_, err = fmt.Fprintln(out, "configuration is valid")
 	return err
 }

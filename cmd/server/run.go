@@ -60,6 +60,7 @@ func run(ctx context.Context, opts options) error {
 		return err
 	}
 	log := boot.Logger(cfg, opts.Stdout)
+	boot.ApplyMemory(ctx, cfg, log)
 	db, err := boot.OpenDatabase(ctx, cfg, log, boot.Exclusive, "assay-server", opts.QueryTracer)
 	if err != nil {
 		return err
@@ -153,7 +154,7 @@ func run(ctx context.Context, opts options) error {
 	if starterFS == nil {
 		starterFS = starter.Files()
 	}
-	if n, of := len(starter.Documents(starterFS)), len(starter.Manifest()); n < of {
+	if n, of := starterDocumentsPresent(starterFS), len(starter.Manifest()); n < of {
 		log.InfoContext(ctx, "the starter standards are not all built into this binary: the setup wizard imports the others "+
 			"from the standards feed (scripts/fetch-starter-standards.sh before the build puts them in)", "built_in", n, "of", of)
 	}
@@ -285,6 +286,19 @@ func openURL(addr net.Addr) string {
 		host = "localhost"
 	}
 	return "http://" + net.JoinHostPort(host, port)
+}
+
+// starterDocumentsPresent counts the starter documents fsys has, by name: their digests are
+// checked when they are imported (starter.Documents), and reading them here would copy
+// half a megabyte of embedded data into the heap at every start.
+func starterDocumentsPresent(fsys fs.FS) int {
+	n := 0
+	for _, d := range starter.Manifest() {
+		if _, err := fs.Stat(fsys, d.Path); err == nil {
+			n++
+		}
+	}
+	return n
 }
 
 // cacheTTL is a configured cache duration as the services take it: 0 (never kept) becomes

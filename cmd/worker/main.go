@@ -54,6 +54,7 @@ func runWorker(ctx context.Context, opts options) error {
 		return err
 	}
 	log := boot.Logger(cfg, opts.Stdout).With(slog.String("component", "worker"))
+	boot.ApplyMemory(ctx, cfg, log)
 	db, err := boot.OpenDatabase(ctx, cfg, log, boot.Attach, "assay-worker")
 	if err != nil {
 		return err

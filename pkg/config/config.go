@@ -134,6 +134,10 @@ type Config struct {
 	// default depends on DatabaseProvider and has been resolved here.
 	RunWorkers bool
 
+	// GOGC and GOMEMLIMIT are the Go runtime's variables as set, "" when unset; valid as the
+	// runtime reads them. MemoryPolicy decides the garbage collector's settings from them.
+	GOGC, GOMEMLIMIT string
+
 	// StorageProvider is STORAGE_PROVIDER.
 	StorageProvider StorageProvider
 	// UploadMaxFileSize is the largest evidence upload in bytes (UPLOAD_MAX_FILE_SIZE).

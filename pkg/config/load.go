@@ -41,6 +41,7 @@ func FromEnviron(environ []string) (*Config, error) {
 	c := &Config{}
 	l.loadGeneral(c)
 	l.loadDatabase(c)
+	l.loadMemory(c)
 	l.loadStorage(c)
 	l.loadEvidence(c)
 	l.loadSMTP(c)
@@ -116,6 +117,18 @@ func (l *loader) loadDatabase(c *Config) {
 	// with an external server they usually run in cmd/worker.
 	l.v.SetDefault("RUN_WORKERS", strconv.FormatBool(c.DatabaseProvider != DatabasePostgres))
 	c.RunWorkers = l.boolean("RUN_WORKERS")
+}
+
+// loadMemory checks GOGC and GOMEMLIMIT as the Go runtime reads them: the runtime would
+// take a mistyped GOGC for 100 without a word, and stop at a malformed GOMEMLIMIT.
+func (l *loader) loadMemory(c *Config) {
+	c.GOGC, c.GOMEMLIMIT = l.raw("GOGC"), l.raw("GOMEMLIMIT")
+	if _, ok := parseGOGC(c.GOGC); c.GOGC != "" && !ok {
+		l.refuse("GOGC", "must be off or an integer percentage such as 400")
+	}
+	if _, ok := parseGOMEMLIMIT(c.GOMEMLIMIT); c.GOMEMLIMIT != "" && !ok {
+		l.refuse("GOMEMLIMIT", "must be off or a number of bytes with an optional unit B, KiB, MiB, GiB or TiB, such as 512MiB")
+	}
 }
 
 func (l *loader) loadStorage(c *Config) {

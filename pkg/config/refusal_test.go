@@ -89,6 +89,11 @@ func TestFromEnvironRefuses(t *testing.T) {
 		{name: "bind address", env: []string{"BIND_ADDRESS=my host"}, variable: "BIND_ADDRESS", value: "my host"},
 		{name: "request timeout", env: []string{"REQUEST_TIMEOUT=0"}, variable: "REQUEST_TIMEOUT", value: "0"},
 		{name: "statement timeout", env: []string{"DB_STATEMENT_TIMEOUT=soon"}, variable: "DB_STATEMENT_TIMEOUT", value: "soon"},
+		{name: "gogc mistyped", env: []string{"GOGC=40O"}, variable: "GOGC", value: "40O", mention: "off or an integer"},
+		{name: "gogc upper case off", env: []string{"GOGC=OFF"}, variable: "GOGC", value: "OFF"},
+		{name: "gogc with a space", env: []string{"GOGC=400 "}, variable: "GOGC", value: "400 "},
+		{name: "gomemlimit unit", env: []string{"GOMEMLIMIT=512MB"}, variable: "GOMEMLIMIT", value: "512MB", mention: "KiB, MiB, GiB or TiB"},
+		{name: "gomemlimit decimal", env: []string{"GOMEMLIMIT=1.5GiB"}, variable: "GOMEMLIMIT", value: "1.5GiB"},
 	}
 	for _, test := range tests {
 		t.Run(test.name, func(t *testing.T) {

@@ -57,6 +57,10 @@ var variables = []variable{
 	{name: "MIGRATE_ON_START", def: "true"},
 	{name: "RUN_WORKERS"},
 
+	// Memory: the Go runtime's own variables, read exactly as given (as the runtime does).
+	{name: "GOGC", verbatim: true},
+	{name: "GOMEMLIMIT", verbatim: true},
+
 	// Storage.
 	{name: "STORAGE_PROVIDER", def: "database"},
 	{name: "UPLOAD_MAX_FILE_SIZE", def: "52428800"},

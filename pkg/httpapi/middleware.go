@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -344,6 +345,27 @@ type idleReader struct {
 func (r *idleReader) Read(p []byte) (int, error) {
 	_ = r.rc.SetReadDeadline(time.Now().Add(r.idle)) // unsupported (tests' recorders): no deadline
 	return r.ReadCloser.Read(p)
+}
+
+// getHead lets a HEAD request reach the GET route of its path when the router has no HEAD
+// route for it (net/http sends no body for HEAD). Ours rather than chi's middleware.GetHead:
+// importing chi's middleware package links net/http/pprof, whose init registers profiling
+// handlers on http.DefaultServeMux (never served here) and so keeps the heap profiler
+// sampling allocations in a program that cannot read its profile (docs/performance.md,
+// "Memory at start").
+func getHead(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if rc := chi.RouteContext(r.Context()); r.Method == http.MethodHead && rc != nil {
+			path := rc.RoutePath
+			if path == "" { // at the top router: the request's own path, as chi routes it
+				path = cmp.Or(r.URL.RawPath, r.URL.Path)
+			}
+			if !rc.Routes.Match(chi.NewRouteContext(), http.MethodHead, path) {
+				rc.RouteMethod, rc.RoutePath = http.MethodGet, path
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 // uploadMatcher tells the declared upload operations from the rest: only they get the

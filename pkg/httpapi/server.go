@@ -15,7 +15,6 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/adapters/humachi"
 	"github.com/go-chi/chi/v5"
-	"github.com/go-chi/chi/v5/middleware"
 
 	"github.com/assay-dev/assay/pkg/app"
 	"github.com/assay-dev/assay/pkg/assess"
@@ -199,7 +198,7 @@ func New(cfg Config, deps Deps) *Server {
 	r.Use(requestContext(cfg.TrustProxyHops), observe(deps.Logger, deps.Observer),
 		securityHeaders, cors(cfg.CORSOrigins), compressJSON, limitBody(cfg.MaxBodyBytes, cfg.UploadMaxBytes, cfg.RequestTimeout, uploads),
 		deadline(cfg.RequestTimeout, uploads, s.streams), s.setupGate,
-		middleware.GetHead, s.identify, s.limitRate, s.checkInput)
+		getHead, s.identify, s.limitRate, s.checkInput)
 	r.NotFound(s.notFound)
 	r.MethodNotAllowed(s.methodNotAllowed)
 
@@ -355,7 +354,7 @@ func (s *Server) methodNotAllowed(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if slices.Contains(allowed, http.MethodGet) && !slices.Contains(allowed, http.MethodHead) {
-		allowed = slices.Insert(allowed, slices.Index(allowed, http.MethodGet)+1, http.MethodHead) // see middleware.GetHead
+		allowed = slices.Insert(allowed, slices.Index(allowed, http.MethodGet)+1, http.MethodHead) // see getHead
 	}
 	w.Header().Set("Allow", strings.Join(allowed, ", "))
 	writeError(w, r, s.dep.Logger, newError(http.StatusMethodNotAllowed, assess.ECodeMethodNotAllowed,
