@@ -295,3 +295,65 @@ func testClaimBOLA(t *testing.T, ozC, beaC *apiClient, aid, claimID, otherAID st
 		beaC.fails(t, "POST", claims, map[string]any{"name": "N", "target": "T", "predicate": "P"}, 403, "permission_denied")
 	})
 }
+
+// TestClaimListPages: the claims of an assessment and the claims citing evidence are
+// cursor-paginated like every list ({items, nextCursor, hasMore}; 50 by default, at most
+// 200); a limit out of range or a cursor that is not this list's is 400 in the error
+// envelope, and an outsider still gets 404.
+func TestClaimListPages(t *testing.T) {
+	t.Parallel()
+	ts := startServer(t)
+	w := newClaimWorld(t, ts)
+	ann, annC := ts.newUserNamed(t, "ann", assess.RoleAssessor)
+	_, ozC := ts.newUserNamed(t, "ozzy", assess.RoleAssessor)
+	aid, ars := w.assessment("Payments review", []string{ann.ID}, nil)
+	ev := w.evidence("Pentest report", ann.ID)
+	claims := "/api/v1/assessments/" + aid + "/claims"
+	var all, aboutFirst []string
+	for i := range 60 {
+		body := annC.post(t, claims, map[string]any{"name": fmt.Sprintf("Claim %02d", i), "target": "T", "predicate": "P",
+			"evidenceIds": []string{ev}, "requirementIds": []string{ars[i%2]}}, http.StatusCreated)
+		all = append(all, body["id"].(string))
+		if i%2 == 0 {
+			aboutFirst = append(aboutFirst, body["id"].(string))
+		}
+	}
+
+	t.Run("a page of 50, then the rest", func(t *testing.T) {
+		first := annC.get(t, claims, http.StatusOK)
+		require.Len(t, items(t, first), 50)
+		require.Equal(t, true, first["hasMore"])
+		cursor, _ := first["nextCursor"].(string)
+		require.NotEmpty(t, cursor)
+		last := annC.get(t, claims+"?cursor="+cursor, http.StatusOK)
+		require.Len(t, items(t, last), 10)
+		require.Equal(t, false, last["hasMore"])
+		require.NotContains(t, last, "nextCursor")
+		require.Equal(t, all, append(idsOf(items(t, first)), idsOf(items(t, last))...), "each claim once, oldest first")
+	})
+	t.Run("smaller pages, with the requirement filter", func(t *testing.T) {
+		require.Equal(t, all, idsOf(allPages(t, annC, claims+"?limit=7")))
+		require.Equal(t, aboutFirst, idsOf(allPages(t, annC, claims+"?limit=7&requirement="+ars[0])))
+		require.Len(t, items(t, annC.get(t, claims+"?limit=200", http.StatusOK)), 60)
+	})
+	t.Run("the claims citing evidence page the same way", func(t *testing.T) {
+		path := "/api/v1/evidence/" + ev + "/claims"
+		first := annC.get(t, path, http.StatusOK)
+		require.Len(t, items(t, first), 50)
+		require.Equal(t, true, first["hasMore"])
+		require.Equal(t, all, idsOf(allPages(t, annC, path+"?limit=25")))
+	})
+	t.Run("a bad limit or cursor is 400", func(t *testing.T) {
+		next := annC.get(t, claims, http.StatusOK)["nextCursor"].(string)
+		evNext := annC.get(t, "/api/v1/evidence/"+ev+"/claims", http.StatusOK)["nextCursor"].(string)
+		for _, path := range []string{claims + "?limit=0", claims + "?limit=-1", claims + "?limit=201", claims + "?limit=1000000",
+			claims + "?limit=ten", claims + "?cursor=garbage", claims + "?cursor=" + evNext, claims + "?requirement=" + ars[0] + "&cursor=" + next,
+			"/api/v1/evidence/" + ev + "/claims?limit=0", "/api/v1/evidence/" + ev + "/claims?cursor=" + next} {
+			annC.fails(t, "GET", path, nil, http.StatusBadRequest, assess.ECodeValidation)
+		}
+	})
+	t.Run("an outsider gets 404, paging or not", func(t *testing.T) {
+		ozC.fails(t, "GET", claims+"?limit=10", nil, http.StatusNotFound, assess.ECodeNotFound)
+		ozC.fails(t, "GET", "/api/v1/evidence/"+ev+"/claims?limit=10", nil, http.StatusNotFound, assess.ECodeNotFound)
+	})
+}

@@ -291,22 +291,18 @@ func webURL(s string) bool {
 	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" && u.Hostname() != ""
 }
 
-// ClaimFilter narrows the claims of an assessment.
+// ClaimFilter pages the claims of an assessment, oldest first, and narrows them.
 type ClaimFilter struct {
+	PageRequest
 	Requirement string `query:"requirement" maxLength:"64" doc:"Only claims about this requirement of the assessment (ar_…)"`
-}
-
-// ClaimList is the whole list of an assessment's claims, oldest first.
-type ClaimList struct {
-	Items []Claim `json:"items"`
 }
 
 // ClaimService keeps the claims of assessments (pkg/postgres ClaimService). Claims are
 // visible exactly when their assessment is (404 otherwise) and change only while it takes
 // changes (409 read_only).
 type ClaimService interface {
-	// FindClaims returns the claims of an assessment, oldest first.
-	FindClaims(ctx context.Context, assessmentID string, f ClaimFilter, actor Actor) ([]Claim, error)
+	// FindClaims returns a page of the claims of an assessment, oldest first.
+	FindClaims(ctx context.Context, assessmentID string, f ClaimFilter, actor Actor) (Page[Claim], error)
 	// FindClaim returns one claim.
 	FindClaim(ctx context.Context, id string, actor Actor) (Claim, error)
 	// CreateClaim adds a claim to an assessment; cited evidence must be visible to the

@@ -488,8 +488,9 @@ type EvidenceService interface {
 	LinkEvidence(ctx context.Context, id string, l NewEvidenceLink, actor Actor) (EvidenceLink, error)
 	// UnlinkEvidence removes a link of evidence that is not locked.
 	UnlinkEvidence(ctx context.Context, id, requirementID string, actor Actor) error
-	// FindEvidenceClaims returns the claims citing evidence, in the assessments actor may see.
-	FindEvidenceClaims(ctx context.Context, id string, actor Actor) ([]EvidenceClaim, error)
+	// FindEvidenceClaims returns a page of the claims citing evidence, in the assessments
+	// actor may see, oldest first.
+	FindEvidenceClaims(ctx context.Context, id string, page PageRequest, actor Actor) (Page[EvidenceClaim], error)
 }
 
 // EvidenceExpiry is the periodic expiry of evidence (the worker's job; pkg/postgres

@@ -13,7 +13,7 @@ import (
 
 var tagClaims = []string{"Claims"}
 
-// claimListInput selects the claims of one assessment.
+// claimListInput pages the claims of one assessment.
 type claimListInput struct {
 	ID string `path:"id" maxLength:"64"`
 	assess.ClaimFilter
@@ -27,12 +27,12 @@ type claimDeleteInput struct {
 
 var docClaimList = huma.Operation{OperationID: "listClaims", Summary: "List the claims of an assessment", Tags: tagClaims,
 	Errors: []int{http.StatusNotFound},
-	Description: "Every claim of the assessment, oldest first (the whole list); `requirement` (ar_…) keeps the claims " +
-		"about that requirement. 404 for an assessment the caller may not see."}
+	Description: "Oldest first, cursor-paginated; `requirement` (ar_…) keeps the claims about that requirement. " +
+		"404 for an assessment the caller may not see."}
 
-func (s *Server) handleClaimList(ctx context.Context, in *claimListInput) (*body[assess.ClaimList], error) {
-	claims, err := s.dep.Claims.FindClaims(ctx, in.ID, in.ClaimFilter, requestActor(ctx))
-	return reply(assess.ClaimList{Items: claims}), err
+func (s *Server) handleClaimList(ctx context.Context, in *claimListInput) (*body[assess.Page[assess.Claim]], error) {
+	page, err := s.dep.Claims.FindClaims(ctx, in.ID, in.ClaimFilter, requestActor(ctx))
+	return reply(page), err
 }
 
 var docClaimCreate = huma.Operation{OperationID: "createClaim", Summary: "Add a claim to an assessment", Tags: tagClaims,

@@ -42,11 +42,6 @@ type evidenceLinkList struct {
 	Items []assess.EvidenceLink `json:"items"`
 }
 
-// evidenceClaimList is the whole list of the claims citing evidence.
-type evidenceClaimList struct {
-	Items []assess.EvidenceClaim `json:"items"`
-}
-
 var docEvidenceList = huma.Operation{OperationID: "listEvidence", Summary: "List evidence", Tags: tagEvidence,
 	Description: "The evidence the caller may see: its own (author or reviewer), that of the assessments it takes part " +
 		"in, or all with evidence.view_all. Filter by state, author and reviewer (user id or me), assessment and " +
@@ -177,10 +172,10 @@ func (s *Server) handleEvidenceLinkDelete(ctx context.Context, in *evidenceLinkI
 
 var docEvidenceClaimList = huma.Operation{OperationID: "listEvidenceClaims", Summary: "List the claims citing evidence",
 	Tags: tagEvidence, Errors: []int{http.StatusNotFound},
-	Description: "The whole list, with how each claim cites it (evidence, counter_evidence, mitigation), in " +
-		"assessments the caller may see only." + evidenceVisibilityDoc}
+	Description: "Oldest first, cursor-paginated, with how each claim cites it (evidence, counter_evidence, " +
+		"mitigation; a claim citing it two ways is listed twice), in assessments the caller may see only." + evidenceVisibilityDoc}
 
-func (s *Server) handleEvidenceClaimList(ctx context.Context, in *idInput) (*body[evidenceClaimList], error) {
-	claims, err := s.dep.Evidence.FindEvidenceClaims(ctx, in.ID, requestActor(ctx))
-	return reply(evidenceClaimList{Items: claims}), err
+func (s *Server) handleEvidenceClaimList(ctx context.Context, in *evidencePageInput) (*body[assess.Page[assess.EvidenceClaim]], error) {
+	page, err := s.dep.Evidence.FindEvidenceClaims(ctx, in.ID, in.PageRequest, requestActor(ctx))
+	return reply(page), err
 }

@@ -1,7 +1,9 @@
 package postgres_test
 
 import (
+	"encoding/json"
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -107,4 +109,154 @@ func detailCodeOf(err error) string {
 		return ""
 	}
 	return e.Details[0].Code
+}
+
+// walkClaims reads every page of the claims of an assessment with filter f and returns the
+// ids in the order read and the size of each page.
+func walkClaims(t *testing.T, f *eventsFixture, assessmentID string, filter assess.ClaimFilter, actor assess.Actor) ([]string, []int) {
+	t.Helper()
+	var ids []string
+	var sizes []int
+	for {
+		page, err := f.svc.Claims.FindClaims(f.ctx, assessmentID, filter, actor)
+		require.NoError(t, err)
+		require.Equal(t, page.NextCursor != "", page.HasMore)
+		sizes = append(sizes, len(page.Items))
+		for _, c := range page.Items {
+			ids = append(ids, c.ID)
+		}
+		if !page.HasMore {
+			return ids, sizes
+		}
+		require.Less(t, len(sizes), 10, "the pages end")
+		filter.Cursor = page.NextCursor
+	}
+}
+
+// TestClaimPagesWalkEveryClaimOnce: the claims of an assessment come in pages of 50
+// (oldest first, each claim once), the requirement filter pages the same way, a cursor
+// is refused with other filters or when it is not one, and someone off the team gets 404.
+// The claims citing a piece of evidence page the same way, a claim citing it twice
+// listed twice.
+func TestClaimPagesWalkEveryClaimOnce(t *testing.T) {
+	t.Parallel()
+	f := newEventsFixture(t, allOff())
+	ann, oscar := f.user("ann", assess.RoleAssessor), f.user("oscar", assess.RoleAssessor)
+	as, ar := claimSetup(f, ann)
+	ev := assess.NewID(assess.PrefixEvidence, f.clock.Now())
+	_, err := f.pool.Exec(f.ctx, `INSERT INTO evidence (id, name, author_id) VALUES ($1, 'Scan', $2)`, ev, ann.ID)
+	require.NoError(t, err)
+	var all, aboutAR, citations []string
+	for i := range 110 {
+		in := assess.NewClaim{Name: "Claim", Target: "T", Predicate: "P", EvidenceIDs: []string{ev}}
+		if i%2 == 0 {
+			in.RequirementIDs = []string{ar}
+		}
+		if i%3 == 0 {
+			in.MitigationEvidenceIDs = []string{ev}
+		}
+		c, err := f.svc.Claims.CreateClaim(f.ctx, as, in, signedIn(f, ann))
+		require.NoError(t, err)
+		all = append(all, c.ID)
+		citations = append(citations, c.ID+" evidence")
+		if i%2 == 0 {
+			aboutAR = append(aboutAR, c.ID)
+		}
+		if i%3 == 0 {
+			citations = append(citations, c.ID+" mitigation")
+		}
+	}
+
+	ids, sizes := walkClaims(t, f, as, assess.ClaimFilter{}, signedIn(f, ann))
+	require.Equal(t, all, ids, "every claim once, oldest first")
+	require.Equal(t, []int{50, 50, 10}, sizes, "the default page is 50")
+	ids, sizes = walkClaims(t, f, as, assess.ClaimFilter{Requirement: ar}, signedIn(f, ann))
+	require.Equal(t, aboutAR, ids)
+	require.Equal(t, []int{50, 5}, sizes)
+	ids, sizes = walkClaims(t, f, as, assess.ClaimFilter{PageRequest: assess.PageRequest{Limit: 500}}, signedIn(f, ann))
+	require.Equal(t, all, ids)
+	require.Equal(t, []int{110}, sizes, "at most 200 a page")
+
+	first, err := f.svc.Claims.FindClaims(f.ctx, as, assess.ClaimFilter{}, signedIn(f, ann))
+	require.NoError(t, err)
+	for name, filter := range map[string]assess.ClaimFilter{
+		"with a filter added": {PageRequest: assess.PageRequest{Cursor: first.NextCursor}, Requirement: ar},
+		"not a cursor":        {PageRequest: assess.PageRequest{Cursor: "abc"}},
+		"cut short":           {PageRequest: assess.PageRequest{Cursor: first.NextCursor[:len(first.NextCursor)-2]}},
+	} {
+		_, err := f.svc.Claims.FindClaims(f.ctx, as, filter, signedIn(f, ann))
+		require.Equal(t, assess.ECodeValidation, assess.ErrorCode(err), "%s: %v", name, err)
+	}
+	_, err = f.svc.Claims.FindClaims(f.ctx, as, assess.ClaimFilter{}, signedIn(f, oscar))
+	require.Equal(t, assess.ECodeNotFound, assess.ErrorCode(err), "oscar is not on the team")
+	_, err = f.svc.Claims.FindClaims(f.ctx, "as_nope", assess.ClaimFilter{}, signedIn(f, ann))
+	require.Equal(t, assess.ECodeNotFound, assess.ErrorCode(err))
+
+	var cited []string
+	page := assess.PageRequest{}
+	for range 10 {
+		p, err := f.svc.Evidence.FindEvidenceClaims(f.ctx, ev, page, signedIn(f, ann))
+		require.NoError(t, err)
+		require.LessOrEqual(t, len(p.Items), 50)
+		for _, c := range p.Items {
+			cited = append(cited, c.ID+" "+c.Relation)
+		}
+		if !p.HasMore {
+			break
+		}
+		page.Cursor = p.NextCursor
+	}
+	require.Equal(t, citations, cited, "each citation once, by claim and kind")
+	_, err = f.svc.Evidence.FindEvidenceClaims(f.ctx, ev, assess.PageRequest{Cursor: first.NextCursor}, signedIn(f, ann))
+	require.Equal(t, assess.ECodeValidation, assess.ErrorCode(err), "a cursor of the claims of an assessment")
+	_, err = f.svc.Evidence.FindEvidenceClaims(f.ctx, ev, assess.PageRequest{}, signedIn(f, oscar))
+	require.Equal(t, assess.ECodeNotFound, assess.ErrorCode(err), "oscar may not see the evidence")
+}
+
+// TestClaimsBeyondOnePageReachTheAttestation: the API lists claims a page at a time, but
+// an attestation takes every claim of its assessment, and its statement (CycloneDX
+// export), its map and the PDF reports of the assessment and the attestation carry all of
+// them: 60 claims, more than a page of 50.
+func TestClaimsBeyondOnePageReachTheAttestation(t *testing.T) {
+	t.Parallel()
+	s := newAttestationStore(t)
+	s.exec(`UPDATE assessments SET state = 'in_progress' WHERE id = $1`, s.assessmentID)
+	for i := range 58 {
+		_, err := s.svc.Claims.CreateClaim(s.ctx, s.assessmentID, assess.NewClaim{Name: fmt.Sprintf("Control %02d", i), Target: "The shop",
+			Predicate: "Holds.", RequirementIDs: s.reqs[2:]}, s.assessor)
+		require.NoError(t, err)
+	}
+	s.exec(`UPDATE assessments SET state = 'complete' WHERE id = $1`, s.assessmentID)
+	reader := s.user("reader", assess.PermAssessmentsView, assess.PermAssessmentsViewAll, assess.PermClaimsView, assess.PermAttestationsView)
+
+	page, err := s.svc.Claims.FindClaims(s.ctx, s.assessmentID, assess.ClaimFilter{}, reader)
+	require.NoError(t, err)
+	require.Len(t, page.Items, 50, "the API's page")
+	require.True(t, page.HasMore)
+
+	at, err := s.svc.Attestations.CreateAttestation(s.ctx, assess.NewAttestation{AssessmentID: s.assessmentID}, s.assessor)
+	require.NoError(t, err)
+	require.Len(t, at.ClaimIDs, 60, "every claim of the assessment by default")
+	m, err := s.svc.Attestations.FindAttestationRequirements(s.ctx, at.ID, s.assessor)
+	require.NoError(t, err)
+	require.Len(t, m.Items[2].ClaimIDs, 58, "the map names every claim about the requirement")
+
+	doc, err := s.svc.Attestations.ExportAttestation(s.ctx, at.ID, "1.6", s.assessor)
+	require.NoError(t, err)
+	var bom struct {
+		Declarations struct {
+			Claims []struct {
+				BOMRef string `json:"bom-ref"`
+			} `json:"claims"`
+		} `json:"declarations"`
+	}
+	require.NoError(t, json.Unmarshal(doc.Bytes, &bom))
+	require.Len(t, bom.Declarations.Claims, 60, "the CycloneDX statement declares every claim")
+
+	r, err := s.svc.Reports.AssessmentReport(s.ctx, s.assessmentID, reader)
+	require.NoError(t, err)
+	require.Len(t, r.Claims, 60, "the assessment's report")
+	r, err = s.svc.Reports.AttestationReport(s.ctx, at.ID, reader)
+	require.NoError(t, err)
+	require.Len(t, r.Claims, 60, "the attestation's report")
 }

@@ -235,12 +235,12 @@ func TestEvidenceVisibility(t *testing.T) {
 	links, err = w.svc.Evidence.FindEvidenceLinks(w.ctx, ev["linked"], actors["admin"])
 	require.NoError(t, err)
 	require.Len(t, links, 2)
-	claims, err := w.svc.Evidence.FindEvidenceClaims(w.ctx, ev["cited"], actors["vic"])
+	claims, err := w.svc.Evidence.FindEvidenceClaims(w.ctx, ev["cited"], assess.PageRequest{}, actors["vic"])
 	require.NoError(t, err)
-	require.Empty(t, claims, "vic sees the evidence but not the assessment of the claim")
-	claims, err = w.svc.Evidence.FindEvidenceClaims(w.ctx, ev["cited"], actors["dan"])
+	require.Empty(t, claims.Items, "vic sees the evidence but not the assessment of the claim")
+	claims, err = w.svc.Evidence.FindEvidenceClaims(w.ctx, ev["cited"], assess.PageRequest{}, actors["dan"])
 	require.NoError(t, err)
-	require.Equal(t, []assess.EvidenceClaim{{ID: claim, Name: "C", AssessmentID: cited, Relation: "evidence"}}, claims)
+	require.Equal(t, []assess.EvidenceClaim{{ID: claim, Name: "C", AssessmentID: cited, Relation: "evidence"}}, claims.Items)
 }
 
 // TestEvidenceUpdateRules: updates check the version (409 naming the current one), check

@@ -285,3 +285,9 @@ func ForEachLink(ctx context.Context, q Querier, sql string, ids []string, dest 
 func NewestFirst(idExpr string) SortOrder {
 	return SortOrder{Name: "newest", Keys: []SortKey{{Expr: idExpr, Typ: "text", Desc: true}}}
 }
+
+// OldestFirst is the sort of lists keyed on time-ordered ids (assess.NewID): oldest first,
+// in the order the records were made.
+func OldestFirst(idExpr string) SortOrder {
+	return SortOrder{Name: "oldest", Keys: []SortKey{{Expr: idExpr, Typ: "text"}}}
+}

@@ -95,29 +95,26 @@ func claimEvent(ctx context.Context, q postgres.Querier, c assess.Claim) (assess
 		Audience: team, AssessmentID: c.AssessmentID}, err
 }
 
-// FindClaims implements assess.ClaimService: the whole list, oldest first.
-func (s *ClaimService) FindClaims(ctx context.Context, assessmentID string, f assess.ClaimFilter, actor assess.Actor) ([]assess.Claim, error) {
+// FindClaims implements assess.ClaimService: oldest first, keyset paginated on the claim id
+// within the assessment (index claims_assessment_idx). The requirement filter tests each
+// claim by its primary key in claim_requirements, so a page reads at most the assessment's
+// claims from the cursor on, whatever the size of the table. Whoever needs every claim of
+// an assessment reads them in the store (reportClaims, attestationContent,
+// setAttestationClaims), never page by page through this list.
+func (s *ClaimService) FindClaims(ctx context.Context, assessmentID string, f assess.ClaimFilter, actor assess.Actor) (assess.Page[assess.Claim], error) {
 	if _, err := postgres.VisibleAssessmentState(ctx, s.db.Pool, actor, assessmentID, false); err != nil {
-		return nil, postgres.DBError(err)
+		return assess.Page[assess.Claim]{}, postgres.DBError(err)
 	}
-	var args postgres.SQLArgs
-	sql := claimSelect + " WHERE c.assessment_id = " + args.Add(assessmentID)
+	l := postgres.NewList("claims", claimSelect, postgres.OldestFirst("c.id"))
+	l.Where("c.assessment_id = " + l.Arg(assessmentID))
 	if f.Requirement != "" {
-		sql += " AND EXISTS (SELECT 1 FROM claim_requirements fr WHERE fr.claim_id = c.id AND fr.assessment_requirement_id = " +
-			args.Add(f.Requirement) + ")"
+		l.Where("EXISTS (SELECT 1 FROM claim_requirements fr WHERE fr.claim_id = c.id AND fr.assessment_requirement_id = " +
+			l.Arg(f.Requirement) + ")")
 	}
-	rows, err := s.db.Pool.Query(ctx, sql+" ORDER BY c.id", args...)
-	if err != nil {
-		return nil, postgres.DBError(err)
-	}
-	claims, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (assess.Claim, error) {
+	return postgres.CollectPage(ctx, s.db.Pool, l, f.PageRequest, func(r pgx.Row) (assess.Claim, error) {
 		c, err := scanClaim(r)
 		return showClaim(c), err
-	})
-	if claims == nil {
-		claims = []assess.Claim{}
-	}
-	return claims, postgres.DBError(err)
+	}, func(c assess.Claim) []any { return []any{c.ID} })
 }
 
 // FindClaim implements assess.ClaimService: 404 for a claim whose assessment the actor

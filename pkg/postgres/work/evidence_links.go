@@ -194,25 +194,25 @@ func (s *EvidenceService) UnlinkEvidence(ctx context.Context, id, arID string, a
 	})
 }
 
+// evidenceClaimOrder is the order of the claims citing evidence: oldest claim first, each
+// claim's citations by kind; a keyset on the index claim_evidence_evidence_claim_idx
+// (evidence_id, claim_id, kind).
+var evidenceClaimOrder = postgres.SortOrder{Name: "oldest", Keys: []postgres.SortKey{{Expr: "ce.claim_id", Typ: "text"}, {Expr: "ce.kind", Typ: "text"}}}
+
 // FindEvidenceClaims implements assess.EvidenceService: the claims citing evidence, in
-// assessments actor may see, oldest first.
-func (s *EvidenceService) FindEvidenceClaims(ctx context.Context, id string, actor assess.Actor) ([]assess.EvidenceClaim, error) {
+// assessments actor may see, oldest first, keyset paginated.
+func (s *EvidenceService) FindEvidenceClaims(ctx context.Context, id string, page assess.PageRequest, actor assess.Actor) (assess.Page[assess.EvidenceClaim], error) {
 	if err := postgres.EvidenceVisible(ctx, s.db.Pool, actor, id); err != nil {
-		return nil, postgres.DBError(err)
+		return assess.Page[assess.EvidenceClaim]{}, postgres.DBError(err)
 	}
-	var args postgres.SQLArgs
-	sql := `SELECT c.id, c.name, c.assessment_id, ce.kind FROM claim_evidence ce JOIN claims c ON c.id = ce.claim_id
-		WHERE ce.evidence_id = ` + args.Add(id)
-	if cond := postgres.AssessmentVisibleSQL(actor, "c.assessment_id", args.Add); cond != "" {
-		sql += " AND " + cond
+	l := postgres.NewList("evidence_claims", `SELECT c.id, c.name, c.assessment_id, ce.kind
+		FROM claim_evidence ce JOIN claims c ON c.id = ce.claim_id`, evidenceClaimOrder)
+	l.Where("ce.evidence_id = " + l.Arg(id))
+	if cond := postgres.AssessmentVisibleSQL(actor, "ce.assessment_id", l.Arg); cond != "" {
+		l.Where(cond)
 	}
-	rows, err := s.db.Pool.Query(ctx, sql+" ORDER BY c.id, ce.kind", args...)
-	if err != nil {
-		return nil, postgres.DBError(err)
-	}
-	claims, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (assess.EvidenceClaim, error) {
+	return postgres.CollectPage(ctx, s.db.Pool, l, page, func(r pgx.Row) (assess.EvidenceClaim, error) {
 		var c assess.EvidenceClaim
 		return c, r.Scan(&c.ID, &c.Name, &c.AssessmentID, &c.Relation)
-	})
-	return postgres.OrEmpty(claims), postgres.DBError(err)
+	}, func(c assess.EvidenceClaim) []any { return []any{c.ID, c.Relation} })
 }

@@ -739,7 +739,7 @@ export interface paths {
         };
         /**
          * List the claims of an assessment
-         * @description Every claim of the assessment, oldest first (the whole list); `requirement` (ar_…) keeps the claims about that requirement. 404 for an assessment the caller may not see.
+         * @description Oldest first, cursor-paginated; `requirement` (ar_…) keeps the claims about that requirement. 404 for an assessment the caller may not see.
          */
         get: operations["listClaims"];
         put?: never;
@@ -2160,7 +2160,7 @@ export interface paths {
         };
         /**
          * List the claims citing evidence
-         * @description The whole list, with how each claim cites it (evidence, counter_evidence, mitigation), in assessments the caller may see only. Evidence the caller may not see (not its author or reviewer, not a participant of an assessment it is linked to or cited in, no evidence.view_all) is 404.
+         * @description Oldest first, cursor-paginated, with how each claim cites it (evidence, counter_evidence, mitigation; a claim citing it two ways is listed twice), in assessments the caller may see only. Evidence the caller may not see (not its author or reviewer, not a participant of an assessment it is linked to or cited in, no evidence.view_all) is 404.
          */
         get: operations["listEvidenceClaims"];
         put?: never;
@@ -6161,9 +6161,6 @@ export interface components {
             /** @enum {string} */
             state: "in_progress" | "in_review" | "claimed" | "expired";
         };
-        ClaimList: {
-            items: components["schemas"]["Claim"][] | null;
-        };
         ClaimReference: {
             comment?: string;
             /** @description A CycloneDX externalReference type: website, vcs, issue-tracker, documentation, pentest-report, … */
@@ -6841,9 +6838,6 @@ export interface components {
             name: string;
             /** @enum {string} */
             relation: "evidence" | "counter_evidence" | "mitigation";
-        };
-        EvidenceClaimList: {
-            items: components["schemas"]["EvidenceClaim"][] | null;
         };
         /** @description Body of every evidence.created delivery: sent to the webhook destinations whose event filter selects the type or that a global notification rule names, signed per Standard Webhooks. */
         EvidenceCreatedEvent: {
@@ -7798,6 +7792,12 @@ export interface components {
             /** @description Pass as cursor to get the next page; absent on the last page */
             nextCursor?: string;
         };
+        PageClaim: {
+            hasMore: boolean;
+            items: components["schemas"]["Claim"][] | null;
+            /** @description Pass as cursor to get the next page; absent on the last page */
+            nextCursor?: string;
+        };
         PageDelivery: {
             hasMore: boolean;
             items: components["schemas"]["Delivery"][] | null;
@@ -7813,6 +7813,12 @@ export interface components {
         PageEvidence: {
             hasMore: boolean;
             items: components["schemas"]["Evidence"][] | null;
+            /** @description Pass as cursor to get the next page; absent on the last page */
+            nextCursor?: string;
+        };
+        PageEvidenceClaim: {
+            hasMore: boolean;
+            items: components["schemas"]["EvidenceClaim"][] | null;
             /** @description Pass as cursor to get the next page; absent on the last page */
             nextCursor?: string;
         };
@@ -13812,6 +13818,10 @@ export interface operations {
     listClaims: {
         parameters: {
             query?: {
+                /** @description nextCursor of the previous page, with the same filters and sort */
+                cursor?: string;
+                /** @description Page size, 1–200 */
+                limit?: number;
                 /** @description Only claims about this requirement of the assessment (ar_…) */
                 requirement?: string;
             };
@@ -13829,7 +13839,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ClaimList"];
+                    "application/json": components["schemas"]["PageClaim"];
                 };
             };
             /** @description Bad Request */
@@ -23432,7 +23442,12 @@ export interface operations {
     };
     listEvidenceClaims: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description nextCursor of the previous page, with the same filters and sort */
+                cursor?: string;
+                /** @description Page size, 1–200 */
+                limit?: number;
+            };
             header?: never;
             path: {
                 id: string;
@@ -23447,7 +23462,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EvidenceClaimList"];
+                    "application/json": components["schemas"]["PageEvidenceClaim"];
                 };
             };
             /** @description Bad Request */

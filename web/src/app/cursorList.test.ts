@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest'
 import { ApiError } from '../api/errors'
-import { useCursorList, type CursorPage } from './cursorList'
+import { fetchEveryPage, useCursorList, type CursorPage } from './cursorList'
 
 function deferred<T>() {
   let resolve!: (value: T) => void
@@ -64,5 +64,32 @@ describe('useCursorList', () => {
     await list.loadMore()
     expect(list.items.value).toEqual([1])
     expect(list.error.value).toBe(failure)
+  })
+})
+
+describe('fetchEveryPage', () => {
+  it('follows the cursors until the last page', async () => {
+    const fetchPage = vi
+      .fn<(cursor: string | undefined) => Promise<CursorPage<number>>>()
+      .mockResolvedValueOnce({ items: [1, 2], nextCursor: 'c2', hasMore: true })
+      .mockResolvedValueOnce({ items: null, nextCursor: 'c3', hasMore: true })
+      .mockResolvedValueOnce({ items: [3], hasMore: false })
+    expect(await fetchEveryPage(fetchPage)).toEqual([1, 2, 3])
+    expect(fetchPage.mock.calls).toEqual([[undefined], ['c2'], ['c3']])
+  })
+
+  it('stops at a page that says more but gives no cursor', async () => {
+    const fetchPage = vi.fn<(cursor: string | undefined) => Promise<CursorPage<number>>>().mockResolvedValue({ items: [1], hasMore: true })
+    expect(await fetchEveryPage(fetchPage)).toEqual([1])
+    expect(fetchPage).toHaveBeenCalledTimes(1)
+  })
+
+  it('fails when a page fails', async () => {
+    const failure = new ApiError(400, 'validation_failed', 'Bad cursor.', 'r1')
+    const fetchPage = vi
+      .fn<(cursor: string | undefined) => Promise<CursorPage<number>>>()
+      .mockResolvedValueOnce({ items: [1], nextCursor: 'c2', hasMore: true })
+      .mockRejectedValueOnce(failure)
+    await expect(fetchEveryPage(fetchPage)).rejects.toBe(failure)
   })
 })

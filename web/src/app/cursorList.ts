@@ -12,6 +12,23 @@ export interface CursorPage<T> {
 /** PageFetcher asks the server for the page after `cursor` (the first page when undefined). */
 export type PageFetcher<T> = (cursor: string | undefined) => Promise<CursorPage<T>>
 
+/**
+ * fetchEveryPage reads a server list to its end, page after page, for a view that needs
+ * all of it (a picker, a choice to save). A list to read uses useCursorList and "Load
+ * more" instead. A page that says hasMore without a cursor ends the list, as in
+ * useCursorList.
+ */
+export async function fetchEveryPage<T>(fetchPage: PageFetcher<T>): Promise<T[]> {
+  const all: T[] = []
+  let cursor: string | undefined
+  for (;;) {
+    const page = await fetchPage(cursor)
+    all.push(...(page.items ?? []))
+    cursor = page.nextCursor || undefined
+    if (!page.hasMore || cursor === undefined) return all
+  }
+}
+
 /** CursorList is a server-paginated list as a page shows it. */
 export interface CursorList<T> {
   items: Ref<T[]>

@@ -129,10 +129,9 @@ export async function unlinkEvidence(evidenceId: string, arId: string): Promise<
 
 const assessmentPath = (id: string) => ({ path: { id } })
 
-/** listClaims reads an assessment's claims, oldest first (whole list). */
-export async function listClaims(id: string): Promise<Claim[]> {
-  const answer = await unwrap(api.GET('/api/v1/assessments/{id}/claims', { params: assessmentPath(id) }))
-  return answer.items ?? []
+/** listClaims reads a page of an assessment's claims, oldest first. */
+export function listClaims(id: string, cursor?: string): Promise<Page<Claim>> {
+  return unwrap(api.GET('/api/v1/assessments/{id}/claims', { params: { ...assessmentPath(id), query: { cursor, limit: 50 } } }))
 }
 
 /** deleteClaim removes a claim. */

@@ -1,5 +1,6 @@
 import { api, unwrap } from '../../api/client'
 import { networkError, toApiError } from '../../api/errors'
+import { listAllClaims } from '../../resources/claims/api'
 import { attestationQuery, type AttestationFilters } from './filters'
 import type { JsfSigner } from './jsf'
 import type {
@@ -162,9 +163,9 @@ export async function verifyDocument(file: Blob, name: string): Promise<Report> 
   return unwrap(api.POST('/api/v1/attestations/verify', { body: form as unknown as { file: string } }))
 }
 
-/** listClaims reads the claims of the attested assessment. */
-export async function listClaims(assessmentId: string): Promise<Claim[]> {
-  return (await unwrap(api.GET('/api/v1/assessments/{id}/claims', byId(assessmentId)))).items ?? []
+/** listClaims reads every claim of the attested assessment, page after page: the choice of claims saves them all. */
+export function listClaims(assessmentId: string): Promise<Claim[]> {
+  return listAllClaims(assessmentId)
 }
 
 /** searchCompleteAssessments lists complete assessments whose title matches `q`, for the create dialog. */

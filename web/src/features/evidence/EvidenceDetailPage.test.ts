@@ -69,7 +69,9 @@ describe('EvidenceDetailPage', () => {
         requirementName: 'Encode output',
       },
     ])
-    vi.mocked(listEvidenceClaims).mockReset().mockResolvedValue([{ id: 'cl_1', name: 'Output is encoded', assessmentId: 'as_1', relation: 'evidence' }])
+    vi.mocked(listEvidenceClaims)
+      .mockReset()
+      .mockResolvedValue({ items: [{ id: 'cl_1', name: 'Output is encoded', assessmentId: 'as_1', relation: 'evidence' }], hasMore: false })
     vi.mocked(listNotes).mockReset().mockResolvedValue({
       items: [{ id: 'evn_1', evidenceId: 'ev_1', author: REVIEWER, kind: 'rejection', content: 'Add the scope page.', createdAt: '2026-01-11T09:00:00Z' }],
       hasMore: false,
@@ -90,6 +92,26 @@ describe('EvidenceDetailPage', () => {
     const note = wrapper.get('[data-test="note"]')
     expect(note.attributes('data-kind')).toBe('rejection')
     expect(note.text()).toContain('Rejection')
+    wrapper.unmount()
+  })
+
+  it('shows the citing claims a page at a time', async () => {
+    const citing = (id: string) => ({ id, name: `Claim ${id}`, assessmentId: 'as_1', relation: 'evidence' as const })
+    vi.mocked(listEvidenceClaims)
+      .mockReset()
+      .mockResolvedValueOnce({ items: [citing('cl_1'), citing('cl_2')], nextCursor: 'c2', hasMore: true })
+      .mockResolvedValueOnce({ items: [citing('cl_3')], hasMore: false })
+    const wrapper = await mountAs(AUTHOR.id, EVERYTHING, evidence())
+    const card = () => wrapper.get('[data-test="evidence-claims"]').element.closest('.el-card') as HTMLElement
+    expect(wrapper.findAll('[data-test="claim-link"]')).toHaveLength(2)
+    expect(listEvidenceClaims).toHaveBeenCalledWith('ev_1', undefined)
+    const more = card().querySelector('.admin-page__more button') as HTMLButtonElement
+    expect(more.textContent).toContain('Load more')
+    more.click()
+    await flushPromises()
+    expect(listEvidenceClaims).toHaveBeenLastCalledWith('ev_1', 'c2')
+    expect(wrapper.findAll('[data-test="claim-link"]').map((link) => link.text())).toEqual(['Claim cl_1', 'Claim cl_2', 'Claim cl_3'])
+    expect(card().querySelector('.admin-page__more')).toBeNull()
     wrapper.unmount()
   })
 

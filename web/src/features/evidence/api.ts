@@ -80,9 +80,9 @@ export async function unlinkEvidence(id: string, assessmentRequirementId: string
   await unwrap(api.DELETE('/api/v1/evidence/{id}/links/{arId}', { params: { path: { id, arId: assessmentRequirementId } } }))
 }
 
-/** listEvidenceClaims reads the claims citing the evidence (visible ones). */
-export async function listEvidenceClaims(id: string): Promise<EvidenceClaim[]> {
-  return (await unwrap(api.GET('/api/v1/evidence/{id}/claims', byId(id)))).items ?? []
+/** listEvidenceClaims reads a page of the claims citing the evidence (visible ones), oldest first. */
+export function listEvidenceClaims(id: string, cursor?: string): Promise<Page<EvidenceClaim>> {
+  return unwrap(api.GET('/api/v1/evidence/{id}/claims', { params: { path: { id }, query: { cursor, limit: 50 } } }))
 }
 
 /** listAttachments reads the evidence's files. */

@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { ApiError } from '../../api/errors'
 import { createAppI18n } from '../../app/i18n'
 import { signedInAssessee, signedInPinia } from '../../app/session/fixtures'
-import { createClaim, fetchRequirementOptions, listClaims, searchClaimEvidence, updateClaim } from './api'
+import { createClaim, fetchRequirementOptions, listAllClaims, searchClaimEvidence, updateClaim } from './api'
 import ClaimEditorDialog from './ClaimEditorDialog.vue'
 import { aClaim } from './fixtures'
 import type { Claim } from './types'
@@ -13,7 +13,7 @@ vi.mock('./api', async (importOriginal) => ({
   createClaim: vi.fn(),
   updateClaim: vi.fn(),
   fetchClaim: vi.fn(),
-  listClaims: vi.fn(),
+  listAllClaims: vi.fn(),
   fetchRequirementOptions: vi.fn(),
   searchClaimEvidence: vi.fn(),
 }))
@@ -73,7 +73,7 @@ describe('ClaimEditorDialog', () => {
     document.body.innerHTML = ''
     vi.mocked(createClaim).mockReset().mockResolvedValue(saved)
     vi.mocked(updateClaim).mockReset().mockResolvedValue(saved)
-    vi.mocked(listClaims).mockReset().mockResolvedValue([])
+    vi.mocked(listAllClaims).mockReset().mockResolvedValue([])
     vi.mocked(fetchRequirementOptions).mockReset().mockResolvedValue([{ id: 'ar_1', identifier: 'V1.1', name: 'Encode output' }])
     vi.mocked(searchClaimEvidence).mockReset().mockResolvedValue([])
   })

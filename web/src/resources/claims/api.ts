@@ -1,4 +1,5 @@
 import { api, unwrap } from '../../api/client'
+import { fetchEveryPage, type CursorPage } from '../../app/cursorList'
 import type { Claim, ClaimUpdate, EvidenceOption, NewClaim, RequirementOption } from './types'
 
 export type { Claim, ClaimUpdate, NewClaim }
@@ -11,11 +12,32 @@ export const EVIDENCE_PICK_LIMIT = 20
 
 const byId = (id: string) => ({ params: { path: { id } } })
 
-/** listClaims reads an assessment's claims, oldest first; `requirement` (ar_…) narrows them. */
-export async function listClaims(assessmentId: string, requirement?: string): Promise<Claim[]> {
-  const query = requirement ? { requirement } : {}
-  const list = await unwrap(api.GET('/api/v1/assessments/{id}/claims', { params: { path: { id: assessmentId }, query } }))
-  return list.items ?? []
+/** CLAIM_PAGE_SIZE is how many claims a page of a list to read shows. */
+export const CLAIM_PAGE_SIZE = 50
+
+/** CLAIM_FETCH_ALL_PAGE_SIZE is the page size for reading every claim: the server's maximum. */
+export const CLAIM_FETCH_ALL_PAGE_SIZE = 200
+
+/**
+ * listClaims reads a page of an assessment's claims, oldest first, after `cursor`;
+ * `requirement` (ar_…) narrows them.
+ */
+export function listClaims(
+  assessmentId: string,
+  cursor?: string,
+  options: { requirement?: string; limit?: number } = {},
+): Promise<CursorPage<Claim>> {
+  const query = { limit: options.limit ?? CLAIM_PAGE_SIZE, ...(cursor ? { cursor } : {}), ...(options.requirement ? { requirement: options.requirement } : {}) }
+  return unwrap(api.GET('/api/v1/assessments/{id}/claims', { params: { path: { id: assessmentId }, query } }))
+}
+
+/**
+ * listAllClaims reads every claim of an assessment, oldest first, page after page, for
+ * a view that needs them all (the claim editor's choice of the claim countered, an
+ * attestation's choice of claims).
+ */
+export function listAllClaims(assessmentId: string, requirement?: string): Promise<Claim[]> {
+  return fetchEveryPage((cursor) => listClaims(assessmentId, cursor, { requirement, limit: CLAIM_FETCH_ALL_PAGE_SIZE }))
 }
 
 /** fetchClaim reads one claim; 404 for one unknown or not visible. */

@@ -47,7 +47,7 @@ async function mountAt(path: string) {
 describe('ClaimsTab', () => {
   beforeEach(() => {
     document.body.innerHTML = ''
-    vi.mocked(listClaims).mockReset().mockResolvedValue([claim])
+    vi.mocked(listClaims).mockReset().mockResolvedValue({ items: [claim], hasMore: false })
     vi.mocked(fetchClaim).mockReset().mockResolvedValue(claim)
   })
 
@@ -65,5 +65,43 @@ describe('ClaimsTab', () => {
     const { wrapper } = await mountAt('/assessments/as_1?tab=claims')
     expect(fetchClaim).not.toHaveBeenCalled()
     expect(wrapper.get('[data-test="claim-open"]').attributes('href')).toBe('/assessments/as_1?tab=claims&claim=cl_1')
+  })
+
+  it('shows the claims a page at a time, with Load more', async () => {
+    vi.mocked(listClaims)
+      .mockReset()
+      .mockResolvedValueOnce({ items: [claim, { ...claim, id: 'cl_2', name: 'Input is validated' }], nextCursor: 'c2', hasMore: true })
+      .mockResolvedValueOnce({ items: [{ ...claim, id: 'cl_3', name: 'Backups are not encrypted', isCounterClaim: true, countersClaimId: 'cl_1' }], hasMore: false })
+    const { wrapper } = await mountAt('/assessments/as_1?tab=claims')
+    expect(listClaims).toHaveBeenCalledWith('as_1', undefined)
+    expect(wrapper.findAll('[data-test="claim-row"]')).toHaveLength(2)
+    await wrapper.get('.admin-page__more button').trigger('click')
+    await flushPromises()
+    expect(listClaims).toHaveBeenLastCalledWith('as_1', 'c2')
+    const rows = wrapper.findAll('[data-test="claim-row"]')
+    expect(rows.map((row) => row.get('[data-test="claim-open"]').text())).toEqual(['Output is encoded', 'Input is validated', 'Backups are not encrypted'])
+    expect(rows[2]!.text()).toContain('Disputes “Output is encoded”')
+    expect(wrapper.find('.admin-page__more').exists()).toBe(false)
+  })
+
+  it('keeps the pages loaded when a claim in them is saved or deleted', async () => {
+    vi.mocked(listClaims)
+      .mockReset()
+      .mockResolvedValueOnce({ items: [claim, { ...claim, id: 'cl_2', name: 'Input is validated', isCounterClaim: true, countersClaimId: 'cl_1' }], hasMore: false })
+    const { wrapper } = await mountAt('/assessments/as_1?tab=claims')
+    const drawer = wrapper.findComponent({ name: 'ClaimDetail' })
+    drawer.vm.$emit('saved', { ...claim, name: 'Output is escaped', version: 3 })
+    await flushPromises()
+    expect(wrapper.findAll('[data-test="claim-open"]').map((link) => link.text())).toEqual(['Output is escaped', 'Input is validated'])
+    drawer.vm.$emit('deleted', claim)
+    await flushPromises()
+    const rows = wrapper.findAll('[data-test="claim-row"]')
+    expect(rows).toHaveLength(1)
+    expect(rows[0]!.text()).not.toContain('Disputes')
+    const editor = wrapper.findComponent({ name: 'ClaimEditorDialog' })
+    editor.vm.$emit('saved', { ...claim, id: 'cl_4', name: 'Logs are kept' })
+    await flushPromises()
+    expect(wrapper.findAll('[data-test="claim-open"]').map((link) => link.text())).toEqual(['Input is validated', 'Logs are kept'])
+    expect(listClaims).toHaveBeenCalledTimes(1)
   })
 })
