@@ -44,10 +44,16 @@ test:
 # cmd/internal/bench/scenario.json against bin/assay-server on a throw-away PostgreSQL, then
 # the hello-world and pgbench ceilings, three rounds of each (medians). OP=<name> (or
 # OP=mixed) runs one operation; ARGS passes more flags, e.g. ARGS='-rounds 5 -users 5000'.
-# Results: tmp/bench-results.json.
+# On realistic data (pkg/datagen, issue 27): DATA rows in each of the biggest tables (default
+# 1m; DATA= for the bench's own seed alone), then every read again on COMPARE_DATA (default 1k)
+# with each read's p99 ratio; STANDARDS_DATA=<folder> starts the generated assessments on
+# real standards. Results: tmp/bench-results.json.
+DATA ?= 1m
+COMPARE_DATA ?= 1k
 bench: go-build
 	$(GO) build -o $(BIN)/assay-bench ./cmd/internal/bench
-	$(BIN)/assay-bench -server $(BIN)/assay-server -out $(CURDIR)/tmp/bench-results.json $(if $(OP),-op $(OP)) $(ARGS)
+	$(BIN)/assay-bench -server $(BIN)/assay-server -out $(CURDIR)/tmp/bench-results.json $(if $(OP),-op $(OP)) \
+		$(if $(DATA),-data $(DATA) $(if $(COMPARE_DATA),-compare-data $(COMPARE_DATA))) $(ARGS)
 
 # Start-up time to healthy and idle memory against an external PostgreSQL (PRODUCT P10.1).
 bench-startup:
