@@ -654,7 +654,7 @@ func (g *gen) auditStep() error {
 		n := g.rng.IntN(100)
 		if n < 10 || len(withRows) == 0 {
 			u := g.pick(g.actors)
-			rows = append(rows, row{at, u, "auth.login", "user", u, `{"method": "password"}`, ""})
+			rows = append(rows, row{at, u, string(assess.ChangeAuthLogin.Action), "user", u, `{"method": "password"}`, ""})
 			continue
 		}
 		i := withRows[g.rng.IntN(len(withRows))]
@@ -662,16 +662,16 @@ func (g *gen) auditStep() error {
 		actor := a.team[g.rng.IntN(len(a.team))]
 		switch {
 		case n < 65:
-			rows = append(rows, row{at, actor, "assessment.result_recorded", "assessment_requirement", g.rows[i][g.rng.IntN(len(g.rows[i]))],
+			rows = append(rows, row{at, actor, string(assess.ChangeAssessmentResultRecorded.Action), "assessment_requirement", g.rows[i][g.rng.IntN(len(g.rows[i]))],
 				fmt.Sprintf(`{"result": %q}`, results[g.rng.IntN(len(results))]), a.id})
 		case n < 77 && len(g.evidenceOf[i]) > 0:
-			rows = append(rows, row{at, actor, "evidence.linked", "evidence", g.evidenceOf[i][g.rng.IntN(len(g.evidenceOf[i]))], `{}`, a.id})
+			rows = append(rows, row{at, actor, string(assess.ChangeEvidenceLinked.Action), "evidence", g.evidenceOf[i][g.rng.IntN(len(g.evidenceOf[i]))], `{}`, a.id})
 		case n < 87 && len(g.claimsOf[i]) > 0:
-			rows = append(rows, row{at, actor, "claim.created", "claim", g.claimsOf[i][g.rng.IntN(len(g.claimsOf[i]))], `{}`, a.id})
+			rows = append(rows, row{at, actor, string(assess.ChangeClaimCreated.Action), "claim", g.claimsOf[i][g.rng.IntN(len(g.claimsOf[i]))], `{}`, a.id})
 		case n < 94 && len(g.notesOf[i]) > 0:
-			rows = append(rows, row{at, actor, "assessment.note_added", "work_note", g.notesOf[i][g.rng.IntN(len(g.notesOf[i]))], `{}`, a.id})
+			rows = append(rows, row{at, actor, string(assess.ChangeAssessmentNoteAdded.Action), "work_note", g.notesOf[i][g.rng.IntN(len(g.notesOf[i]))], `{}`, a.id})
 		default:
-			rows = append(rows, row{at, a.team[0], "assessment.state_changed", "assessment", a.id,
+			rows = append(rows, row{at, a.team[0], string(assess.ChangeAssessmentStateChanged.Action), "assessment", a.id,
 				fmt.Sprintf(`{"from": "new", "to": %q}`, a.state), a.id})
 		}
 	}
