@@ -88,7 +88,12 @@ CREATE TRIGGER assessment_members_participants_update AFTER UPDATE ON assessment
 CREATE TRIGGER assessment_members_participants_delete AFTER DELETE ON assessment_members
     REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION assessment_members_participants();
 
--- A link ties the author and the reviewer of its evidence to its assessment. A link deleted
+-- A link ties the author and the reviewer of its evidence to its assessment. The triggers are
+-- named to fire after those of migration 0030 (PostgreSQL fires a table's triggers of one
+-- event in name order): a link statement locks the requirement rows, then the progress
+-- counters, then the participant rows, the order of every other writer of those rows (a
+-- result locks its requirement rows first), so two writers never wait for each other in
+-- opposite orders. A link deleted
 -- with its evidence finds no evidence row here: the evidence's own trigger (below) took its
 -- ties away before.
 CREATE FUNCTION assessment_links_participants() RETURNS trigger
@@ -117,11 +122,11 @@ BEGIN
 END
 $$;
 
-CREATE TRIGGER assessment_links_participants_insert AFTER INSERT ON assessment_requirement_evidence
+CREATE TRIGGER assessment_requirement_evidence_participants_insert AFTER INSERT ON assessment_requirement_evidence
     REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION assessment_links_participants();
-CREATE TRIGGER assessment_links_participants_update AFTER UPDATE ON assessment_requirement_evidence
+CREATE TRIGGER assessment_requirement_evidence_participants_update AFTER UPDATE ON assessment_requirement_evidence
     REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION assessment_links_participants();
-CREATE TRIGGER assessment_links_participants_delete AFTER DELETE ON assessment_requirement_evidence
+CREATE TRIGGER assessment_requirement_evidence_participants_delete AFTER DELETE ON assessment_requirement_evidence
     REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION assessment_links_participants();
 
 -- A new author or reviewer takes over the ties of every link of the evidence; a piece of

@@ -72,11 +72,13 @@ BEGIN
 END
 $$;
 
-CREATE TRIGGER assessment_links_evidence_assessments_insert AFTER INSERT ON assessment_requirement_evidence
+-- Named to fire after the link triggers of migrations 0030 and 0033 (name order): requirement
+-- rows, progress and participant rows first, as every other writer locks them.
+CREATE TRIGGER assessment_requirement_evidence_subjects_insert AFTER INSERT ON assessment_requirement_evidence
     REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION evidence_assessments_count();
-CREATE TRIGGER assessment_links_evidence_assessments_update AFTER UPDATE ON assessment_requirement_evidence
+CREATE TRIGGER assessment_requirement_evidence_subjects_update AFTER UPDATE ON assessment_requirement_evidence
     REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION evidence_assessments_count();
-CREATE TRIGGER assessment_links_evidence_assessments_delete AFTER DELETE ON assessment_requirement_evidence
+CREATE TRIGGER assessment_requirement_evidence_subjects_delete AFTER DELETE ON assessment_requirement_evidence
     REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION evidence_assessments_count();
 CREATE TRIGGER claim_evidence_assessments_insert AFTER INSERT ON claim_evidence
     REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION evidence_assessments_count();
