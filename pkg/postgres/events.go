@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -37,23 +38,113 @@ type StoredEvent struct {
 	EvidenceID   string
 }
 
-// emit records an event in the transaction of the change that caused it and fans it out
-// there (see fanOut): in-app notifications, delivery rows and their River jobs exist
-// exactly when the change commits. The statements before (the change's audit row) are
-// sent with the events row and the fan-out's reads, in one round trip.
-func (db *DB) emit(ctx context.Context, tx *Tx, actor assess.Actor, ev assess.NewEvent, before ...statement) (string, error) {
-	typ, ok := assess.LookupEventType(ev.Type)
-	if !ok {
-		return "", fmt.Errorf("emit: event type %q is not in the catalogue", ev.Type)
-	}
-	se, insert, err := db.newEvent(ctx, tx, actor, ev)
+// emit records an event without an audit row of its own in the transaction of the change
+// that caused it and fans it out there (see fanOut): in-app notifications, delivery rows
+// and their River jobs exist exactly when the change commits.
+func (db *DB) emit(ctx context.Context, tx *Tx, actor assess.Actor, ev assess.NewEvent) (string, error) {
+	e, err := db.emission(ctx, tx, actor, ev, nil)
 	if err != nil {
 		return "", err
 	}
-	if err := db.fanOut(ctx, tx, se, typ, append(before, insert)...); err != nil {
-		return "", fmt.Errorf("emit %s: %w", ev.Type, err)
+	return e.event.ID, db.record(ctx, tx, nil, []emission{e})
+}
+
+// emission is one statement recording a change: its audit row alone, or its event (with
+// the audit row, or without) recorded and fanned out (fanOutSQL).
+type emission struct {
+	statement
+	event *StoredEvent // nil: an audit row only
+}
+
+// emission makes the statement recording event ev of actor, with the change's audit row
+// when audit is not nil.
+func (db *DB) emission(ctx context.Context, q Querier, actor assess.Actor, ev assess.NewEvent, audit *statement) (emission, error) {
+	typ, ok := assess.LookupEventType(ev.Type)
+	if !ok {
+		return emission{}, fmt.Errorf("emit: event type %q is not in the catalogue", ev.Type)
 	}
-	return se.ID, nil
+	se, _, err := db.newEvent(ctx, q, actor, ev)
+	if err != nil {
+		return emission{}, err
+	}
+	return emission{statement: db.fanOutStatement(se, typ, audit), event: &se}, nil
+}
+
+// record sends the statements before (the change's own writes, each checked) and then the
+// emissions in one round trip, and fans out each event recorded. A failing statement
+// aborts the transaction and the rest with it. Unless the change runs on generic plans
+// already (ChangeGeneric), the emissions run on them (genericPlanOn … genericPlanOff).
+func (db *DB) record(ctx context.Context, tx *Tx, before []Statement, ems []emission) error {
+	var b pgx.Batch
+	for _, s := range before {
+		b.Queue(s.SQL, s.Args...)
+	}
+	switchPlans := !tx.generic && slices.ContainsFunc(ems, func(e emission) bool { return e.event != nil })
+	if switchPlans {
+		b.Queue(genericPlanOn)
+	}
+	for _, e := range ems {
+		b.Queue(e.sql, e.args...)
+	}
+	if switchPlans {
+		b.Queue(genericPlanOff)
+	}
+	br := tx.SendBatch(ctx, &b)
+	found, err := readRecord(br, before, ems, switchPlans)
+	if cerr := br.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	for i, e := range ems {
+		if e.event == nil {
+			continue
+		}
+		if err := db.fanOut(ctx, tx, *e.event, found[i]); err != nil {
+			return fmt.Errorf("emit %s: %w", e.event.Type, err)
+		}
+	}
+	return nil
+}
+
+// readRecord reads the results of record's batch in the order it queued them: what each
+// event's statement found, by the emission's index.
+func readRecord(br pgx.BatchResults, before []Statement, ems []emission, switchPlans bool) ([]fanOutResult, error) {
+	for _, s := range before {
+		tag, err := br.Exec()
+		if err == nil && s.Check != nil {
+			err = s.Check(tag)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if switchPlans {
+		if _, err := br.Exec(); err != nil {
+			return nil, err
+		}
+	}
+	found := make([]fanOutResult, len(ems))
+	for i, e := range ems {
+		var err error
+		if e.event == nil {
+			if _, err = br.Exec(); err != nil {
+				err = fmt.Errorf("write audit row: %w", err)
+			}
+		} else if found[i], err = scanFanOut(br.QueryRow(), *e.event); err != nil {
+			err = fmt.Errorf("emit %s: %w", e.event.Type, err)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if switchPlans {
+		if _, err := br.Exec(); err != nil {
+			return nil, err
+		}
+	}
+	return found, nil
 }
 
 // RecordEvent inserts the events row only; tests of a destination deliver it themselves.

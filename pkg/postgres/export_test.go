@@ -70,6 +70,12 @@ func (db *DB) VisibleForTest(ctx context.Context, actor assess.Actor, kind, id s
 	case "assessment-list":
 		sql = "SELECT true FROM assessments a WHERE a.id = " + args.Add(id)
 		cond = AssessmentVisibleSQL(actor, "a.id", args.Add)
+	case "assessment-write": // a create's check (QueueWritableAssessment), on generic plans
+		var b pgx.Batch
+		var read string
+		if err = QueueWritableAssessment(&b, actor, id, "a.id", nil, &read); err == nil {
+			err = db.ChangeGeneric(ctx, actor, func(tx *Tx) error { return tx.SendBatch(ctx, &b).Close() })
+		}
 	case "evidence-ids":
 		sql = "SELECT true FROM evidence e WHERE e.id = " + args.Add(id)
 		if set := VisibleEvidenceIDsSQL(actor, args.Add); set != "" {

@@ -11,8 +11,10 @@ import (
 	"github.com/assay-dev/assay/pkg/assess"
 )
 
-// fanOut turns one recorded event into in-app notifications and deliveries, in the
-// transaction of the change (docs/integrations.md, "Who is notified"):
+// An event becomes in-app notifications and deliveries in the transaction of the change
+// (docs/integrations.md, "Who is notified"): fanOutSQL records it, inserts the
+// notifications and finds the rest, in the statement of the change's audit row; fanOut
+// then queues the e-mails and deliveries it found.
 //
 //	Recipient                                    Condition                                     In-app        E-mail
 //	Active holders of the type's permission      type NotifyHolders                            yes           when EmailDefault
@@ -39,12 +41,10 @@ import (
 // per user and event, one delivery per event and destination or address (lower-cased).
 // Switched-off channels and inactive destinations get no rows; the event is recorded
 // anyway. channel.test is never fanned out: a test delivers to its destination only.
-func (db *DB) fanOut(ctx context.Context, tx *Tx, se StoredEvent, typ assess.EventType, before ...statement) error {
-	keys := filterKeys(se.Type)
-	f, err := db.fanOutReads(ctx, tx, se, typ, keys, before)
-	if err != nil {
-		return err
-	}
+//
+// fanOut follows up what fanOutSQL found for event se: the users whose unread count
+// changed, the e-mails and the deliveries with their jobs.
+func (db *DB) fanOut(ctx context.Context, tx *Tx, se StoredEvent, f fanOutResult) error {
 	for _, u := range f.users {
 		if u.InApp {
 			tx.After.UnreadChanged = append(tx.After.UnreadChanged, u.ID)
@@ -64,92 +64,45 @@ type statement struct {
 	args []any
 }
 
-// fanOutResult is what the pipelined part of a fan-out found.
+// fanOutResult is what an event's statement (fanOutSQL) found.
 type fanOutResult struct {
 	users        []userRecipient
 	emails       []string // named by matching global rules
 	destinations []NewDelivery
 }
 
-// fanOutReads sends the statements before (the change's audit row, the events row), the
-// recipients (whose in-app notifications the same statement inserts), the addresses of the
-// matching rules and the matching destinations in one round trip: none of them depends on the
-// result of another, and a failing one aborts the transaction and the rest with it.
-// The destinations found are locked FOR KEY SHARE until the change commits: a webhook or
-// chat destination deleted meanwhile would otherwise make the insert of its delivery fail
-// its foreign key, and the change (a create, a load of demo data) answer 404. With the lock
-// the deletion waits for the change, then cascades to the new deliveries; a destination
-// deleted before the lock is skipped. Updates (FOR NO KEY UPDATE) do not wait.
-func (db *DB) fanOutReads(ctx context.Context, tx pgx.Tx, se StoredEvent, typ assess.EventType, keys []string, before []statement) (fanOutResult, error) {
-	var b pgx.Batch
-	for _, s := range before {
-		b.Queue(s.sql, s.args...)
+// fanOutStatement is the one statement that records event se of type typ and fans it out
+// (fanOutSQL), with the change's audit row when audit is not nil.
+func (db *DB) fanOutStatement(se StoredEvent, typ assess.EventType, audit *statement) statement {
+	var subject *string
+	if se.SubjectUserID != "" {
+		subject = &se.SubjectUserID
 	}
-	b.Queue(genericPlanOn)
-	b.Queue(recipientsSQL, recipientsArgs(se, typ, keys)...)
-	b.Queue(genericPlanOff)
-	b.Queue(ruleEmailsSQL, keys)
-	webhooks := db.Delivery.WebhooksEnabled
-	if webhooks {
-		b.Queue(`SELECT id FROM webhooks WHERE active AND (event_types && $1::text[] OR id = ANY (`+ruleWebhooksSQL+`))
-			ORDER BY id FOR KEY SHARE`, keys)
+	args := append(recipientsArgs(se, typ, filterKeys(se.Type)), se.ActorName, subject, se.Summary, se.Title, se.Data,
+		db.Delivery.WebhooksEnabled, db.chatPlatformsOn())
+	if audit == nil {
+		return statement{sql: fanOutSQL, args: args}
 	}
-	platforms := db.chatPlatformsOn()
-	if len(platforms) > 0 {
-		b.Queue(`SELECT id, platform FROM chat_destinations
-			WHERE active AND platform = ANY ($2) AND (event_types && $1::text[] OR id = ANY (`+ruleChatsSQL+`)) ORDER BY id
-			FOR KEY SHARE`, keys, platforms)
-	}
-	br := tx.SendBatch(ctx, &b)
-	f, err := readFanOut(br, se, len(before), webhooks, len(platforms) > 0)
-	if cerr := br.Close(); err == nil {
-		err = cerr
-	}
-	return f, err
+	return statement{sql: auditedFanOutSQL, args: append(args, audit.args...)}
 }
 
-// readFanOut reads the results of fanOutReads' batch, in the order it queued them.
-func readFanOut(br pgx.BatchResults, se StoredEvent, before int, webhooks, chats bool) (fanOutResult, error) {
+// scanFanOut reads the one row of fanOutSQL.
+func scanFanOut(row pgx.Row, se StoredEvent) (fanOutResult, error) {
 	var f fanOutResult
-	for range before + 1 { // the statements before, then genericPlanOn
-		if _, err := br.Exec(); err != nil {
-			return f, err
-		}
-	}
-	rows, _ := br.Query()
-	users, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (userRecipient, error) {
-		var u userRecipient
-		return u, r.Scan(&u.ID, &u.Email, &u.InApp, &u.Mail)
-	})
-	if err != nil {
+	var ids, emails, hooks, chats, platforms []string
+	var inApp, mail []bool
+	if err := row.Scan(&ids, &emails, &inApp, &mail, &f.emails, &hooks, &chats, &platforms); err != nil {
 		return f, err
 	}
-	f.users = users
-	if _, err := br.Exec(); err != nil { // genericPlanOff
-		return f, err
+	f.users = make([]userRecipient, len(ids))
+	for i, id := range ids {
+		f.users[i] = userRecipient{ID: id, Email: emails[i], InApp: inApp[i], Mail: mail[i]}
 	}
-	if err := br.QueryRow().Scan(&f.emails); err != nil {
-		return f, err
+	for _, id := range hooks {
+		f.destinations = append(f.destinations, webhookDelivery(se, id))
 	}
-	if webhooks {
-		rows, _ := br.Query()
-		ids, err := pgx.CollectRows(rows, pgx.RowTo[string])
-		if err != nil {
-			return f, err
-		}
-		for _, id := range ids {
-			f.destinations = append(f.destinations, webhookDelivery(se, id))
-		}
-	}
-	if chats {
-		rows, _ := br.Query()
-		found, err := pgx.CollectRows(rows, pgx.RowToStructByPos[struct{ ID, Platform string }])
-		if err != nil {
-			return f, err
-		}
-		for _, c := range found {
-			f.destinations = append(f.destinations, chatDelivery(se, c.ID, c.Platform))
-		}
+	for i, id := range chats {
+		f.destinations = append(f.destinations, chatDelivery(se, id, platforms[i]))
 	}
 	return f, nil
 }
@@ -186,7 +139,7 @@ type userRecipient struct {
 // The holders are read role by role through user_roles' role index (the lateral
 // subquery, kept apart by OFFSET 0): the generic plan would otherwise hash all of
 // user_roles for the one or two roles that hold a permission (docs/performance.md).
-const recipientsSQL = `WITH wanted AS (
+const recipientsCTEs = `wanted AS (
 			SELECT h.user_id AS id, true AS in_app, $5::boolean AS email, true AS may
 				FROM role_permissions rp, LATERAL (SELECT ur.user_id FROM user_roles ur WHERE ur.role_id = rp.role_id OFFSET 0) h
 				WHERE $3::boolean AND rp.permission = $1
@@ -219,8 +172,55 @@ const recipientsSQL = `WITH wanted AS (
 				$14::jsonb || CASE WHEN r.you THEN '{"you": "true"}'::jsonb ELSE '{}'::jsonb END, $15::timestamptz
 			FROM (SELECT r.id, r.in_app, r.id = $6 OR r.id = ANY ($16::text[]) AS you FROM recipients r) r WHERE r.in_app
 			ON CONFLICT (event_id, user_id) DO NOTHING
-		)
+		)`
+
+// recipientsSQL is the recipients of an event (recipientsCTEs) alone, for a plan to be
+// examined (ExplainRecipientsForTest).
+const recipientsSQL = `WITH ` + recipientsCTEs + `
 		SELECT id, email, in_app, mail FROM recipients ORDER BY id`
+
+// fanOutSQL records an event and fans it out in one statement, on the arguments of
+// recipientsSQL ($1–$20) and $21–$27: the events row (its id, type, time, actor and link are
+// recipientsSQL's), the in-app notifications of its recipients (recipientsCTEs; their
+// foreign key to the events row is checked at the end of the statement, when the row is
+// there), and one row of what the change's Go side follows up: the recipients with their
+// channels (ordered by id), the addresses of the matching global rules, and the matching
+// webhooks ($26: switched on) and chat destinations (on a platform of $27), locked FOR KEY
+// SHARE until the change commits — a destination deleted meanwhile would otherwise make
+// the insert of its delivery fail its foreign key, and the change (a create, a load of demo
+// data) answer 404. With the lock the deletion waits for the change, then cascades to the
+// new deliveries; a destination deleted before the lock is skipped. Updates (FOR NO KEY
+// UPDATE) do not wait. One statement instead of seven in a batch (audit row, events row,
+// the plan switch, recipients, the switch back, addresses, webhooks) costs PostgreSQL one
+// execution instead of seven (docs/performance.md, "Creates and the write ceiling").
+const fanOutSQL = `WITH ` + fanOutEventCTE + `, ` + fanOutTail
+
+// auditedFanOutSQL is fanOutSQL that also appends the change's audit row ($28–$35, the
+// arguments of auditStatement): a change and its announcement are one statement.
+const auditedFanOutSQL = `WITH audit AS (
+			INSERT INTO audit_log (actor, action, target_type, target_id, details, request_id, ip, scope_id)
+			VALUES ($28::text, $29::text, $30::text, $31::text, $32::jsonb, $33::text, $34::text, $35::text)
+		), ` + fanOutEventCTE + `, ` + fanOutTail
+
+const (
+	fanOutEventCTE = `ev AS (
+			INSERT INTO events (id, type, occurred_at, actor_id, actor_name, subject_user_id, summary, link, title, data)
+			VALUES ($9::text, $10::text, $15::timestamptz, $2::text, $21::text, $22::text, $23::text, $13::text, $24::text, $25::jsonb)
+		)`
+	fanOutTail = recipientsCTEs + `, hooks AS (
+			SELECT id FROM webhooks WHERE $26::boolean AND active AND (event_types && $7::text[] OR id = ANY (` + ruleWebhooksSQL + `))
+			ORDER BY id FOR KEY SHARE
+		), chats AS (
+			SELECT id, platform FROM chat_destinations WHERE active AND platform = ANY ($27::text[])
+				AND (event_types && $7::text[] OR id = ANY (` + ruleChatsSQL + `))
+			ORDER BY id FOR KEY SHARE
+		)
+		SELECT coalesce(array_agg(r.id ORDER BY r.id), '{}'), coalesce(array_agg(r.email ORDER BY r.id), '{}'),
+			coalesce(array_agg(r.in_app ORDER BY r.id), '{}'), coalesce(array_agg(r.mail ORDER BY r.id), '{}'),
+			(` + ruleEmailsSQL + `),
+			ARRAY(SELECT id FROM hooks ORDER BY id), ARRAY(SELECT id FROM chats ORDER BY id), ARRAY(SELECT platform FROM chats ORDER BY id)
+		FROM recipients r`
+)
 
 // recipientsArgs are the arguments of recipientsSQL for event se of type typ. A
 // notification says the event in words (assess.DescribeEvent): the words for the user it
@@ -255,15 +255,15 @@ func notificationIDPrefix(t time.Time) string {
 	return assess.NewID(assess.PrefixNotification, t)[:len(assess.PrefixNotification)+10]
 }
 
-// The destinations and addresses named by the enabled global rules matching the keys ($1).
+// The destinations and addresses named by the enabled global rules matching the keys ($7, as in recipientsSQL).
 const (
 	ruleWebhooksSQL = `SELECT w FROM notification_rules r, unnest(r.webhook_ids) w
-				WHERE r.scope = 'global' AND r.enabled AND r.event_types && $1::text[]`
+				WHERE r.scope = 'global' AND r.enabled AND r.event_types && $7::text[]`
 	ruleChatsSQL = `SELECT c FROM notification_rules r, unnest(r.chat_ids) c
-				WHERE r.scope = 'global' AND r.enabled AND r.event_types && $1::text[]`
+				WHERE r.scope = 'global' AND r.enabled AND r.event_types && $7::text[]`
 	ruleEmailsSQL = `SELECT coalesce(array_agg(DISTINCT x.e) FILTER (WHERE x.e IS NOT NULL), '{}')
 		FROM (SELECT unnest(r.emails) AS e FROM notification_rules r
-			WHERE r.scope = 'global' AND r.enabled AND r.event_types && $1::text[]) x`
+			WHERE r.scope = 'global' AND r.enabled AND r.event_types && $7::text[]) x`
 )
 
 // emailDeliveries lists the event e-mails: to users who get the event by e-mail and to

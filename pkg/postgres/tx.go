@@ -32,6 +32,8 @@ type Tx struct {
 	Actor assess.Actor
 
 	After *afterCommit // shared with the copies As makes
+
+	generic bool // the transaction runs on generic plans from its first statement (ChangeGeneric)
 }
 
 // afterCommit is what a change leaves for this replica to do once it has committed.
@@ -49,8 +51,27 @@ const changeAttempts = 4
 // must not keep state across attempts other than what it returns), a bounded number of
 // times; driver errors leave as domain errors (see dbError).
 func (db *DB) Change(ctx context.Context, actor assess.Actor, fn func(tx *Tx) error) error {
+	return db.change(ctx, actor, false, fn)
+}
+
+// ChangeGeneric is Change on PostgreSQL's generic plans from the first statement, for a
+// change whose statements are all looked up by key and run often (a create). The begin
+// carries the switch and travels with the change's first batch (deferredTx), so neither
+// costs a round trip of its own. Left to itself, PostgreSQL plans some of them anew on
+// every execution — a visibility check with its participant ties, ids given as an array —
+// because a plan for the given values looks cheaper than the generic one; planning them
+// cost more than running them (0.3–3 ms against 0.02–0.2 ms under create load, the bench's
+// -statements flag shows it). The generic plan is made once per connection and statement.
+// Use it only for statements whose generic plans were checked (EXPLAIN of the prepared
+// statement with plan_cache_mode = force_generic_plan): a generic plan can hash a whole
+// set where a custom one looks up one row.
+func (db *DB) ChangeGeneric(ctx context.Context, actor assess.Actor, fn func(tx *Tx) error) error {
+	return db.change(ctx, actor, true, fn)
+}
+
+func (db *DB) change(ctx context.Context, actor assess.Actor, generic bool, fn func(tx *Tx) error) error {
 	for attempt := 1; ; attempt++ {
-		err := db.changeOnce(ctx, actor, fn)
+		err := db.changeOnce(ctx, actor, generic, fn)
 		if err == nil || !retryable(err) {
 			return DBError(err)
 		}
@@ -66,13 +87,18 @@ func (db *DB) Change(ctx context.Context, actor assess.Actor, fn func(tx *Tx) er
 	}
 }
 
-func (db *DB) changeOnce(ctx context.Context, actor assess.Actor, fn func(tx *Tx) error) error {
-	ptx, err := db.Pool.Begin(ctx)
+// beginGeneric opens a transaction on generic plans in one round trip, when its first use
+// is not a batch: pgx sends a begin query without arguments in the simple protocol, which
+// takes several statements.
+const beginGeneric = "BEGIN; " + genericPlanOn
+
+func (db *DB) changeOnce(ctx context.Context, actor assess.Actor, generic bool, fn func(tx *Tx) error) error {
+	ptx, err := db.begin(ctx, generic)
 	if err != nil {
 		return err
 	}
 	defer func() { _ = ptx.Rollback(context.WithoutCancel(ctx)) }()
-	tx := &Tx{Tx: ptx, DB: db, Now: db.Now(), Actor: actor, After: &afterCommit{}}
+	tx := &Tx{Tx: ptx, DB: db, Now: db.Now(), Actor: actor, After: &afterCommit{}, generic: generic}
 	if err := fn(tx); err != nil {
 		return err
 	}
@@ -84,6 +110,19 @@ func (db *DB) changeOnce(ctx context.Context, actor assess.Actor, fn func(tx *Tx
 	}
 	db.unreadChanged(ctx, tx.After.UnreadChanged)
 	return nil
+}
+
+// begin starts a transaction on a pooled connection; on generic plans, deferred to the
+// transaction's first round trip (deferredTx).
+func (db *DB) begin(ctx context.Context, generic bool) (pgx.Tx, error) {
+	if !generic {
+		return db.Pool.Begin(ctx)
+	}
+	c, err := db.Pool.acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &pooledTx{Tx: &deferredTx{conn: c}, conn: c}, nil
 }
 
 // As returns the same transaction acting as another actor (the system locking an account
@@ -98,26 +137,63 @@ func (tx *Tx) As(actor assess.Actor) *Tx {
 // Record writes the audit row of a change and, when the catalogue announces the change,
 // emits its event, in one call and in this transaction: the audit action and the event
 // type come from the one catalogue entry c. ev is the event's content (its Type is set
-// from c); it must be empty when c is not announced. The audit row, the events row and
-// the fan-out's reads travel in one round trip (see fanOutReads).
-func (tx *Tx) Record(ctx context.Context, c assess.Change, target Target, details map[string]any, ev assess.NewEvent) error {
-	audit, err := auditStatement(assess.AuditEntry{Actor: tx.Actor, Action: c.Action,
-		TargetType: target.Type, TargetID: target.ID, ScopeID: target.Scope, Details: details})
-	if err != nil {
-		return err
-	}
-	switch {
-	case c.Event == "" && ev.Data != nil:
-		return fmt.Errorf("record %s: the change is not announced, but event data was given", c.Action)
-	case c.Event == "":
-		if _, err := tx.Exec(ctx, audit.sql, audit.args...); err != nil {
-			return fmt.Errorf("write audit row: %w", err)
+// from c); it must be empty when c is not announced. The statements before (the change's
+// own writes, which need no answer) are sent first, in the same round trip as the audit
+// row, the event and its fan-out, which are one statement (see fanOutSQL).
+func (tx *Tx) Record(ctx context.Context, c assess.Change, target Target, details map[string]any, ev assess.NewEvent, before ...Statement) error {
+	return tx.RecordAll(ctx, []Recording{{Change: c, Target: target, Details: details, Event: ev}}, before...)
+}
+
+// Recording is one change for RecordAll, as Record takes it.
+type Recording struct {
+	Change  assess.Change
+	Target  Target
+	Details map[string]any
+	Event   assess.NewEvent
+}
+
+// RecordAll records several changes (each as Record does) in one round trip, in order,
+// after the statements before.
+func (tx *Tx) RecordAll(ctx context.Context, recs []Recording, before ...Statement) error {
+	ems := make([]emission, 0, len(recs))
+	for _, r := range recs {
+		audit, err := auditStatement(assess.AuditEntry{Actor: tx.Actor, Action: r.Change.Action,
+			TargetType: r.Target.Type, TargetID: r.Target.ID, ScopeID: r.Target.Scope, Details: r.Details})
+		if err != nil {
+			return err
 		}
-		return nil
+		switch {
+		case r.Change.Event == "" && r.Event.Data != nil:
+			return fmt.Errorf("record %s: the change is not announced, but event data was given", r.Change.Action)
+		case r.Change.Event == "":
+			ems = append(ems, emission{statement: audit})
+			continue
+		}
+		ev := r.Event
+		ev.Type = r.Change.Event
+		e, err := tx.DB.emission(ctx, tx, tx.Actor, ev, &audit)
+		if err != nil {
+			return err
+		}
+		ems = append(ems, e)
 	}
-	ev.Type = c.Event
-	_, err = tx.DB.emit(ctx, tx, tx.Actor, ev, audit)
-	return err
+	return tx.DB.record(ctx, tx, before, ems)
+}
+
+// Send sends statements in one round trip, each checked (Statement.Check): writes of a
+// change whose results it does not read.
+func (tx *Tx) Send(ctx context.Context, stmts ...Statement) error {
+	return tx.DB.record(ctx, tx, stmts, nil)
+}
+
+// Statement is a write of a change sent ahead of its audit row in the same round trip
+// (Record's before): one whose result the change does not read, other than by Check.
+type Statement struct {
+	SQL  string
+	Args []any
+	// Check, when set, judges the statement's command tag (a create whose insert found
+	// nothing to insert); its error fails the change, which rolls back what followed.
+	Check func(pgconn.CommandTag) error
 }
 
 // Announce emits an event of the catalogue without an audit row of its own: for a change
@@ -169,8 +245,9 @@ func VersionConflict(current int64) error {
 		Details: []assess.Detail{{Field: "version", Code: "stale", Message: fmt.Sprintf("The current version is %d.", current)}}}
 }
 
-// genericPlanOn and genericPlanOff switch a transaction to generic plans and back (the
-// fan-out's batch surrounds recipientsSQL with them). Left to itself, PostgreSQL plans that
+// genericPlanOn and genericPlanOff switch a transaction to generic plans and back (a
+// change not on generic plans already has its statements recording events, fanOutSQL,
+// surrounded by them; ChangeGeneric begins with the first). Left to itself, PostgreSQL plans that
 // statement anew on every execution although pgx prepared it
 // (a custom plan): its boolean parameters fold whole branches away, so each custom plan
 // looks cheaper than the generic one, and planning the 18-parameter statement cost more

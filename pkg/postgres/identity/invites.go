@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/assay-dev/assay/pkg/assess"
 	"github.com/assay-dev/assay/pkg/postgres"
@@ -68,7 +69,7 @@ func (s *InviteService) CreateInvite(ctx context.Context, in assess.NewInvite, a
 		return assess.Invite{}, "", err
 	}
 	var inv assess.Invite
-	err = s.db.Change(ctx, actor, func(tx *postgres.Tx) error {
+	err = s.db.ChangeGeneric(ctx, actor, func(tx *postgres.Tx) error {
 		if err := in.Validate(); err != nil {
 			return err
 		}
@@ -79,18 +80,19 @@ func (s *InviteService) CreateInvite(ctx context.Context, in assess.NewInvite, a
 		if in.Email != "" {
 			email = &in.Email
 		}
-		// The role is resolved by the insert itself: no row inserted means no such role.
-		tag, err := tx.Exec(ctx, `INSERT INTO invites (id, email, role_id, token_hash, created_by, created_at, expires_at)
+		// The role is resolved by the insert itself: no row inserted means no such role, and
+		// the change, its audit row and event sent with it in one round trip, rolls back.
+		insert := postgres.Statement{SQL: `INSERT INTO invites (id, email, role_id, token_hash, created_by, created_at, expires_at)
 			SELECT $1::text, $2::text, r.id, $4::bytea, $5::text, $6::timestamptz, $7::timestamptz FROM roles r WHERE r.name = $3`,
-			inv.ID, email, in.IntendedRole, tokenHash(token), inv.CreatedBy, tx.Now, inv.ExpiresAt)
-		if err != nil {
-			return err
-		}
-		if tag.RowsAffected() == 0 {
-			return unknownInviteRole(in.IntendedRole)
-		}
+			Args: []any{inv.ID, email, in.IntendedRole, tokenHash(token), inv.CreatedBy, tx.Now, inv.ExpiresAt},
+			Check: func(tag pgconn.CommandTag) error {
+				if tag.RowsAffected() == 0 {
+					return unknownInviteRole(in.IntendedRole)
+				}
+				return nil
+			}}
 		if err := tx.Record(ctx, assess.ChangeInviteCreated, inviteTarget(inv.ID), map[string]any{"email": in.Email,
-			"intendedRole": in.IntendedRole, "expiresAt": inv.ExpiresAt, "sendEmail": in.SendEmail}, postgres.InviteEvent(inv)); err != nil {
+			"intendedRole": in.IntendedRole, "expiresAt": inv.ExpiresAt, "sendEmail": in.SendEmail}, postgres.InviteEvent(inv), insert); err != nil {
 			return err
 		}
 		if in.SendEmail {

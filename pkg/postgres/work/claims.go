@@ -135,42 +135,6 @@ func (s *ClaimService) FindClaim(ctx context.Context, id string, actor assess.Ac
 	return showClaim(c), postgres.DBError(err)
 }
 
-// CreateClaim implements assess.ClaimService.
-func (s *ClaimService) CreateClaim(ctx context.Context, assessmentID string, in assess.NewClaim, actor assess.Actor) (assess.Claim, error) {
-	var c assess.Claim
-	err := s.db.Change(ctx, actor, func(tx *postgres.Tx) error {
-		if err := postgres.WritableAssessment(ctx, tx, tx.Actor, assessmentID); err != nil {
-			return err
-		}
-		if err := in.Validate(); err != nil {
-			return err
-		}
-		c = assess.Claim{ID: assess.NewID(assess.PrefixClaim, tx.Now), AssessmentID: assessmentID, Name: in.Name,
-			Target: in.Target, TargetEntityID: in.TargetEntityID, Predicate: in.Predicate, Reasoning: in.Reasoning,
-			IsCounterClaim: in.IsCounterClaim, CountersClaimID: in.CountersClaimID, ExternalReferences: in.ExternalReferences}
-		rel := claimRelations{Evidence: &in.EvidenceIDs, CounterEvidence: &in.CounterEvidenceIDs,
-			Mitigation: &in.MitigationEvidenceIDs, Requirements: &in.RequirementIDs}
-		if err := checkClaim(ctx, tx, c, assess.Claim{}, rel); err != nil {
-			return err
-		}
-		if c.ExternalReferences == nil {
-			c.ExternalReferences = []assess.ClaimReference{}
-		}
-		if _, err := tx.Exec(ctx, `INSERT INTO claims (id, assessment_id, name, target, target_entity_id, predicate, reasoning,
-			is_counter_claim, counters_claim_id, external_references, created_by, created_at, updated_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12)`,
-			c.ID, c.AssessmentID, c.Name, c.Target, postgres.Nullable(c.TargetEntityID), c.Predicate, c.Reasoning, c.IsCounterClaim,
-			postgres.Nullable(c.CountersClaimID), c.ExternalReferences, postgres.Nullable(userIDOf(tx.Actor)), tx.Now); err != nil {
-			return err
-		}
-		if err := writeClaimRelations(ctx, tx, c.ID, rel); err != nil {
-			return err
-		}
-		return recordClaim(ctx, tx, assess.ChangeClaimCreated, c.ID, nil, &c)
-	})
-	return c, err
-}
-
 // UpdateClaim implements assess.ClaimService: absent fields stay, arrays replace.
 func (s *ClaimService) UpdateClaim(ctx context.Context, id string, upd assess.ClaimUpdate, actor assess.Actor) (assess.Claim, error) {
 	var after assess.Claim

@@ -42,46 +42,6 @@ func lockEvidence(ctx context.Context, tx *postgres.Tx, id string, version int64
 var errEvidenceNeedsUser = &assess.Error{Code: assess.ECodeBusinessRule, Message: "Evidence is authored by a user.",
 	Details: []assess.Detail{{Code: "author_required", Message: "Create evidence as a signed-in user or with an API key."}}}
 
-// CreateEvidence implements assess.EvidenceService: the actor is the author; the
-// requirements named are linked at once (each announced as evidence.linked).
-func (s *EvidenceService) CreateEvidence(ctx context.Context, ne assess.NewEvidence, actor assess.Actor) (assess.Evidence, error) {
-	var e assess.Evidence
-	err := s.db.Change(ctx, actor, func(tx *postgres.Tx) error {
-		if err := ne.Validate(); err != nil {
-			return err
-		}
-		if !assess.ValidID(assess.PrefixUser, actor.ID) {
-			return errEvidenceNeedsUser
-		}
-		id := assess.NewID(assess.PrefixEvidence, tx.Now)
-		if _, err := tx.Exec(ctx, `INSERT INTO evidence (id, name, description, classification, is_counter_evidence, author_id,
-			collected_on, valid_from, valid_until, created_at, updated_at)
-			VALUES ($1, $2, $3, $4, $5, $6, nullif($7::text, '')::date, nullif($8::text, '')::date, nullif($9::text, '')::date, $10, $10)`,
-			id, ne.Name, ne.Description, ne.Classification, ne.IsCounterEvidence, actor.ID,
-			ne.CollectedOn, ne.ValidFrom, ne.ValidUntil, tx.Now); err != nil {
-			return err
-		}
-		if err := postgres.ReplaceTags(ctx, tx, postgres.EvidenceTags, id, ne.TagIDs); err != nil {
-			return err
-		}
-		links, err := insertEvidenceLinks(ctx, tx, id, ne.RequirementIDs)
-		if err != nil {
-			return namedField(err, "requirementIds")
-		}
-		e, err = recordEvidence(ctx, tx, assess.ChangeEvidenceCreated, id, map[string]any{"name": ne.Name}, nil)
-		if err != nil {
-			return err
-		}
-		for _, link := range links {
-			if e, err = recordEvidenceLink(ctx, tx, assess.ChangeEvidenceLinked, id, link); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	return e, err
-}
-
 // namedField adds field to the details of a domain error that names none, so that an
 // error about one id of a request's list names the list.
 func namedField(err error, field string) error {
