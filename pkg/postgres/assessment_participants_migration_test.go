@@ -97,3 +97,56 @@ func TestMigration0035FindsEachEvidencesAssessments(t *testing.T) {
 	require.Equal(t, map[string][]int32{"ev_1/as_2": {1}}, progressByKey(t, pool, evidenceAssessmentsSQL))
 	require.Equal(t, progressByKey(t, pool, evidenceAssessmentsAggregateSQL), progressByKey(t, pool, evidenceAssessmentsSQL))
 }
+
+// TestMigration0037CountsParticipantsInShards migrates a database at version 36 whose
+// evidence ids end in characters of different shards (ev_a and ev_q share one): each user's
+// ties are split by the shard of the evidence that makes them (a team role's in shard 0),
+// summing to what they were. From then on a piece of evidence deleted takes its links, and
+// with them its people's ties and the requirement rows' link counts, and a new author takes
+// over the ties of the evidence.
+func TestMigration0037CountsParticipantsInShards(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := openPool(t, pgtest.NewEmptyDatabase(t))
+	m0037 := migrateBelow(t, pool, 37)
+	exec := func(sql string) {
+		t.Helper()
+		_, err := pool.Exec(ctx, sql)
+		require.NoError(t, err, sql)
+	}
+	for _, sql := range []string{
+		`INSERT INTO entities (id, name, entity_type) VALUES ('en_1', 'Shop', 'product')`,
+		`INSERT INTO users (id, username, email) SELECT 'u_' || g, 'user' || g, 'user' || g || '@example.com' FROM generate_series(1, 3) g`,
+		`INSERT INTO standards (id, identifier, name, state) VALUES ('st_a', 'a', 'A', 'published')`,
+		`INSERT INTO requirements (id, standard_id, identifier, natural_key) SELECT 'rq_' || g, 'st_a', 'a' || g, 'a' || g FROM generate_series(1, 3) g`,
+		`INSERT INTO assessments (id, title, entity_id, state) VALUES ('as_1', 'One', 'en_1', 'in_progress')`,
+		`INSERT INTO assessment_requirements (id, assessment_id, requirement_id, standard_id)
+			SELECT 'ar_1' || g, 'as_1', 'rq_' || g, 'st_a' FROM generate_series(1, 3) g`,
+		`INSERT INTO assessment_members (assessment_id, user_id, role) VALUES ('as_1', 'u_1', 'assessor')`,
+		`INSERT INTO evidence (id, name, author_id, reviewer_id) VALUES ('ev_a', 'A', 'u_2', NULL), ('ev_b', 'B', 'u_2', 'u_3'),
+			('ev_q', 'Q', 'u_2', NULL)`,
+		`INSERT INTO assessment_requirement_evidence (assessment_requirement_id, evidence_id, assessment_id) VALUES
+			('ar_11', 'ev_a', 'as_1'), ('ar_12', 'ev_a', 'as_1'), ('ar_11', 'ev_b', 'as_1'), ('ar_13', 'ev_q', 'as_1')`,
+	} {
+		exec(sql)
+	}
+	pairs := progressByKey(t, pool, participantsSQL)
+	applyMigration(t, pool, m0037)
+	require.Equal(t, pairs, progressByKey(t, pool, participantsSQL), "the same ties in all")
+	require.Equal(t, map[string][]int32{
+		"u_1/as_1/0": {1},                    // assessor
+		"u_2/as_1/1": {3}, "u_2/as_1/2": {1}, // ev_a twice and ev_q ('a' and 'q' are 1 mod 16); ev_b ('b': 2)
+		"u_3/as_1/2": {1}, // reviewer of ev_b
+	}, progressByKey(t, pool, participantShardsSQL))
+
+	exec(`DELETE FROM evidence WHERE id = 'ev_a'`)
+	exec(`UPDATE evidence SET author_id = 'u_1' WHERE id = 'ev_b'`)
+	require.Equal(t, map[string][]int32{
+		"u_1/as_1/0": {1}, "u_1/as_1/2": {1}, "u_2/as_1/1": {1}, "u_3/as_1/2": {1},
+	}, progressByKey(t, pool, participantShardsSQL))
+	require.Equal(t, progressByKey(t, pool, participantShardsAggregateSQL), progressByKey(t, pool, participantShardsSQL))
+	require.Equal(t, progressByKey(t, pool, evidenceAssessmentsAggregateSQL), progressByKey(t, pool, evidenceAssessmentsSQL))
+	var wrong int
+	require.NoError(t, pool.QueryRow(ctx, wrongLinkCountsSQL).Scan(&wrong))
+	require.Zero(t, wrong, "requirement rows whose link count is not their links")
+}

@@ -42,12 +42,23 @@ const (
 	// participantsSQL is who takes part in which assessment as PostgreSQL keeps it
 	// (migrations/0033_assessment_participants.sql), participantsAggregateSQL the same from
 	// its sources: each team role, and each link of evidence the user authors or reviews.
-	participantsSQL          = `SELECT user_id || '/' || assessment_id, ARRAY[ties] FROM assessment_participants`
+	// participantsSQL sums the ties of each user and assessment over their shards
+	// (migrations/0037_participant_shards.sql), so it reads the table before and after it.
+	participantsSQL          = `SELECT user_id || '/' || assessment_id, ARRAY[sum(ties)::int] FROM assessment_participants GROUP BY user_id, assessment_id`
 	participantsAggregateSQL = `SELECT u || '/' || a, ARRAY[count(*)]::int[] FROM (
 		SELECT user_id AS u, assessment_id AS a FROM assessment_members
 		UNION ALL SELECT e.author_id, l.assessment_id FROM assessment_requirement_evidence l JOIN evidence e ON e.id = l.evidence_id
 		UNION ALL SELECT e.reviewer_id, l.assessment_id FROM assessment_requirement_evidence l JOIN evidence e ON e.id = l.evidence_id
 			WHERE e.reviewer_id IS NOT NULL) t GROUP BY u, a`
+	// participantShardsSQL is each row of assessment_participants, shard by shard, and
+	// participantShardsAggregateSQL the same from the sources: a team role's tie is in shard
+	// 0, a link's in its evidence's (tie_shard).
+	participantShardsSQL          = `SELECT user_id || '/' || assessment_id || '/' || shard, ARRAY[ties] FROM assessment_participants`
+	participantShardsAggregateSQL = `SELECT u || '/' || a || '/' || s, ARRAY[count(*)]::int[] FROM (
+		SELECT user_id AS u, assessment_id AS a, 0 AS s FROM assessment_members
+		UNION ALL SELECT e.author_id, l.assessment_id, tie_shard(e.id) FROM assessment_requirement_evidence l JOIN evidence e ON e.id = l.evidence_id
+		UNION ALL SELECT e.reviewer_id, l.assessment_id, tie_shard(e.id) FROM assessment_requirement_evidence l JOIN evidence e ON e.id = l.evidence_id
+			WHERE e.reviewer_id IS NOT NULL) t GROUP BY u, a, s`
 	// evidenceAssessmentsSQL is each piece of evidence's assessments as PostgreSQL keeps them
 	// (migrations/0035_evidence_assessments.sql), evidenceAssessmentsAggregateSQL the same
 	// counted from its links and citations.
@@ -229,7 +240,7 @@ func (r *progressRun) check(list bool) {
 	var wrong int
 	require.NoError(t, r.pool.QueryRow(r.ctx, wrongLinkCountsSQL).Scan(&wrong))
 	require.Zero(t, wrong, "requirement rows with a wrong link count after %s", where)
-	require.Equal(t, progressByKey(t, r.pool, participantsAggregateSQL), progressByKey(t, r.pool, participantsSQL), "participants after %s", where)
+	require.Equal(t, progressByKey(t, r.pool, participantShardsAggregateSQL), progressByKey(t, r.pool, participantShardsSQL), "participants after %s", where)
 	require.Equal(t, progressByKey(t, r.pool, evidenceAssessmentsAggregateSQL), progressByKey(t, r.pool, evidenceAssessmentsSQL),
 		"evidence's assessments after %s", where)
 	if !list {
@@ -666,6 +677,8 @@ func TestAssessmentProgressWritersDoNotDeadlock(t *testing.T) {
 	time.Sleep(200 * time.Millisecond)
 	require.Equal(t, before, deadlocks(t, r.pool), "deadlocks (seed %d)", seed)
 	require.Equal(t, progressByKey(t, r.pool, progressAggregateSQL), progressByKey(t, r.pool, progressCountsSQL))
+	require.Equal(t, progressByKey(t, r.pool, participantShardsAggregateSQL), progressByKey(t, r.pool, participantShardsSQL))
+	require.Equal(t, progressByKey(t, r.pool, evidenceAssessmentsAggregateSQL), progressByKey(t, r.pool, evidenceAssessmentsSQL))
 }
 
 // deadlocks is the number of deadlocks PostgreSQL has counted in pool's database.
@@ -710,9 +723,10 @@ func newBusyWorld(r *progressRun, workers *pgxpool.Pool) *busyWorld {
 }
 
 // write makes 60 random writes of TestAssessmentProgressWritersDoNotDeadlock: results,
-// bulk results, links, unlinks and evidence created linked to requirements of both
-// assessments in random order. Refusals of the domain (a stale version, a link that
-// exists) are expected.
+// bulk results, links, unlinks, evidence created linked to requirements of both
+// assessments in random order, and evidence so created deleted again (its links go with it,
+// while the others write links of the same author). Refusals of the domain (a stale
+// version, a link that exists) are expected.
 func (w *busyWorld) write(ctx context.Context, rng *rand.Rand) error {
 	some := func(n int) []string {
 		list := slices.Clone(w.ars)
@@ -722,7 +736,7 @@ func (w *busyWorld) write(ctx context.Context, rng *rand.Rand) error {
 	res := assess.ResultYes
 	for i := range 60 {
 		var err error
-		switch ar := w.ars[rng.IntN(len(w.ars))]; rng.IntN(5) {
+		switch ar := w.ars[rng.IntN(len(w.ars))]; rng.IntN(6) {
 		case 0:
 			var v int64
 			if err = w.pool.QueryRow(ctx, `SELECT version FROM assessment_requirements WHERE id = $1`, ar).Scan(&v); err == nil {
@@ -742,8 +756,13 @@ func (w *busyWorld) write(ctx context.Context, rng *rand.Rand) error {
 			_, err = w.svc.Evidence.LinkEvidence(ctx, w.evidence[rng.IntN(len(w.evidence))], assess.NewEvidenceLink{AssessmentRequirementID: ar}, w.actor)
 		case 3:
 			err = w.svc.Evidence.UnlinkEvidence(ctx, w.evidence[rng.IntN(len(w.evidence))], ar, w.actor)
-		default:
+		case 4:
 			_, err = w.svc.Evidence.CreateEvidence(ctx, assess.NewEvidence{Name: fmt.Sprintf("Busy %d", i), RequirementIDs: some(2 + rng.IntN(2))}, w.actor)
+		default:
+			var e assess.Evidence
+			if e, err = w.svc.Evidence.CreateEvidence(ctx, assess.NewEvidence{Name: fmt.Sprintf("Gone %d", i), RequirementIDs: some(2 + rng.IntN(2))}, w.actor); err == nil {
+				err = w.svc.Evidence.DeleteEvidence(ctx, e.ID, e.Version, w.actor)
+			}
 		}
 		var de *assess.Error
 		if err != nil && !errors.As(err, &de) {

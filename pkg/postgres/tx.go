@@ -218,8 +218,25 @@ type Target struct {
 // missing row answers notFound; another version answers 409 version_conflict with the
 // current version in the details. table is a constant of the calling code.
 func (tx *Tx) LockVersion(ctx context.Context, table, id string, version int64, notFound error) error {
+	return tx.lockVersion(ctx, "FOR UPDATE", table, id, version, notFound)
+}
+
+// LockVersionNoKey is LockVersion with the lock of an UPDATE that keeps the key (FOR NO
+// KEY UPDATE): it waits for another change of the row but not for the foreign-key checks of
+// rows being inserted under it (FOR KEY SHARE), for a row that many inserts refer to and
+// whose change does not depend on them (a requirement row of an assessment, which evidence
+// links refer to; their counts are kept on the row, so links and results still wait for
+// each other there). With FOR UPDATE, a result queued behind such a check closed a cycle
+// with the inserter and a third writer (TestAssessmentProgressWritersDoNotDeadlock).
+// Evidence keeps FOR UPDATE: a change of it checks that no claim cites it, and must wait
+// for a citation being inserted.
+func (tx *Tx) LockVersionNoKey(ctx context.Context, table, id string, version int64, notFound error) error {
+	return tx.lockVersion(ctx, "FOR NO KEY UPDATE", table, id, version, notFound)
+}
+
+func (tx *Tx) lockVersion(ctx context.Context, lock, table, id string, version int64, notFound error) error {
 	var current int64
-	err := tx.QueryRow(ctx, "SELECT version FROM "+table+" WHERE id = $1 FOR UPDATE", id).Scan(&current)
+	err := tx.QueryRow(ctx, "SELECT version FROM "+table+" WHERE id = $1 "+lock, id).Scan(&current)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return notFound
 	}

@@ -40,7 +40,9 @@ const (
 // assessments, membership in the user's set — one index range, not correlated with A, read
 // once per query; inside the evidence rule, where A comes from each link of each candidate,
 // one index probe. The two ties above are what the set is kept from; single records decide
-// from them (assessmentTiesSQL), so tests compare the set with its sources.
+// from them (assessmentTiesSQL), so tests compare the set with its sources. A user's ties
+// to an assessment are kept in up to sixteen rows (migrations/0037): every form here asks
+// whether a row exists, never how many.
 const (
 	participantSQL           = `({A} IN (SELECT pp.assessment_id FROM assessment_participants pp WHERE pp.user_id = {U}))`
 	participantCorrelatedSQL = `EXISTS (SELECT 1 FROM assessment_participants pp WHERE pp.user_id = {U} AND pp.assessment_id = {A})`
@@ -113,7 +115,7 @@ func VisibleAssessmentIDsSQL(actor assess.Actor, arg func(any) string) string {
 	if assess.SeesEveryAssessment(actor) {
 		return ""
 	}
-	return "SELECT pp.assessment_id FROM assessment_participants pp WHERE pp.user_id = " + arg(ActorID(actor))
+	return "SELECT DISTINCT pp.assessment_id FROM assessment_participants pp WHERE pp.user_id = " + arg(ActorID(actor))
 }
 
 // EvidenceVisibleInArraySQL is the evidence rule with the ids of the actor's assessments given
@@ -144,9 +146,9 @@ func FewEvidenceVisibleSQL(actor assess.Actor, idExpr string, arg func(any) stri
 		return ""
 	}
 	u := arg(ActorID(actor))
-	return idExpr + " = ANY (ARRAY(SELECT fl.evidence_id FROM assessment_requirement_evidence fl" +
-		" JOIN assessment_participants fp ON fp.assessment_id = fl.assessment_id AND fp.user_id = " + u +
-		" UNION SELECT fc.evidence_id FROM claim_evidence fc JOIN assessment_participants fq ON fq.assessment_id = fc.assessment_id AND fq.user_id = " + u +
+	mine := "(SELECT fp.assessment_id FROM assessment_participants fp WHERE fp.user_id = " + u + ")"
+	return idExpr + " = ANY (ARRAY(SELECT fl.evidence_id FROM assessment_requirement_evidence fl WHERE fl.assessment_id IN " + mine +
+		" UNION SELECT fc.evidence_id FROM claim_evidence fc WHERE fc.assessment_id IN " + mine +
 		" UNION SELECT fe.id FROM evidence fe WHERE fe.author_id = " + u + " OR fe.reviewer_id = " + u + "))"
 }
 
@@ -157,7 +159,7 @@ func TakesPartInFew(ctx context.Context, q Querier, actor assess.Actor, n int) (
 		return false, nil
 	}
 	var count int
-	err := q.QueryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM assessment_participants WHERE user_id = $1 LIMIT $2) p`,
+	err := q.QueryRow(ctx, `SELECT count(*) FROM (SELECT DISTINCT assessment_id FROM assessment_participants WHERE user_id = $1 LIMIT $2) p`,
 		ActorID(actor), n+1).Scan(&count)
 	return count <= n, DBError(err)
 }

@@ -284,7 +284,7 @@ func (s *ResultService) RecordResult(ctx context.Context, assessmentID, id strin
 		if err := requirementOfAssessment(ctx, tx, assessmentID, id); err != nil {
 			return err
 		}
-		if err := tx.LockVersion(ctx, "assessment_requirements", id, u.Version, errAssessmentRequirementNotFound); err != nil {
+		if err := tx.LockVersionNoKey(ctx, "assessment_requirements", id, u.Version, errAssessmentRequirementNotFound); err != nil {
 			return err
 		}
 		assignee := u.AssigneeID
@@ -371,10 +371,11 @@ func (s *ResultService) RecordResults(ctx context.Context, assessmentID string, 
 }
 
 // lockRequirementsOfAssessment locks the rows ids in id order (so concurrent bulk writes
-// do not deadlock) and refuses an id that is not a requirement of the assessment.
+// do not deadlock) and refuses an id that is not a requirement of the assessment. FOR NO
+// KEY UPDATE, as LockVersionNoKey: links being inserted under the rows are not waited for.
 func lockRequirementsOfAssessment(ctx context.Context, tx *postgres.Tx, assessmentID string, ids []string) error {
 	rows, err := tx.Query(ctx, `SELECT id FROM assessment_requirements WHERE assessment_id = $1 AND id = ANY ($2)
-		ORDER BY id FOR UPDATE`, assessmentID, ids)
+		ORDER BY id FOR NO KEY UPDATE`, assessmentID, ids)
 	if err != nil {
 		return err
 	}
