@@ -662,23 +662,30 @@ func TestAssessmentProgressWritersDoNotDeadlock(t *testing.T) {
 	for range 8 {
 		require.NoError(t, <-errs)
 	}
-	// The workers' backends report their statistics as they end.
+	closeWorkers(t, r.pool, workers)
+	require.Equal(t, before, deadlocks(t, r.pool), "deadlocks (seed %d)", seed)
+	require.Equal(t, progressByKey(t, r.pool, progressAggregateSQL), progressByKey(t, r.pool, progressCountsSQL))
+	require.Equal(t, progressByKey(t, r.pool, participantShardsAggregateSQL), progressByKey(t, r.pool, participantShardsSQL))
+	require.Equal(t, progressByKey(t, r.pool, evidenceAssessmentsAggregateSQL), progressByKey(t, r.pool, evidenceAssessmentsSQL))
+}
+
+// closeWorkers closes the pool workers and waits until their backends have ended, when
+// they have reported their statistics (deadlocks) to the database's, which admin reads.
+func closeWorkers(t *testing.T, admin, workers *pgxpool.Pool) {
+	t.Helper()
+	ctx := context.Background()
 	var pids []uint32
-	for _, c := range workers.AcquireAllIdle(r.ctx) {
+	for _, c := range workers.AcquireAllIdle(ctx) {
 		pids = append(pids, c.Conn().PgConn().PID())
 		c.Release()
 	}
 	workers.Close()
 	require.Eventually(t, func() bool {
 		var left int
-		require.NoError(t, r.pool.QueryRow(r.ctx, `SELECT count(*) FROM pg_stat_activity WHERE pid = ANY ($1)`, pids).Scan(&left))
+		require.NoError(t, admin.QueryRow(ctx, `SELECT count(*) FROM pg_stat_activity WHERE pid = ANY ($1)`, pids).Scan(&left))
 		return left == 0
 	}, 10*time.Second, 50*time.Millisecond)
 	time.Sleep(200 * time.Millisecond)
-	require.Equal(t, before, deadlocks(t, r.pool), "deadlocks (seed %d)", seed)
-	require.Equal(t, progressByKey(t, r.pool, progressAggregateSQL), progressByKey(t, r.pool, progressCountsSQL))
-	require.Equal(t, progressByKey(t, r.pool, participantShardsAggregateSQL), progressByKey(t, r.pool, participantShardsSQL))
-	require.Equal(t, progressByKey(t, r.pool, evidenceAssessmentsAggregateSQL), progressByKey(t, r.pool, evidenceAssessmentsSQL))
 }
 
 // deadlocks is the number of deadlocks PostgreSQL has counted in pool's database.

@@ -68,8 +68,11 @@ func unlockedEvidence(ctx context.Context, q postgres.Querier, actor assess.Acto
 	}
 	if tx, ok := q.(*postgres.Tx); ok {
 		// Within a change the evidence row is locked, so that the change cannot race what
-		// locks the evidence (approval, a claim citing it) or its deletion.
-		if _, err := tx.Exec(ctx, "SELECT 1 FROM evidence WHERE id = $1 FOR SHARE", id); err != nil {
+		// locks the evidence (approval, review) or its deletion. The change bumps the
+		// evidence's version, so it takes the lock of that update now: under a shared lock,
+		// two files added at once each waited for the other's to bump the version (a
+		// deadlock, TestFilesAddedAndRemovedAtOnceDoNotDeadlock).
+		if _, err := tx.Exec(ctx, "SELECT 1 FROM evidence WHERE id = $1 FOR NO KEY UPDATE", id); err != nil {
 			return err
 		}
 	}
