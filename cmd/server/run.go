@@ -195,6 +195,7 @@ func serve(ctx context.Context, cfg *config.Config, opts options, log *slog.Logg
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
+	go boot.ReleaseStartMemory()
 	log.InfoContext(ctx, "listening", slog.String("addr", ln.Addr().String()), slog.String("open", openURL(ln.Addr())),
 		slog.Duration("startup", time.Since(started)), slog.String("database", string(cfg.DatabaseProvider)))
 	if opts.Ready != nil {

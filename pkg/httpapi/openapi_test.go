@@ -7,10 +7,12 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/danielgtaylor/huma/v2"
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/stretchr/testify/require"
 
@@ -142,4 +144,36 @@ func TestOpenAPIDocumentRevalidates(t *testing.T) {
 	srv.ServeHTTP(rec, req)
 	require.Equal(t, http.StatusNotModified, rec.Code)
 	require.Zero(t, rec.Body.Len())
+}
+
+// TestErrorResponsesAreShared: every operation documents its error answers with the same
+// objects, one per status (register), not a copy per operation and status as huma makes
+// them: the document is the golden one either way, but the copies stayed in memory for the
+// process's life (docs/performance.md, "Memory at start"). Answers an operation describes
+// in its own words (health's 503) are its own.
+func TestErrorResponsesAreShared(t *testing.T) {
+	srv := New(Config{Version: "test"}, Deps{Setup: &fakeSetup{}, Database: &fakeCheck{}})
+	seen := map[string]*huma.Response{}
+	ops := 0
+	for _, item := range srv.API.OpenAPI().Paths {
+		for _, op := range []*huma.Operation{item.Get, item.Post, item.Put, item.Patch, item.Delete} {
+			if op == nil {
+				continue
+			}
+			ops++
+			for code, r := range op.Responses {
+				if n, err := strconv.Atoi(code); err != nil || n < 400 || r.Description != http.StatusText(n) {
+					continue // not an error answer, or one the operation describes itself
+				}
+				if first, ok := seen[code]; ok {
+					require.Same(t, first, r, "%s %s answers %s", op.Method, op.Path, code)
+				} else {
+					seen[code] = r
+				}
+			}
+		}
+	}
+	require.Greater(t, ops, 150)
+	require.Contains(t, seen, "400")
+	require.Contains(t, seen, "500")
 }

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"reflect"
+	"strconv"
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/adapters/humachi"
@@ -81,10 +82,79 @@ func register[I, O any](s *Server, op Op, handler func(context.Context, *I) (*O,
 		op.Errors = append(op.Errors, http.StatusUnauthorized, http.StatusForbidden)
 	}
 	op.Errors = append(op.Errors, http.StatusBadRequest, http.StatusTooManyRequests, http.StatusServiceUnavailable)
-	if _, hasBody := reflect.TypeFor[I]().FieldByName("Body"); hasBody {
+	in := reflect.TypeFor[I]()
+	_, hasBody := in.FieldByName("Body")
+	if hasBody {
 		op.Errors = append(op.Errors, http.StatusRequestEntityTooLarge, http.StatusUnsupportedMediaType)
 	}
+	// huma adds these two to an operation that declares errors (422 when it reads
+	// parameters or a body).
+	if hasBody || hasParams(in) {
+		op.Errors = append(op.Errors, http.StatusUnprocessableEntity)
+	}
+	op.Errors = append(op.Errors, http.StatusInternalServerError)
+	if op.Responses == nil {
+		op.Responses = map[string]*huma.Response{}
+	}
+	for _, code := range op.Errors {
+		op.Responses[strconv.Itoa(code)] = s.errorResponse(code)
+	}
+	op.Errors = nil
 	huma.Register(s.API, op.Operation, handler)
+}
+
+// errorResponse is the documented error answer of status code, the same object for every
+// operation. huma would build one per operation and status (about 1,500, 0.8 MB kept for
+// the process's life; docs/performance.md, "Memory at start"); register gives it the
+// shared ones and no errors left to describe. Its content is what huma writes: the
+// envelope's schema under the content type of its errors.
+func (s *Server) errorResponse(code int) *huma.Response {
+	if r, ok := s.errorResponses[code]; ok {
+		return r
+	}
+	if s.errorResponses == nil {
+		s.errorResponses = map[int]*huma.Response{}
+	}
+	example := huma.NewError(0, "")
+	contentType := "application/json"
+	if f, ok := example.(huma.ContentTypeFilter); ok {
+		contentType = f.ContentType(contentType)
+	}
+	t := reflect.TypeOf(example)
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	hint := "Error"
+	if t.Name() != "" {
+		hint = t.Name()
+	}
+	r := &huma.Response{Description: http.StatusText(code),
+		Content: map[string]*huma.MediaType{contentType: {Schema: s.API.OpenAPI().Components.Schemas.Schema(t, true, hint)}}}
+	s.errorResponses[code] = r
+	return r
+}
+
+// hasParams says whether the input type t reads a request parameter: a field, at any
+// depth of its structs, tagged path, query, header or cookie.
+func hasParams(t reflect.Type) bool {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct {
+		return false
+	}
+	for i := range t.NumField() {
+		f := t.Field(i)
+		for _, tag := range []string{"path", "query", "header", "cookie"} {
+			if _, ok := f.Tag.Lookup(tag); ok {
+				return true
+			}
+		}
+		if f.Name != "Body" && hasParams(f.Type) {
+			return true
+		}
+	}
+	return false
 }
 
 // init makes huma produce our envelope for every error it raises or receives. huma keeps

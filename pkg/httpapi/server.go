@@ -165,6 +165,8 @@ type Server struct {
 
 	// answers keeps encoded answers of conditional reads (conditional.go).
 	answers *answerCache
+	// errorResponses are the documented error answers shared by every operation (register).
+	errorResponses map[int]*huma.Response
 
 	openapiOnce sync.Once // the document, rendered on first request
 	openapiDoc  []byte
