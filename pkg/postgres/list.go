@@ -273,8 +273,20 @@ func ForEachLink(ctx context.Context, q Querier, sql string, ids []string, dest 
 	if err != nil {
 		return err
 	}
+	return eachLink(rows, dest, add)
+}
+
+// QueueLinks queues ForEachLink's query on b, so that a page's several links are read in
+// one round trip (Querier.SendBatch): add is called as the batch's results are read, by
+// the time its Close returns.
+func QueueLinks(b *pgx.Batch, sql string, ids []string, dest []any, add func(owner string)) {
+	b.Queue(sql, ids).Query(func(rows pgx.Rows) error { return eachLink(rows, dest, add) })
+}
+
+// eachLink scans the owner and dest of every row of a link query and calls add.
+func eachLink(rows pgx.Rows, dest []any, add func(owner string)) error {
 	var owner string
-	_, err = pgx.ForEachRow(rows, append([]any{&owner}, dest...), func() error {
+	_, err := pgx.ForEachRow(rows, append([]any{&owner}, dest...), func() error {
 		add(owner)
 		return nil
 	})

@@ -71,6 +71,18 @@ func (p *pool) QueryRow(ctx context.Context, sql string, args ...any) pgx.Row {
 	return &pooledRow{pool: p, ctx: ctx, sql: sql, args: args}
 }
 
+// SendBatch sends b on a pooled connection, released when the results are closed. Unlike
+// Query, a batch is not sent again on another connection when its own turns out to have
+// been dropped: the batch's callbacks may have read part of its answers by then. b must
+// not begin a transaction (a change begins with Change).
+func (p *pool) SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults {
+	c, err := p.acquire(ctx)
+	if err != nil {
+		return pgx.FailedBatchResults(b, err)
+	}
+	return &pooledBatchResults{BatchResults: c.SendBatch(ctx, b), conn: c}
+}
+
 // Begin starts a transaction on a pooled connection, released at commit or rollback.
 func (p *pool) Begin(ctx context.Context) (pgx.Tx, error) {
 	c, err := p.acquire(ctx)
@@ -112,6 +124,20 @@ func (r *pooledRows) Close() {
 }
 
 func (r *pooledRows) Err() error { return unavailable(r.Rows.Err()) }
+
+type pooledBatchResults struct {
+	pgx.BatchResults
+	conn *pgxpool.Conn
+}
+
+func (r *pooledBatchResults) Close() error {
+	err := r.BatchResults.Close()
+	if r.conn != nil {
+		r.conn.Release()
+		r.conn = nil
+	}
+	return unavailable(err)
+}
 
 type pooledRow struct {
 	pool *pool

@@ -4,6 +4,8 @@ import (
 	"context"
 	"slices"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/assay-dev/assay/pkg/assess"
 )
 
@@ -54,22 +56,46 @@ func ReplaceTags(ctx context.Context, tx *Tx, link TagLink, id string, tagIDs []
 // LoadTags returns the tags of each record in ids (by name), in one query for a whole page;
 // a record without tags maps to an empty slice.
 func LoadTags(ctx context.Context, q Querier, link TagLink, ids []string) (map[string][]assess.TagRef, error) {
-	out := make(map[string][]assess.TagRef, len(ids))
-	for _, id := range ids {
-		out[id] = []assess.TagRef{}
-	}
+	r := newTagRead(link, ids)
 	if len(ids) == 0 {
-		return out, nil
+		return r.out, nil
 	}
-	var t assess.TagRef
-	err := ForEachLink(ctx, q, `SELECT l.`+link.column+`, t.id, t.name, t.color FROM `+link.table+` l
-		JOIN tags t ON t.id = l.tag_id WHERE l.`+link.column+` = ANY($1) ORDER BY lower(t.name)`,
-		ids, []any{&t.ID, &t.Name, &t.Color}, func(owner string) { out[owner] = append(out[owner], t) })
-	if err != nil {
+	if err := ForEachLink(ctx, q, r.sql, ids, r.dest(), r.add); err != nil {
 		return nil, err
 	}
-	return out, nil
+	return r.out, nil
 }
+
+// QueueTags queues LoadTags' query on b, to be sent with a page's other reads in one round
+// trip: the map it returns is LoadTags' answer once the batch has been read (closed).
+func QueueTags(b *pgx.Batch, link TagLink, ids []string) map[string][]assess.TagRef {
+	r := newTagRead(link, ids)
+	if len(ids) > 0 {
+		QueueLinks(b, r.sql, ids, r.dest(), r.add)
+	}
+	return r.out
+}
+
+// tagRead is the read of the tags of a page's records: its query, and the map its rows
+// are collected in (every record present, with no tags until its rows come).
+type tagRead struct {
+	sql string
+	out map[string][]assess.TagRef
+	tag assess.TagRef // the row being read
+}
+
+func newTagRead(link TagLink, ids []string) *tagRead {
+	r := &tagRead{out: make(map[string][]assess.TagRef, len(ids)),
+		sql: `SELECT l.` + link.column + `, t.id, t.name, t.color FROM ` + link.table + ` l
+		JOIN tags t ON t.id = l.tag_id WHERE l.` + link.column + ` = ANY($1) ORDER BY lower(t.name)`}
+	for _, id := range ids {
+		r.out[id] = []assess.TagRef{}
+	}
+	return r
+}
+
+func (r *tagRead) dest() []any      { return []any{&r.tag.ID, &r.tag.Name, &r.tag.Color} }
+func (r *tagRead) add(owner string) { r.out[owner] = append(r.out[owner], r.tag) }
 
 // Tagged filters a list to records carrying tag tagID (a blank tagID does not filter);
 // idColumn is the record's id in the list's query, e.g. "s.id".

@@ -18,6 +18,9 @@ type Querier interface {
 	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
 	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
 	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+	// SendBatch sends several statements in one round trip (a page's links: QueueLinks,
+	// QueueTags); the results are read, and a pooled connection released, by Close.
+	SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults
 }
 
 // Tx is one change in progress: the database transaction, the time of the change (one

@@ -67,7 +67,7 @@ func assessmentSortKey(order string) func(assessmentRow) []any {
 
 // FindAssessments implements assess.AssessmentService: the assessments actor may see,
 // filtered in SQL and keyset paginated; the links and progress of the page are read in
-// one query each.
+// one query each, sent together in one round trip after the page's.
 func (s *AssessmentService) FindAssessments(ctx context.Context, f assess.AssessmentFilter, actor assess.Actor) (assess.Page[assess.Assessment], error) {
 	if err := f.Validate(); err != nil {
 		return assess.Page[assess.Assessment]{}, err
@@ -135,19 +135,29 @@ func (s *AssessmentService) FindAssessment(ctx context.Context, id string, actor
 }
 
 // findAssessment reads an assessment as the API shows it, whoever asks: callers check
-// visibility first (visibleAssessmentState).
+// visibility first (visibleAssessmentState). The row and its links are read in one round
+// trip.
 func findAssessment(ctx context.Context, q postgres.Querier, id, today string) (assess.Assessment, error) {
-	a, err := scanAssessment(q.QueryRow(ctx, "SELECT "+assessmentColumns+assessmentFrom+" WHERE a.id = $1", id))
-	if errors.Is(err, pgx.ErrNoRows) {
+	var b pgx.Batch
+	var a assessmentRow
+	found := false
+	b.Queue("SELECT "+assessmentColumns+assessmentFrom+" WHERE a.id = $1", id).QueryRow(func(r pgx.Row) error {
+		var err error
+		if a, err = scanAssessment(r); errors.Is(err, pgx.ErrNoRows) {
+			return nil
+		}
+		found = err == nil
+		return err
+	})
+	fill := queueAssessmentLinks(&b, []string{id})
+	if err := q.SendBatch(ctx, &b).Close(); err != nil {
+		return assess.Assessment{}, postgres.DBError(err)
+	}
+	if !found {
 		return assess.Assessment{}, postgres.ErrAssessmentNotFound
 	}
-	if err != nil {
-		return assess.Assessment{}, postgres.DBError(err)
-	}
 	out := []assess.Assessment{a.Assessment}
-	if err := loadAssessmentLinks(ctx, q, out, today); err != nil {
-		return assess.Assessment{}, postgres.DBError(err)
-	}
+	fill(out, today)
 	return out[0], nil
 }
 
@@ -160,32 +170,43 @@ const assessmentProgressSQL = `SELECT p.assessment_id, sum(p.total)::int, sum(p.
 	sum(p.partial)::int, sum(p.no)::int, sum(p.not_applicable)::int, sum(p.with_evidence)::int
 	FROM assessment_progress p WHERE p.assessment_id = ANY($1) GROUP BY p.assessment_id`
 
-// loadAssessmentLinks fills in the standards, team, tags and progress of assessments
-// (one query each for all of them), their allowed states and whether each is overdue on
-// day today.
+// loadAssessmentLinks fills in the standards, team, tags and progress of assessments (one
+// query each for all of them, the four sent together in one round trip), their allowed
+// states and whether each is overdue on day today.
 func loadAssessmentLinks(ctx context.Context, q postgres.Querier, list []assess.Assessment, today string) error {
+	if len(list) == 0 {
+		return nil
+	}
 	ids := make([]string, len(list))
 	for i, a := range list {
 		ids[i] = a.ID
 	}
-	tags, err := postgres.LoadTags(ctx, q, postgres.AssessmentTags, ids)
-	if err != nil {
+	var b pgx.Batch
+	fill := queueAssessmentLinks(&b, ids)
+	if err := q.SendBatch(ctx, &b).Close(); err != nil {
 		return err
 	}
+	fill(list, today)
+	return nil
+}
+
+// queueAssessmentLinks queues on b the reads of the tags, standards, team and progress of
+// the assessments ids; once b has been read (closed), fill sets them on those of list,
+// with their allowed states and whether each is overdue on day today.
+func queueAssessmentLinks(b *pgx.Batch, ids []string) (fill func(list []assess.Assessment, today string)) {
+	tags := postgres.QueueTags(b, postgres.AssessmentTags, ids)
 	standards := map[string][]assess.AssessmentStandard{}
 	var st assess.AssessmentStandard
-	if err := postgres.ForEachLink(ctx, q, `SELECT s.assessment_id, st.id, st.name, st.standard_version, coalesce(s.level_id, ''),
+	postgres.QueueLinks(b, `SELECT s.assessment_id, st.id, st.name, st.standard_version, coalesce(s.level_id, ''),
 		coalesce(nullif(l.title, ''), l.identifier, ''), s.conformance_score::float8
 		FROM assessment_standards s JOIN standards st ON st.id = s.standard_id LEFT JOIN levels l ON l.id = s.level_id
 		WHERE s.assessment_id = ANY($1) ORDER BY s.position, st.id`,
 		ids, []any{&st.ID, &st.Name, &st.StandardVersion, &st.LevelID, &st.LevelName, &st.ConformanceScore},
-		func(owner string) { standards[owner] = append(standards[owner], st) }); err != nil {
-		return err
-	}
+		func(owner string) { standards[owner] = append(standards[owner], st) })
 	assessors, assessees := map[string][]assess.UserRef{}, map[string][]assess.UserRef{}
 	var role assess.MemberRole
 	var u assess.UserRef
-	if err := postgres.ForEachLink(ctx, q, `SELECT m.assessment_id, m.role, u.id, u.username, u.display_name
+	postgres.QueueLinks(b, `SELECT m.assessment_id, m.role, u.id, u.username, u.display_name
 		FROM assessment_members m JOIN users u ON u.id = m.user_id WHERE m.assessment_id = ANY($1) ORDER BY lower(u.username), u.id`,
 		ids, []any{&role, &u.ID, &u.Username, &u.DisplayName}, func(owner string) {
 			if role == assess.RoleInAssessmentAssessor {
@@ -193,25 +214,22 @@ func loadAssessmentLinks(ctx context.Context, q postgres.Querier, list []assess.
 			} else {
 				assessees[owner] = append(assessees[owner], u)
 			}
-		}); err != nil {
-		return err
-	}
+		})
 	progress := map[string]assess.AssessmentProgress{}
 	var pr assess.AssessmentProgress
-	if err := postgres.ForEachLink(ctx, q, assessmentProgressSQL, ids,
+	postgres.QueueLinks(b, assessmentProgressSQL, ids,
 		[]any{&pr.Total, &pr.Answered, &pr.Yes, &pr.Partial, &pr.No, &pr.NotApplicable, &pr.WithEvidence},
-		func(owner string) { progress[owner] = pr }); err != nil {
-		return err
+		func(owner string) { progress[owner] = pr })
+	return func(list []assess.Assessment, today string) {
+		for i := range list {
+			a := &list[i]
+			a.Tags, a.Standards = tags[a.ID], postgres.OrEmpty(standards[a.ID])
+			a.Assessors, a.Assessees = postgres.OrEmpty(assessors[a.ID]), postgres.OrEmpty(assessees[a.ID])
+			a.Progress = progress[a.ID]
+			a.AllowedStates = postgres.OrEmpty(assess.AssessmentLifecycle.Allowed(a.State))
+			a.Overdue = assess.AssessmentOverdue(a.State, a.DueDate, today)
+		}
 	}
-	for i := range list {
-		a := &list[i]
-		a.Tags, a.Standards = tags[a.ID], postgres.OrEmpty(standards[a.ID])
-		a.Assessors, a.Assessees = postgres.OrEmpty(assessors[a.ID]), postgres.OrEmpty(assessees[a.ID])
-		a.Progress = progress[a.ID]
-		a.AllowedStates = postgres.OrEmpty(assess.AssessmentLifecycle.Allowed(a.State))
-		a.Overdue = assess.AssessmentOverdue(a.State, a.DueDate, today)
-	}
-	return nil
 }
 
 // teamIDs returns the ids of an assessment's team members, each once.

@@ -62,7 +62,8 @@ func projectSortKey(order string) func(projectRow) []any {
 }
 
 // FindProjects implements assess.ProjectService: filtered in SQL, keyset paginated; the
-// standards, entities and tags of the page are read in one query each.
+// standards, entities and tags of the page are read in one query each, sent together in
+// one round trip after the page's.
 func (s *ProjectService) FindProjects(ctx context.Context, f assess.ProjectFilter) (assess.Page[assess.Project], error) {
 	sortName := f.Sort
 	order, ok := projectSorts[sortName]
@@ -103,56 +104,77 @@ func (s *ProjectService) FindProject(ctx context.Context, id string) (assess.Pro
 	return findProject(ctx, s.db.Pool, id, projectToday(s.db.Now()))
 }
 
-// findProject reads a project as the API shows it, also inside a transaction.
+// findProject reads a project as the API shows it, also inside a transaction; the row and
+// its links in one round trip.
 func findProject(ctx context.Context, q postgres.Querier, id, today string) (assess.Project, error) {
 	if !assess.ValidID(assess.PrefixProject, id) {
 		return assess.Project{}, errProjectNotFound
 	}
-	p, err := scanProject(q.QueryRow(ctx, "SELECT "+projectColumns+projectFrom+" WHERE p.id = $1", id))
-	if errors.Is(err, pgx.ErrNoRows) {
+	var b pgx.Batch
+	var p projectRow
+	found := false
+	b.Queue("SELECT "+projectColumns+projectFrom+" WHERE p.id = $1", id).QueryRow(func(r pgx.Row) error {
+		var err error
+		if p, err = scanProject(r); errors.Is(err, pgx.ErrNoRows) {
+			return nil
+		}
+		found = err == nil
+		return err
+	})
+	fill := queueProjectLinks(&b, []string{id})
+	if err := q.SendBatch(ctx, &b).Close(); err != nil {
+		return assess.Project{}, postgres.DBError(err)
+	}
+	if !found {
 		return assess.Project{}, errProjectNotFound
 	}
-	if err != nil {
-		return assess.Project{}, postgres.DBError(err)
-	}
 	out := []assess.Project{p.Project}
-	if err := loadProjectLinks(ctx, q, out, today); err != nil {
-		return assess.Project{}, postgres.DBError(err)
-	}
+	fill(out, today)
 	return out[0], nil
 }
 
 // loadProjectLinks fills in the standards, entities and tags of projects (one query each
-// for all of them) and whether each is overdue on day today.
+// for all of them, the three sent together in one round trip) and whether each is overdue
+// on day today.
 func loadProjectLinks(ctx context.Context, q postgres.Querier, projects []assess.Project, today string) error {
+	if len(projects) == 0 {
+		return nil
+	}
 	ids := make([]string, len(projects))
 	for i, p := range projects {
 		ids[i] = p.ID
 	}
-	tags, err := postgres.LoadTags(ctx, q, postgres.ProjectTags, ids)
-	if err != nil {
+	var b pgx.Batch
+	fill := queueProjectLinks(&b, ids)
+	if err := q.SendBatch(ctx, &b).Close(); err != nil {
 		return err
 	}
+	fill(projects, today)
+	return nil
+}
+
+// queueProjectLinks queues on b the reads of the tags, standards and entities of the
+// projects ids; once b has been read (closed), fill sets them on those of projects, with
+// whether each is overdue on day today.
+func queueProjectLinks(b *pgx.Batch, ids []string) (fill func(projects []assess.Project, today string)) {
+	tags := postgres.QueueTags(b, postgres.ProjectTags, ids)
 	standards := map[string][]assess.ProjectStandard{}
 	var st assess.ProjectStandard
-	if err := postgres.ForEachLink(ctx, q, `SELECT ps.project_id, s.id, s.name, s.standard_version, s.state FROM project_standards ps
+	postgres.QueueLinks(b, `SELECT ps.project_id, s.id, s.name, s.standard_version, s.state FROM project_standards ps
 		JOIN standards s ON s.id = ps.standard_id WHERE ps.project_id = ANY($1) ORDER BY lower(s.name), s.standard_version, s.id`,
-		ids, []any{&st.ID, &st.Name, &st.StandardVersion, &st.State}, func(owner string) { standards[owner] = append(standards[owner], st) }); err != nil {
-		return err
-	}
+		ids, []any{&st.ID, &st.Name, &st.StandardVersion, &st.State}, func(owner string) { standards[owner] = append(standards[owner], st) })
 	entities := map[string][]assess.ProjectEntity{}
 	var en assess.ProjectEntity
-	if err := postgres.ForEachLink(ctx, q, `SELECT pe.project_id, e.id, e.name, e.entity_type FROM project_entities pe
+	postgres.QueueLinks(b, `SELECT pe.project_id, e.id, e.name, e.entity_type FROM project_entities pe
 		JOIN entities e ON e.id = pe.entity_id WHERE pe.project_id = ANY($1) ORDER BY lower(e.name), e.id`,
-		ids, []any{&en.ID, &en.Name, &en.Type}, func(owner string) { entities[owner] = append(entities[owner], en) }); err != nil {
-		return err
+		ids, []any{&en.ID, &en.Name, &en.Type}, func(owner string) { entities[owner] = append(entities[owner], en) })
+	return func(projects []assess.Project, today string) {
+		for i := range projects {
+			p := &projects[i]
+			p.Tags, p.Standards, p.Entities = tags[p.ID], postgres.OrEmpty(standards[p.ID]), postgres.OrEmpty(entities[p.ID])
+			p.Overdue = assess.ProjectOverdue(p.State, p.DueDate, today, p.ArchivedAt != nil)
+		}
 	}
-	for i := range projects {
-		p := &projects[i]
-		p.Tags, p.Standards, p.Entities = tags[p.ID], postgres.OrEmpty(standards[p.ID]), postgres.OrEmpty(entities[p.ID])
-		p.Overdue = assess.ProjectOverdue(p.State, p.DueDate, today, p.ArchivedAt != nil)
-	}
-	return nil
 }
 
 // projectTarget names a project in the audit log.
