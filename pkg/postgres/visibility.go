@@ -46,6 +46,15 @@ const (
 const (
 	participantSQL           = `({A} IN (SELECT pp.assessment_id FROM assessment_participants pp WHERE pp.user_id = {U}))`
 	participantCorrelatedSQL = `EXISTS (SELECT 1 FROM assessment_participants pp WHERE pp.user_id = {U} AND pp.assessment_id = {A})`
+	// participantOrderedSQL is participantSQL for a list of assessments in id order: a page
+	// walks the user's index range from the top, each assessment once, and stops with the
+	// page, whichever plan PostgreSQL uses. As the plain semi-join, a generic plan (which
+	// PostgreSQL may choose for a prepared statement after five executions, when it does not
+	// estimate it dearer than the custom ones so far) expects a participant of a few dozen
+	// assessments: for the bench's participant of a thousand it joined all of them and sorted
+	// (231 ms cold, 2–3 ms warm, against 0.45 ms; EXPLAIN ANALYZE on the million-row data,
+	// plan_cache_mode = force_generic_plan).
+	participantOrderedSQL = `({A} IN (SELECT DISTINCT pp.assessment_id FROM assessment_participants pp WHERE pp.user_id = {U} ORDER BY pp.assessment_id DESC))`
 )
 
 // AssessmentVisibleSQL returns the condition "the assessment whose id is idExpr is visible
@@ -56,6 +65,16 @@ func AssessmentVisibleSQL(actor assess.Actor, idExpr string, arg func(any) strin
 		return ""
 	}
 	return participant(idExpr, arg(ActorID(actor)))
+}
+
+// AssessmentListVisibleSQL is AssessmentVisibleSQL for the assessment list, whose pages
+// go in id order by default: the participant's set is a subquery of its own, each
+// assessment once and newest first (participantOrderedSQL).
+func AssessmentListVisibleSQL(actor assess.Actor, idExpr string, arg func(any) string) string {
+	if assess.SeesEveryAssessment(actor) {
+		return ""
+	}
+	return substitute(participantOrderedSQL, idExpr, arg(ActorID(actor)))
 }
 
 // evidenceTieConditions are the ties of assess.EvidenceTies, in its order, as conditions

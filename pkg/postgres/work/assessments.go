@@ -79,7 +79,7 @@ func (s *AssessmentService) FindAssessments(ctx context.Context, f assess.Assess
 	}
 	today := projectToday(s.db.Now())
 	l := postgres.NewList("assessments", "SELECT "+assessmentColumns+assessmentFrom, order)
-	if cond := postgres.AssessmentVisibleSQL(actor, "a.id", l.Arg); cond != "" {
+	if cond := postgres.AssessmentListVisibleSQL(actor, "a.id", l.Arg); cond != "" {
 		l.Where(cond)
 	}
 	filterAssessments(l, f, actor, today)

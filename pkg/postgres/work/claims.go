@@ -3,6 +3,7 @@ package work
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/jackc/pgx/v5"
 
@@ -18,41 +19,47 @@ import (
 var errClaimNotFound = &assess.Error{Code: assess.ECodeNotFound, Message: "Claim not found."}
 
 // claimSelect reads claims as the API shows them: the target entity's name, the cited
-// evidence (one JSON array with the kind of citation) and the requirements, in one row.
+// evidence (ids, names, states and kinds of citation as four arrays in the same order) and
+// the requirements, in one row. Arrays, not a JSON array of objects, which PostgreSQL built
+// and the server parsed an object per citation (docs/performance.md, "Lists at the
+// domain's scale").
 const claimSelect = `SELECT c.id, c.assessment_id, c.name, c.bom_ref, c.target, coalesce(c.target_entity_id, ''),
 	coalesce(en.name, ''), c.predicate, c.reasoning, c.is_counter_claim, coalesce(c.counters_claim_id, ''),
 	c.external_references, coalesce(c.created_by, ''), c.version, c.created_at, c.updated_at,
-	coalesce((SELECT jsonb_agg(jsonb_build_object('id', e.id, 'name', e.name, 'state', e.state, 'kind', ce.kind)
-		ORDER BY lower(e.name), e.id) FROM claim_evidence ce JOIN evidence e ON e.id = ce.evidence_id
-		WHERE ce.claim_id = c.id), '[]'::jsonb),
+	coalesce(cev.ids, '{}'), coalesce(cev.names, '{}'), coalesce(cev.states, '{}'), coalesce(cev.kinds, '{}'),
 	ARRAY(SELECT cr.assessment_requirement_id FROM claim_requirements cr WHERE cr.claim_id = c.id
 		ORDER BY cr.assessment_requirement_id)
-FROM claims c LEFT JOIN entities en ON en.id = c.target_entity_id`
-
-// citedEvidence is one row of a claim's evidence array.
-type citedEvidence struct {
-	assess.ClaimEvidence
-	Kind assess.ClaimRelation `json:"kind"`
-}
+FROM claims c LEFT JOIN entities en ON en.id = c.target_entity_id
+	LEFT JOIN LATERAL (SELECT array_agg(e.id ORDER BY lower(e.name), e.id) AS ids,
+		array_agg(e.name ORDER BY lower(e.name), e.id) AS names, array_agg(e.state ORDER BY lower(e.name), e.id) AS states,
+		array_agg(ce.kind ORDER BY lower(e.name), e.id) AS kinds
+		FROM claim_evidence ce JOIN evidence e ON e.id = ce.evidence_id WHERE ce.claim_id = c.id) cev ON true`
 
 // scanClaim reads a claim as stored: Target is the stored text, blank when only an
 // entity is named (showClaim fills it for the API).
 func scanClaim(row pgx.Row) (assess.Claim, error) {
 	var c assess.Claim
-	var cited []citedEvidence
+	var ids, names, states, kinds []string
 	err := row.Scan(&c.ID, &c.AssessmentID, &c.Name, &c.BOMRef, &c.Target, &c.TargetEntityID, &c.TargetEntityName,
 		&c.Predicate, &c.Reasoning, &c.IsCounterClaim, &c.CountersClaimID, &c.ExternalReferences, &c.CreatedBy,
-		&c.Version, &c.CreatedAt, &c.UpdatedAt, &cited, &c.RequirementIDs)
+		&c.Version, &c.CreatedAt, &c.UpdatedAt, &ids, &names, &states, &kinds, &c.RequirementIDs)
 	c.CreatedAt, c.UpdatedAt = c.CreatedAt.UTC(), c.UpdatedAt.UTC()
 	c.Evidence, c.CounterEvidence, c.MitigationStrategies = []assess.ClaimEvidence{}, []assess.ClaimEvidence{}, []assess.ClaimEvidence{}
-	for _, e := range cited {
-		switch e.Kind {
+	if err == nil && (len(names) != len(ids) || len(states) != len(ids) || len(kinds) != len(ids)) {
+		err = fmt.Errorf("claim %s: cited evidence read in arrays of different lengths", c.ID)
+	}
+	for i := range ids {
+		if err != nil {
+			break
+		}
+		e := assess.ClaimEvidence{ID: ids[i], Name: names[i], State: assess.EvidenceState(states[i])}
+		switch assess.ClaimRelation(kinds[i]) {
 		case assess.ClaimRelationEvidence:
-			c.Evidence = append(c.Evidence, e.ClaimEvidence)
+			c.Evidence = append(c.Evidence, e)
 		case assess.ClaimRelationCounterEvidence:
-			c.CounterEvidence = append(c.CounterEvidence, e.ClaimEvidence)
+			c.CounterEvidence = append(c.CounterEvidence, e)
 		case assess.ClaimRelationMitigation:
-			c.MitigationStrategies = append(c.MitigationStrategies, e.ClaimEvidence)
+			c.MitigationStrategies = append(c.MitigationStrategies, e)
 		}
 	}
 	if c.ExternalReferences == nil {
