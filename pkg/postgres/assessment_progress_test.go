@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -199,13 +200,14 @@ func (r *progressRun) operations() []progressOp {
 		{"complete", 3, r.complete}, {"reopen", 3, r.reopen}, {"cancel", 2, r.cancel}, {"delete assessment", 2, r.deleteAssessment},
 		{"copy", 2, r.copyRows}, {"sql update", 3, r.sqlUpdate}, {"sql links", 3, r.sqlLinks}, {"user deleted", 2, r.deleteUser},
 		{"team", 4, r.team}, {"sql members", 3, r.sqlMembers}, {"evidence people", 4, r.evidencePeople}, {"citations", 4, r.citations},
+		{"claims", 5, r.claims},
 	}
 }
 
 // progressPrologue is every operation once, in an order in which each finds something to
 // change: the first steps; the rest are drawn at random by weight.
 var progressPrologue = []string{"create", "create", "add standard", "start", "start", "result", "bulk", "link",
-	"create linked evidence", "team", "sql members", "evidence people", "citations", "unlink", "sql update", "sql links", "copy", "user deleted", "delete evidence",
+	"create linked evidence", "team", "sql members", "evidence people", "citations", "claims", "claims", "unlink", "sql update", "sql links", "copy", "user deleted", "delete evidence",
 	"hold or resume", "hold or resume", "complete", "reopen", "cancel", "delete assessment"}
 
 // next returns the operation of the current step.
@@ -240,6 +242,7 @@ func (r *progressRun) check(list bool) {
 	var wrong int
 	require.NoError(t, r.pool.QueryRow(r.ctx, wrongLinkCountsSQL).Scan(&wrong))
 	require.Zero(t, wrong, "requirement rows with a wrong link count after %s", where)
+	require.Equal(t, progressByKey(t, r.pool, claimLinksAggregateSQL), progressByKey(t, r.pool, claimLinksSQL), "claim counts after %s", where)
 	require.Equal(t, progressByKey(t, r.pool, participantShardsAggregateSQL), progressByKey(t, r.pool, participantShardsSQL), "participants after %s", where)
 	require.Equal(t, progressByKey(t, r.pool, evidenceAssessmentsAggregateSQL), progressByKey(t, r.pool, evidenceAssessmentsSQL),
 		"evidence's assessments after %s", where)
@@ -643,7 +646,8 @@ func (r *progressRun) deleteUser() bool {
 
 // TestAssessmentProgressWritersDoNotDeadlock runs the writes that change two assessments'
 // counters concurrently — results one at a time and in bulk, evidence linked and unlinked,
-// and evidence created linked to requirements of both in random order — and then finds the
+// evidence created linked to requirements of both in random order, claims about them made,
+// changed and deleted — and then finds the
 // counters equal to the aggregate and no deadlock in the database's statistics: PostgreSQL
 // would have resolved one by aborting a transaction, which the store runs again, so only
 // the statistics show it.
@@ -663,10 +667,12 @@ func TestAssessmentProgressWritersDoNotDeadlock(t *testing.T) {
 		require.NoError(t, <-errs)
 	}
 	closeWorkers(t, r.pool, workers)
+	require.Positive(t, w.claimsMade.Load(), "claims made")
 	require.Equal(t, before, deadlocks(t, r.pool), "deadlocks (seed %d)", seed)
 	require.Equal(t, progressByKey(t, r.pool, progressAggregateSQL), progressByKey(t, r.pool, progressCountsSQL))
 	require.Equal(t, progressByKey(t, r.pool, participantShardsAggregateSQL), progressByKey(t, r.pool, participantShardsSQL))
 	require.Equal(t, progressByKey(t, r.pool, evidenceAssessmentsAggregateSQL), progressByKey(t, r.pool, evidenceAssessmentsSQL))
+	require.Equal(t, progressByKey(t, r.pool, claimLinksAggregateSQL), progressByKey(t, r.pool, claimLinksSQL))
 }
 
 // closeWorkers closes the pool workers and waits until their backends have ended, when
@@ -706,6 +712,7 @@ type busyWorld struct {
 	ars          []string
 	assessmentOf map[string]string // requirement → its assessment
 	evidence     []string
+	claimsMade   atomic.Int64 // claims created, so that the test knows they were written
 }
 
 func newBusyWorld(r *progressRun, workers *pgxpool.Pool) *busyWorld {
@@ -731,8 +738,10 @@ func newBusyWorld(r *progressRun, workers *pgxpool.Pool) *busyWorld {
 
 // write makes 60 random writes of TestAssessmentProgressWritersDoNotDeadlock: results,
 // bulk results, links, unlinks, evidence created linked to requirements of both
-// assessments in random order, and evidence so created deleted again (its links go with it,
-// while the others write links of the same author). Refusals of the domain (a stale
+// assessments in random order, evidence so created deleted again (its links go with it,
+// while the others write links of the same author), and claims about the requirements
+// (which count their claims) made citing the shared evidence, given other requirements, and
+// deleted. Refusals of the domain (a stale
 // version, a link that exists) are expected.
 func (w *busyWorld) write(ctx context.Context, rng *rand.Rand) error {
 	some := func(n int) []string {
@@ -743,7 +752,7 @@ func (w *busyWorld) write(ctx context.Context, rng *rand.Rand) error {
 	res := assess.ResultYes
 	for i := range 60 {
 		var err error
-		switch ar := w.ars[rng.IntN(len(w.ars))]; rng.IntN(6) {
+		switch ar := w.ars[rng.IntN(len(w.ars))]; rng.IntN(9) {
 		case 0:
 			var v int64
 			if err = w.pool.QueryRow(ctx, `SELECT version FROM assessment_requirements WHERE id = $1`, ar).Scan(&v); err == nil {
@@ -765,11 +774,33 @@ func (w *busyWorld) write(ctx context.Context, rng *rand.Rand) error {
 			err = w.svc.Evidence.UnlinkEvidence(ctx, w.evidence[rng.IntN(len(w.evidence))], ar, w.actor)
 		case 4:
 			_, err = w.svc.Evidence.CreateEvidence(ctx, assess.NewEvidence{Name: fmt.Sprintf("Busy %d", i), RequirementIDs: some(2 + rng.IntN(2))}, w.actor)
-		default:
+		case 5:
 			var e assess.Evidence
 			if e, err = w.svc.Evidence.CreateEvidence(ctx, assess.NewEvidence{Name: fmt.Sprintf("Gone %d", i), RequirementIDs: some(2 + rng.IntN(2))}, w.actor); err == nil {
 				err = w.svc.Evidence.DeleteEvidence(ctx, e.ID, e.Version, w.actor)
 			}
+		case 6:
+			if _, err = w.svc.Claims.CreateClaim(ctx, w.assessmentOf[ar], assess.NewClaim{Name: fmt.Sprintf("Claim %d", i), Target: "The shop",
+				Predicate: "is safe", EvidenceIDs: []string{w.evidence[rng.IntN(len(w.evidence))]},
+				RequirementIDs: w.sameAssessment(ar, some(len(w.ars)))}, w.actor); err == nil {
+				w.claimsMade.Add(1)
+			}
+		default:
+			var id string
+			var v int64
+			if err = w.pool.QueryRow(ctx, `SELECT id, version FROM claims WHERE assessment_id = $1 ORDER BY random() LIMIT 1`,
+				w.assessmentOf[ar]).Scan(&id, &v); errors.Is(err, pgx.ErrNoRows) {
+				err = nil
+				break
+			} else if err != nil {
+				break
+			}
+			if rng.IntN(2) == 0 {
+				err = w.svc.Claims.DeleteClaim(ctx, id, v, w.actor)
+				break
+			}
+			ars := w.sameAssessment(ar, some(len(w.ars)))
+			_, err = w.svc.Claims.UpdateClaim(ctx, id, assess.ClaimUpdate{Version: v, RequirementIDs: &ars}, w.actor)
 		}
 		var de *assess.Error
 		if err != nil && !errors.As(err, &de) {
@@ -777,6 +808,18 @@ func (w *busyWorld) write(ctx context.Context, rng *rand.Rand) error {
 		}
 	}
 	return nil
+}
+
+// sameAssessment returns the requirements of list in ar's assessment, ar among them, in
+// list's order.
+func (w *busyWorld) sameAssessment(ar string, list []string) []string {
+	var out []string
+	for _, id := range list {
+		if w.assessmentOf[id] == w.assessmentOf[ar] {
+			out = append(out, id)
+		}
+	}
+	return out
 }
 
 // team replaces an assessment's team through the service: some of the people as assessors
@@ -871,4 +914,35 @@ func (r *progressRun) citations() bool {
 	_, err = r.pool.Exec(r.ctx, `INSERT INTO claim_evidence (claim_id, evidence_id, kind) VALUES ($1, $2, 'evidence'), ($1, $2, 'mitigation')`, claim, ev)
 	require.NoError(r.t, err)
 	return true
+}
+
+// claims makes, changes or deletes a claim through the service: a new claim about one to
+// three requirements of an assessment (citing a piece of its linked evidence when there is
+// one), a claim's requirements replaced by others of its assessment (some kept), or a claim
+// deleted with its citations.
+func (r *progressRun) claims() bool {
+	claims := r.strings(`SELECT id FROM claims ORDER BY id`)
+	switch n := r.rng.IntN(4); {
+	case n == 0 && len(claims) > 0:
+		id := r.pick(claims)
+		return r.done(r.svc.Claims.DeleteClaim(r.ctx, id, r.version("claims", id), r.actor))
+	case n == 1 && len(claims) > 0:
+		id := r.pick(claims)
+		var a string
+		require.NoError(r.t, r.pool.QueryRow(r.ctx, `SELECT assessment_id FROM claims WHERE id = $1`, id).Scan(&a))
+		ars := r.requirementsOf(a, r.rng.IntN(4))
+		_, err := r.svc.Claims.UpdateClaim(r.ctx, id, assess.ClaimUpdate{Version: r.version("claims", id), RequirementIDs: &ars}, r.actor)
+		return r.done(err)
+	}
+	a := r.assessmentIn(assess.AssessmentInProgress, assess.AssessmentOnHold)
+	ars := r.requirementsOf(a, 1+r.rng.IntN(3))
+	if len(ars) == 0 {
+		return false
+	}
+	in := assess.NewClaim{Name: fmt.Sprintf("Claim %d", r.step), Target: "The shop", Predicate: "is safe", RequirementIDs: ars}
+	if ev := r.strings(`SELECT DISTINCT evidence_id FROM assessment_requirement_evidence WHERE assessment_id = $1 ORDER BY 1`, a); len(ev) > 0 {
+		in.EvidenceIDs = []string{r.pick(ev)}
+	}
+	_, err := r.svc.Claims.CreateClaim(r.ctx, a, in, r.actor)
+	return r.done(err)
 }

@@ -194,11 +194,26 @@ func TestWorkspaceRevisionMovesWithEveryChange(t *testing.T) {
 			Predicate: "It holds.", RequirementIDs: []string{w.ar["V3"]}}, w.assessor)
 		return err
 	})
-	step("another claim", func() error {
-		_, err := f.svc.Claims.CreateClaim(f.ctx, w.assessmentID, assess.NewClaim{Name: "Second claim", Target: "The shop",
+	var second assess.Claim
+	step("another claim", func() (err error) {
+		second, err = f.svc.Claims.CreateClaim(f.ctx, w.assessmentID, assess.NewClaim{Name: "Second claim", Target: "The shop",
 			Predicate: "It holds too.", RequirementIDs: []string{w.ar["V3"], w.ar["V1.2"]}}, w.assessor)
 		return err
 	})
+	step("a claim about other requirements", func() (err error) {
+		second, err = f.svc.Claims.UpdateClaim(f.ctx, second.ID, assess.ClaimUpdate{Version: second.Version,
+			RequirementIDs: &[]string{w.ar["V2.1"], w.ar["V1.2"]}}, w.assessor)
+		return err
+	})
+	// The workspace counts a requirement's claims and shows nothing else of them: a claim
+	// about no requirement, or a change of a claim's words, leaves the list as it was.
+	_, err = f.svc.Claims.CreateClaim(f.ctx, w.assessmentID, assess.NewClaim{Name: "Claim about the whole", Target: "The shop",
+		Predicate: "It holds."}, w.assessor)
+	require.NoError(t, err)
+	_, err = f.svc.Claims.UpdateClaim(f.ctx, second.ID, assess.ClaimUpdate{Version: second.Version, Name: ptr("Second claim, renamed")}, w.assessor)
+	require.NoError(t, err)
+	kept, err := rev()
+	r.kept("a claim about no requirement, a claim renamed", kept, err)
 	step("the first claim deleted", func() error { return f.svc.Claims.DeleteClaim(f.ctx, claim.ID, claim.Version, w.viewAll) })
 	step("the assessment renamed", func() error {
 		a, err := f.svc.Assessments.FindAssessment(f.ctx, w.assessmentID, w.viewAll)

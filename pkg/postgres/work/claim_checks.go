@@ -128,8 +128,31 @@ func firstMissing(rows pgx.Rows, want []string) (string, error) {
 	return "", nil
 }
 
-// writeClaimRelations replaces the sets of rel that are given.
+// writeClaimRelations replaces the sets of rel that are given, locking in the order of
+// the link writers (lockCitedEvidence): the newly cited evidence, then the requirement rows
+// that lose or gain the claim (they count their claims, migrations/0038; the old and the new
+// in id order, so that the delete and the insert below never take them in another order),
+// and only then the citations, whose trigger takes the evidence's assessments.
 func writeClaimRelations(ctx context.Context, tx *postgres.Tx, claimID string, rel claimRelations) error {
+	if rel.Requirements != nil {
+		var cited []string
+		for _, set := range rel.evidenceSets() {
+			if set.ids != nil {
+				cited = append(cited, *set.ids...)
+			}
+		}
+		if len(cited) > 0 {
+			lock := lockCitedEvidence(cited)
+			if _, err := tx.Exec(ctx, lock.SQL, lock.Args...); err != nil {
+				return err
+			}
+		}
+		if _, err := tx.Exec(ctx, `SELECT 1 FROM assessment_requirements
+			WHERE id = ANY ($2::text[]) OR id IN (SELECT assessment_requirement_id FROM claim_requirements WHERE claim_id = $1)
+			ORDER BY id FOR NO KEY UPDATE`, claimID, *rel.Requirements); err != nil {
+			return err
+		}
+	}
 	for _, set := range rel.evidenceSets() {
 		if set.ids == nil {
 			continue

@@ -155,13 +155,28 @@ func newClaimWrites(c assess.Claim, now time.Time) []postgres.Statement {
 			evidence, kinds = append(evidence, e.ID), append(kinds, string(set.kind))
 		}
 	}
-	if len(evidence) > 0 {
-		writes = append(writes, postgres.Statement{SQL: `INSERT INTO claim_evidence (claim_id, evidence_id, kind)
-			SELECT $1, x.e, x.k FROM unnest($2::text[], $3::text[]) AS x(e, k)`, Args: []any{c.ID, evidence, kinds}})
+	if len(evidence) > 0 && len(c.RequirementIDs) > 0 {
+		writes = append(writes, lockCitedEvidence(evidence))
 	}
 	if len(c.RequirementIDs) > 0 {
 		writes = append(writes, postgres.Statement{SQL: `INSERT INTO claim_requirements (claim_id, assessment_requirement_id)
 			SELECT $1, unnest($2::text[])`, Args: []any{c.ID, c.RequirementIDs}})
 	}
+	if len(evidence) > 0 {
+		writes = append(writes, postgres.Statement{SQL: `INSERT INTO claim_evidence (claim_id, evidence_id, kind)
+			SELECT $1, x.e, x.k FROM unnest($2::text[], $3::text[]) AS x(e, k)`, Args: []any{c.ID, evidence, kinds}})
+	}
 	return writes
+}
+
+// lockCitedEvidence is the first of a claim's writes that cite evidence and name
+// requirements: the evidence's key share, in id order, which the citations' foreign key
+// would take. A claim's writes lock in the order of the link writers (docs/performance.md,
+// "Assessment progress as counters", Locks): the evidence, then the requirement rows (their
+// claim counts, migrations/0038), then the evidence's assessments (the citations' trigger,
+// migrations/0035). Citing the
+// evidence first would take its assessments before the requirement rows, and a link of the
+// same evidence to the same requirement, taking them the other way, would deadlock with it.
+func lockCitedEvidence(ids []string) postgres.Statement {
+	return postgres.Statement{SQL: `SELECT 1 FROM evidence WHERE id = ANY ($1::text[]) ORDER BY id FOR KEY SHARE`, Args: []any{ids}}
 }

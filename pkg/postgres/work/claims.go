@@ -206,6 +206,13 @@ func (s *ClaimService) DeleteClaim(ctx context.Context, id string, version int64
 		if err != nil {
 			return err
 		}
+		// The delete's cascades take the evidence's assessments (the citations) before the
+		// requirement rows (their claim counts); the rows are locked first, as the link
+		// writers take them (lockCitedEvidence).
+		if _, err := tx.Exec(ctx, `SELECT 1 FROM assessment_requirements
+			WHERE id IN (SELECT assessment_requirement_id FROM claim_requirements WHERE claim_id = $1) ORDER BY id FOR NO KEY UPDATE`, id); err != nil {
+			return err
+		}
 		if _, err := tx.Exec(ctx, "DELETE FROM claims WHERE id = $1", id); err != nil {
 			return err
 		}

@@ -69,9 +69,7 @@ func treeUpQuery(where string) string {
 const assessmentRequirementColumns = `
 	SELECT sel.id, sel.requirement_id, sel.standard_id, r.identifier, r.name, r.description, t.ancestors,
 		sel.result, sel.rationale, coalesce(sel.assignee_id, ''), coalesce(sel.answered_by, ''), sel.answered_at,
-		sel.evidence_links,
-		(SELECT count(*) FROM claim_requirements cr WHERE cr.assessment_requirement_id = sel.id),
-		sel.version
+		sel.evidence_links, sel.claim_links, sel.version
 	FROM sel JOIN requirements r ON r.id = sel.requirement_id`
 
 // assessmentRequirementOrder is the order of both shapes: the standards, then the path.
@@ -148,19 +146,18 @@ func (s *ResultService) FindAssessmentRequirements(ctx context.Context, assessme
 // from the rows the list is read from, so that a change made anywhere — any replica, the
 // worker, assay-ctl, a bulk write, a cascade — moves it once committed, with nothing to
 // maintain on the write paths: the assessment row's version (xmin; the standards' order
-// changes with it), then a fingerprint of each set the list shows: the requirement rows
-// by id and row version (results, rationales, assignees, and the count of evidence links,
-// which PostgreSQL keeps on the row in the linking transaction: migrations/0030) and the
-// claim citations by identity (their counts). A fingerprint is the count and the sum of
+// changes with it), then a fingerprint of the requirement rows by id and row version. A
+// row's version moves with its result, rationale and assignee, and with its counts of
+// evidence links and of claims, which PostgreSQL keeps on the row in the transaction that
+// links or cites (migrations/0030 and 0038). A fingerprint is the count and the sum of
 // 64-bit hashes, so any added, removed or changed row changes it (a collision is a 2^-64
 // chance); a maximum of updated_at would not do: transactions commit in another order than
-// their clocks. The links had a fingerprint of their own before the count was kept: 0.23 of
-// the statement's 0.39 ms for 392 requirements with 1,666 links (docs/performance.md).
+// their clocks. The links and the claims had fingerprints of their own before their counts
+// were kept, whose cost grew with the assessment's links and claims (docs/performance.md,
+// "Conditional reads").
 const workspaceRevisionQuery = `SELECT a.xmin::text
 	|| ' ' || (SELECT count(*) || '.' || coalesce(sum(hashtextextended(ar.id, ar.xmin::text::bigint)), 0)
 		FROM assessment_requirements ar WHERE ar.assessment_id = a.id)
-	|| ' ' || (SELECT count(*) || '.' || coalesce(sum(hashtextextended(cr.assessment_requirement_id || cr.claim_id, 0)), 0)
-		FROM claims c JOIN claim_requirements cr ON cr.claim_id = c.id WHERE c.assessment_id = a.id)
 	|| ' ' || (SELECT coalesce(string_agg(s.standard_id || '.' || s.position, ',' ORDER BY s.standard_id), '')
 		FROM assessment_standards s WHERE s.assessment_id = a.id)
 	FROM assessments a WHERE a.id = $1`
