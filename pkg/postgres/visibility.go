@@ -26,23 +26,20 @@ import (
 // for lists and sets, and in SQL functions of migrations/0011_assessments.sql for the
 // event fan-out; tests hold all of them to the same answers (TestVisibilityRuleAgreesInGoAndSQL).
 
-// memberSQL and evidencePersonSQL are the two ties that make user $U a participant of
-// assessment A (assess.AssessmentTies), with A and $U substituted, each two index lookups.
-const (
-	memberSQL         = `EXISTS (SELECT 1 FROM assessment_members pm WHERE pm.assessment_id = {A} AND pm.user_id = {U})`
-	evidencePersonSQL = `EXISTS (SELECT 1 FROM assessment_requirement_evidence pl JOIN evidence pe ON pe.id = pl.evidence_id
-		WHERE pl.assessment_id = {A} AND (pe.author_id = {U} OR pe.reviewer_id = {U}))`
-)
-
 // participantSQL is "user $U takes part in assessment A" with A and $U substituted, in two
 // forms of the same rule over assessment_participants, the set PostgreSQL keeps of every
 // user's assessments (migrations/0033), each where the planner does best with it: for
 // assessments, membership in the user's set — one index range, not correlated with A, read
 // once per query; inside the evidence rule, where A comes from each link of each candidate,
-// one index probe. The two ties above are what the set is kept from; single records decide
-// from them (assessmentTiesSQL), so tests compare the set with its sources. A user's ties
-// to an assessment are kept in up to sixteen rows (migrations/0037): every form here asks
-// whether a row exists, never how many.
+// one index probe. Single records decide from the same set (VisibleAssessmentState,
+// AssessmentParticipantSQL): the sources — a team role, or evidence authored or reviewed
+// and linked to a requirement — were read there until the set was kept, and one evidence
+// tie of a busy assessment meant walking all its links (the timeline, claims and notes of
+// make bench's assessment with 1,666 links: 385 blocks for each page's check). The
+// property tests hold the set equal to its sources after every kind of change
+// (TestAssessmentProgressCountersFollowEveryChange). A user's ties to an assessment are kept
+// in up to sixteen rows (migrations/0037): every form here asks whether a row exists, never
+// how many.
 const (
 	participantSQL           = `({A} IN (SELECT pp.assessment_id FROM assessment_participants pp WHERE pp.user_id = {U}))`
 	participantCorrelatedSQL = `EXISTS (SELECT 1 FROM assessment_participants pp WHERE pp.user_id = {U} AND pp.assessment_id = {A})`
@@ -214,17 +211,6 @@ func substitute(sql, assessmentExpr, userPlaceholder string) string {
 	return strings.NewReplacer("{A}", assessmentExpr, "{U}", userPlaceholder).Replace(sql)
 }
 
-// assessmentTiesSQL selects the ties of actor to the assessment whose id is idExpr, the
-// two columns of assess.AssessmentTies; for an actor who sees every assessment they are
-// not looked up (false). arg adds the actor's id as a parameter.
-func assessmentTiesSQL(actor assess.Actor, idExpr string, arg func(any) string) string {
-	if assess.SeesEveryAssessment(actor) {
-		return "false, false"
-	}
-	u := arg(ActorID(actor))
-	return substitute(memberSQL, idExpr, u) + ", " + substitute(evidencePersonSQL, idExpr, u)
-}
-
 // EvidenceTiesSQL selects the ties of actor to the evidence row e, the four columns of
 // assess.EvidenceTies; for an actor who sees all evidence they are not looked up (false).
 func EvidenceTiesSQL(actor assess.Actor, arg func(any) string) string {
@@ -255,7 +241,7 @@ var ErrAssessmentNotFound = &assess.Error{Code: assess.ECodeNotFound, Message: "
 var ErrEvidenceNotFound = &assess.Error{Code: assess.ECodeNotFound, Message: "Evidence not found."}
 
 // VisibleAssessmentState returns the state of assessment id if actor may see it
-// (assess.CanSeeAssessment, from the ties read with it), and 404 otherwise. With lock, the
+// (CanSeeAssessmentAs, from the participant set read with it), and 404 otherwise. With lock, the
 // row is locked (FOR SHARE) for the rest of the transaction, so a change under the
 // assessment cannot race a state change (which locks it FOR UPDATE).
 func VisibleAssessmentState(ctx context.Context, q Querier, actor assess.Actor, id string, lock bool) (assess.AssessmentState, error) {
@@ -263,14 +249,14 @@ func VisibleAssessmentState(ctx context.Context, q Querier, actor assess.Actor, 
 		return "", ErrAssessmentNotFound
 	}
 	var args SQLArgs
-	sql := "SELECT a.state, " + assessmentTiesSQL(actor, "a.id", args.Add) + " FROM assessments a WHERE a.id = " + args.Add(id)
+	sql := "SELECT a.state, " + AssessmentParticipantSQL(actor, "a.id", args.Add) + " FROM assessments a WHERE a.id = " + args.Add(id)
 	if lock {
 		sql += " FOR SHARE OF a"
 	}
 	var state assess.AssessmentState
-	var ties assess.AssessmentTies
-	err := q.QueryRow(ctx, sql, args...).Scan(&state, &ties.Member, &ties.EvidencePerson)
-	if errors.Is(err, pgx.ErrNoRows) || (err == nil && !assess.CanSeeAssessment(actor, ties)) {
+	var participant bool
+	err := q.QueryRow(ctx, sql, args...).Scan(&state, &participant)
+	if errors.Is(err, pgx.ErrNoRows) || (err == nil && !CanSeeAssessmentAs(actor, participant)) {
 		return "", ErrAssessmentNotFound
 	}
 	return state, err
