@@ -14,6 +14,7 @@ package datagen
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -106,7 +107,9 @@ type gen struct {
 	assessments []genAssessment
 	rows        [][]string // assessment index → its requirement rows
 	evidenceOf  [][]string // assessment index → the evidence linked to it
+	evidenceNo  [][]int32  // the same evidence's numbers (evidenceName)
 	claimsOf    [][]string // assessment index → its claims
+	claimsNo    [][]int32  // the same claims' numbers (claimName)
 	notesOf     [][]string // assessment index → its work notes
 	actors      []string   // every generated user and the participant (sign-ins of the audit log)
 }
@@ -114,6 +117,7 @@ type gen struct {
 type standardRef struct {
 	id           string
 	requirements []string // leaf-first order as the catalogue lists them
+	identifiers  []string // the requirements' identifiers, in the same order
 }
 
 type genAssessment struct {
@@ -267,6 +271,7 @@ func (g *gen) standardsStep() error {
 		var rows [][]any
 		for i, rq := range ref.requirements {
 			ident := fmt.Sprintf("G%d.%d.%d", k+1, i/10+1, i%10+1)
+			ref.identifiers = append(ref.identifiers, ident)
 			rows = append(rows, []any{rq, id, ident, assess.NaturalKey(ident), requirementName(i), requirementText(i), i})
 		}
 		if err := g.copy("requirements", []string{"id", "standard_id", "identifier", "natural_key", "name", "description", "position"}, rows); err != nil {
@@ -276,6 +281,23 @@ func (g *gen) standardsStep() error {
 	}
 	g.out.Standards = len(g.standards)
 	return nil
+}
+
+// evidenceName and claimName are the names of the k-th piece of evidence and claim.
+func evidenceName(k int) string {
+	return fmt.Sprintf("%s report %06d", strings.ToUpper(topics[k%len(topics)][:1])+topics[k%len(topics)][1:], k)
+}
+
+func claimName(k int) string { return fmt.Sprintf("Claim %06d", k) }
+
+// jsonObject is the JSON object of the given keys, each followed by its string value.
+func jsonObject(kv ...string) string {
+	m := make(map[string]string, len(kv)/2)
+	for i := 0; i+1 < len(kv); i += 2 {
+		m[kv[i]] = kv[i+1]
+	}
+	b, _ := json.Marshal(m) // a map of strings always encodes
+	return string(b)
 }
 
 var topics = []string{"session tokens", "password storage", "input validation", "access control", "logging", "encryption at rest",
@@ -316,13 +338,16 @@ func (g *gen) realStandards() error {
 					return err
 				}
 				ref := standardRef{id: st.ID}
-				rows, err := tx.Query(g.ctx, `SELECT id FROM requirements r WHERE standard_id = $1
+				rows, err := tx.Query(g.ctx, `SELECT id, identifier FROM requirements r WHERE standard_id = $1
 					AND NOT EXISTS (SELECT 1 FROM requirements c WHERE c.parent_id = r.id) ORDER BY natural_key`, st.ID)
 				if err != nil {
 					return err
 				}
-				ref.requirements, err = pgx.CollectRows(rows, pgx.RowTo[string])
-				if err != nil {
+				var id, ident string
+				if _, err := pgx.ForEachRow(rows, []any{&id, &ident}, func() error {
+					ref.requirements, ref.identifiers = append(ref.requirements, id), append(ref.identifiers, ident)
+					return nil
+				}); err != nil {
 					return err
 				}
 				if len(ref.requirements) > 0 && !slices.ContainsFunc(g.standards, func(s standardRef) bool { return s.id == st.ID }) {
@@ -468,7 +493,7 @@ func (g *gen) resultsStep() error {
 // evidenceStep writes evidence by team members of started assessments, in every state, each
 // linked to one to three requirement rows of its assessment.
 func (g *gen) evidenceStep() error {
-	g.evidenceOf = make([][]string, len(g.assessments))
+	g.evidenceOf, g.evidenceNo = make([][]string, len(g.assessments)), make([][]int32, len(g.assessments))
 	withRows := make([]int, 0, len(g.assessments))
 	for i := range g.assessments {
 		if len(g.rows[i]) > 0 {
@@ -494,9 +519,8 @@ func (g *gen) evidenceStep() error {
 		if state == "expired" {
 			until = g.now.AddDate(0, 0, -1-g.rng.IntN(200))
 		}
-		ev = append(ev, []any{id, fmt.Sprintf("%s report %06d", strings.ToUpper(topics[k%len(topics)][:1])+topics[k%len(topics)][1:], k),
-			"Generated evidence.", state, author, reviewer, submitted, until, g.now, g.now})
-		g.evidenceOf[i] = append(g.evidenceOf[i], id)
+		ev = append(ev, []any{id, evidenceName(k), "Generated evidence.", state, author, reviewer, submitted, until, g.now, g.now})
+		g.evidenceOf[i], g.evidenceNo[i] = append(g.evidenceOf[i], id), append(g.evidenceNo[i], int32(k))
 		seen := map[string]bool{}
 		for range 1 + g.rng.IntN(3) {
 			row := g.rows[i][g.rng.IntN(len(g.rows[i]))]
@@ -518,7 +542,7 @@ func (g *gen) evidenceStep() error {
 // each citing one piece of evidence of the same assessment when it has some; in batches, so
 // that a million claims need no more memory than fifty thousand.
 func (g *gen) claimsStep() error {
-	g.claimsOf = make([][]string, len(g.assessments))
+	g.claimsOf, g.claimsNo = make([][]string, len(g.assessments)), make([][]int32, len(g.assessments))
 	if g.s.Claims == 0 {
 		return nil
 	}
@@ -547,8 +571,8 @@ func (g *gen) claimsStep() error {
 	for k, id := range ids {
 		i := withRows[k%len(withRows)]
 		a := g.assessments[i]
-		g.claimsOf[i] = append(g.claimsOf[i], id)
-		claims = append(claims, []any{id, a.id, fmt.Sprintf("Claim %06d", k), a.entity,
+		g.claimsOf[i], g.claimsNo[i] = append(g.claimsOf[i], id), append(g.claimsNo[i], int32(k))
+		claims = append(claims, []any{id, a.id, claimName(k), a.entity,
 			fmt.Sprintf("The %s control of %s is in place.", topics[k%len(topics)], a.id[len(a.id)-6:]), a.team[0], g.now, g.now})
 		if evs := g.evidenceOf[i]; len(evs) > 0 {
 			cev = append(cev, []any{id, evs[g.rng.IntN(len(evs))], "evidence"})
@@ -660,14 +684,20 @@ func (g *gen) auditStep() error {
 		i := withRows[g.rng.IntN(len(withRows))]
 		a := g.assessments[i]
 		actor := a.team[g.rng.IntN(len(a.team))]
+		j := g.rng.IntN(len(g.rows[i]))
+		ar, ident := g.rows[i][j], g.standards[a.standard].identifiers[j]
 		switch {
 		case n < 65:
-			rows = append(rows, row{at, actor, string(assess.ChangeAssessmentResultRecorded.Action), "assessment_requirement", g.rows[i][g.rng.IntN(len(g.rows[i]))],
-				fmt.Sprintf(`{"result": %q}`, results[g.rng.IntN(len(results))]), a.id})
+			rows = append(rows, row{at, actor, string(assess.ChangeAssessmentResultRecorded.Action), "assessment_requirement", ar,
+				jsonObject("identifier", ident, "result", results[g.rng.IntN(len(results))]), a.id})
 		case n < 77 && len(g.evidenceOf[i]) > 0:
-			rows = append(rows, row{at, actor, string(assess.ChangeEvidenceLinked.Action), "evidence", g.evidenceOf[i][g.rng.IntN(len(g.evidenceOf[i]))], `{}`, a.id})
+			e := g.rng.IntN(len(g.evidenceOf[i]))
+			rows = append(rows, row{at, actor, string(assess.ChangeEvidenceLinked.Action), "evidence", g.evidenceOf[i][e],
+				jsonObject("assessmentId", a.id, "requirementId", ar, "requirement", ident, "name", evidenceName(int(g.evidenceNo[i][e]))), a.id})
 		case n < 87 && len(g.claimsOf[i]) > 0:
-			rows = append(rows, row{at, actor, string(assess.ChangeClaimCreated.Action), "claim", g.claimsOf[i][g.rng.IntN(len(g.claimsOf[i]))], `{}`, a.id})
+			c := g.rng.IntN(len(g.claimsOf[i]))
+			rows = append(rows, row{at, actor, string(assess.ChangeClaimCreated.Action), "claim", g.claimsOf[i][c],
+				jsonObject("name", claimName(int(g.claimsNo[i][c]))), a.id})
 		case n < 94 && len(g.notesOf[i]) > 0:
 			rows = append(rows, row{at, actor, string(assess.ChangeAssessmentNoteAdded.Action), "work_note", g.notesOf[i][g.rng.IntN(len(g.notesOf[i]))], `{}`, a.id})
 		default:

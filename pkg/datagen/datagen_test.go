@@ -61,6 +61,16 @@ func TestGeneratedDataHangsTogether(t *testing.T) {
 		WHEN 'assessment' THEN a.target_id = a.scope_id
 		ELSE false END`))
 	require.Positive(t, count(`SELECT count(DISTINCT action) FROM audit_log WHERE scope_id <> ''`)-4, "results, links, claims, notes and states")
+	// And records the names the service records with such a change, so that the timeline and
+	// the audit log read them as they read the service's rows, not the current record's.
+	require.Zero(t, count(`SELECT count(*) FROM audit_log a WHERE a.scope_id <> '' AND NOT coalesce(CASE a.target_type
+		WHEN 'assessment_requirement' THEN a.details->>'identifier' = (SELECT q.identifier FROM assessment_requirements r
+			JOIN requirements q ON q.id = r.requirement_id WHERE r.id = a.target_id)
+		WHEN 'claim' THEN a.details->>'name' = (SELECT c.name FROM claims c WHERE c.id = a.target_id)
+		WHEN 'evidence' THEN a.details->>'name' = (SELECT e.name FROM evidence e WHERE e.id = a.target_id)
+			AND a.details->>'requirement' = (SELECT q.identifier FROM assessment_requirements r
+				JOIN requirements q ON q.id = r.requirement_id WHERE r.id = a.details->>'requirementId' AND r.assessment_id = a.scope_id)
+		ELSE true END, false)`))
 	// Appended in time order, as the service does.
 	require.Zero(t, count(`SELECT count(*) FROM (SELECT occurred_at < lag(occurred_at) OVER (ORDER BY id) AS back FROM audit_log) x WHERE back`))
 	// Claims cite their own assessment's evidence and requirements.
