@@ -77,6 +77,35 @@ func TestClaimCitesOnlyVisibleEvidence(t *testing.T) {
 	require.Equal(t, []string{ar}, found.RequirementIDs)
 }
 
+// TestClaimListsItsEvidenceByName: a claim lists the evidence of each kind of citation by
+// name, case aside, then id, whatever the order of the request, with each piece's name and
+// state beside its id — as created, read alone and read in the list.
+func TestClaimListsItsEvidenceByName(t *testing.T) {
+	t.Parallel()
+	f := newEventsFixture(t, allOff())
+	ann := f.user("ann", assess.RoleAssessor)
+	as, ar := claimSetup(f, ann)
+	ids := assess.NewIDs(assess.PrefixEvidence, f.clock.Now(), 4) // in id order
+	_, err := f.pool.Exec(f.ctx, `INSERT INTO evidence (id, name, author_id, state) VALUES ($1, 'beta', $5, 'in_progress'),
+		($2, 'Alpha', $5, 'in_review'), ($3, 'alpha', $5, 'in_progress'), ($4, 'Gamma', $5, 'in_review')`, ids[0], ids[1], ids[2], ids[3], ann.ID)
+	require.NoError(t, err)
+	c, err := f.svc.Claims.CreateClaim(f.ctx, as, assess.NewClaim{Name: "C", Target: "T", Predicate: "P", RequirementIDs: []string{ar},
+		EvidenceIDs: []string{ids[3], ids[0], ids[2], ids[1]}, MitigationEvidenceIDs: []string{ids[0], ids[3]}}, signedIn(f, ann))
+	require.NoError(t, err)
+	read, err := f.svc.Claims.FindClaim(f.ctx, c.ID, signedIn(f, ann))
+	require.NoError(t, err)
+	page, err := f.svc.Claims.FindClaims(f.ctx, as, assess.ClaimFilter{}, signedIn(f, ann))
+	require.NoError(t, err)
+	require.Len(t, page.Items, 1)
+	for _, got := range []assess.Claim{c, read, page.Items[0]} {
+		require.Equal(t, []assess.ClaimEvidence{{ID: ids[1], Name: "Alpha", State: "in_review"}, {ID: ids[2], Name: "alpha", State: "in_progress"},
+			{ID: ids[0], Name: "beta", State: "in_progress"}, {ID: ids[3], Name: "Gamma", State: "in_review"}}, got.Evidence)
+		require.Equal(t, []assess.ClaimEvidence{{ID: ids[0], Name: "beta", State: "in_progress"}, {ID: ids[3], Name: "Gamma", State: "in_review"}},
+			got.MitigationStrategies)
+		require.Empty(t, got.CounterEvidence)
+	}
+}
+
 // TestWorkNoteMentionsReachOnlyThoseWhoMaySee: a mention reaches active users who may
 // see the assessment — its team, and holders of assessments.view_all — and nobody else.
 func TestWorkNoteMentionsReachOnlyThoseWhoMaySee(t *testing.T) {

@@ -22,7 +22,11 @@ var errClaimNotFound = &assess.Error{Code: assess.ECodeNotFound, Message: "Claim
 // evidence (ids, names, states and kinds of citation as four arrays in the same order) and
 // the requirements, in one row. Arrays, not a JSON array of objects, which PostgreSQL built
 // and the server parsed an object per citation (docs/performance.md, "Lists at the
-// domain's scale").
+// domain's scale"). The citations are sorted once, in a subquery the aggregates read in
+// its order (nothing is joined above it that could reorder them, as PostgreSQL's manual
+// requires of that form); an ORDER BY in each of the four aggregates sorted them four
+// times (PostgreSQL 15 sorts each such aggregate's input on its own): 0.73–1.2 → 0.56–0.65
+// ms for the page of make bench's busy assessment.
 const claimSelect = `SELECT c.id, c.assessment_id, c.name, c.bom_ref, c.target, coalesce(c.target_entity_id, ''),
 	coalesce(en.name, ''), c.predicate, c.reasoning, c.is_counter_claim, coalesce(c.counters_claim_id, ''),
 	c.external_references, coalesce(c.created_by, ''), c.version, c.created_at, c.updated_at,
@@ -30,10 +34,10 @@ const claimSelect = `SELECT c.id, c.assessment_id, c.name, c.bom_ref, c.target, 
 	ARRAY(SELECT cr.assessment_requirement_id FROM claim_requirements cr WHERE cr.claim_id = c.id
 		ORDER BY cr.assessment_requirement_id)
 FROM claims c LEFT JOIN entities en ON en.id = c.target_entity_id
-	LEFT JOIN LATERAL (SELECT array_agg(e.id ORDER BY lower(e.name), e.id) AS ids,
-		array_agg(e.name ORDER BY lower(e.name), e.id) AS names, array_agg(e.state ORDER BY lower(e.name), e.id) AS states,
-		array_agg(ce.kind ORDER BY lower(e.name), e.id) AS kinds
-		FROM claim_evidence ce JOIN evidence e ON e.id = ce.evidence_id WHERE ce.claim_id = c.id) cev ON true`
+	LEFT JOIN LATERAL (SELECT array_agg(x.id) AS ids, array_agg(x.name) AS names, array_agg(x.state) AS states,
+		array_agg(x.kind) AS kinds
+		FROM (SELECT e.id, e.name, e.state, ce.kind FROM claim_evidence ce JOIN evidence e ON e.id = ce.evidence_id
+			WHERE ce.claim_id = c.id ORDER BY lower(e.name), e.id) x) cev ON true`
 
 // scanClaim reads a claim as stored: Target is the stored text, blank when only an
 // entity is named (showClaim fills it for the API).
