@@ -73,6 +73,9 @@ func (db *DB) VisibleForTest(ctx context.Context, actor assess.Actor, kind, id s
 	case "assessment-page": // the assessment list's form (AssessmentListVisibleSQL)
 		sql = "SELECT true FROM assessments a WHERE a.id = " + args.Add(id)
 		cond = AssessmentListVisibleSQL(actor, "a.id", args.Add)
+	case "assessment-lookup": // a lookup per candidate in any plan (AssessmentVisibleLookupSQL)
+		sql = "SELECT true FROM assessments a WHERE a.id = " + args.Add(id)
+		cond = AssessmentVisibleLookupSQL(actor, "a.id", args.Add)
 	case "assessment-write": // a create's check (QueueWritableAssessment), on generic plans
 		var b pgx.Batch
 		var read string

@@ -98,7 +98,7 @@ func TestVisibilityRuleAgreesInGoAndSQL(t *testing.T) {
 			require.NoError(t, err)
 			forms := []string{kind + "-array"}
 			if kind == "assessment" {
-				forms = append(forms, "assessment-list", "assessment-page", "assessment-write")
+				forms = append(forms, "assessment-list", "assessment-page", "assessment-write", "assessment-lookup")
 			}
 			if kind == "evidence" {
 				forms = append(forms, "evidence-set", "evidence-ids", "evidence-few")
