@@ -67,13 +67,13 @@ func TestListOnGenericPlanKeepsTheSwitchToItsPage(t *testing.T) {
 	require.Equal(t, "auto", mode(db.Pool))
 }
 
-// TestParticipantListsRunOnGenericPlans: a participant's pages of assessments and of
-// evidence (their own, and an assessment's) run on their generic plans from the first
-// call, where PostgreSQL would make a custom plan for each of the first five and, on the
-// million-row data, went on making them (docs/performance.md, "A participant's lists on
-// their generic plans"). PostgreSQL counts, per prepared statement of the connection, the
-// plans of each kind it made.
-func TestParticipantListsRunOnGenericPlans(t *testing.T) {
+// TestListsRunOnGenericPlans: a participant's pages of assessments and of evidence (their
+// own, and an assessment's), and an assessment's timeline, run on their generic plans from
+// the first call, where PostgreSQL would make a custom plan for each of the first five and,
+// on the million-row data, went on making them (docs/performance.md, "A participant's lists
+// on their generic plans", "The timeline on its generic plan"). PostgreSQL counts, per
+// prepared statement of the connection, the plans of each kind it made.
+func TestListsRunOnGenericPlans(t *testing.T) {
 	t.Parallel()
 	w := newEvidenceWorkspace(t)
 	annU := w.user("ann", assess.RoleAssessor)
@@ -95,11 +95,15 @@ func TestParticipantListsRunOnGenericPlans(t *testing.T) {
 			require.NoError(t, err)
 			require.Len(t, evidence.Items, 1)
 		}
+		timeline, err := svc.WorkNotes.FindTimeline(w.ctx, as, assess.TimelineFilter{}, ann)
+		require.NoError(t, err)
+		require.NotEmpty(t, timeline.Items)
 	}
 	for _, fragment := range []string{
-		"WHERE (a.id IN (SELECT DISTINCT pp.assessment_id", // the assessment list
-		"e.id = ANY (ARRAY(SELECT fl.evidence_id",          // the evidence of a participant of few assessments
-		"e.id IN (SELECT DISTINCT fl.evidence_id",          // an assessment's evidence
+		"WHERE (a.id IN (SELECT DISTINCT pp.assessment_id",                        // the assessment list
+		"e.id = ANY (ARRAY(SELECT fl.evidence_id",                                 // the evidence of a participant of few assessments
+		"e.id IN (SELECT DISTINCT fl.evidence_id",                                 // an assessment's evidence
+		"FROM audit_log a LEFT JOIN users au ON au.id = a.actor WHERE a.scope_id", // the timeline
 	} {
 		var generic, custom int64
 		require.NoError(t, one.QueryRow(w.ctx, `SELECT generic_plans, custom_plans FROM pg_prepared_statements

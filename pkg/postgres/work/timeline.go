@@ -55,5 +55,11 @@ func (s *WorkNoteService) FindTimeline(ctx context.Context, assessmentID string,
 	l := postgres.NewList("timeline", timelineSelect, postgres.AuditNewestFirst)
 	// scope_id <> '' lets the planner use the partial index whatever the parameter.
 	l.Where("a.scope_id = " + l.Arg(assessmentID) + " AND a.scope_id <> ''")
+	// On its generic plan: PostgreSQL kept planning the page anew for every assessment
+	// (make bench's timeline-busy: 3,001 plans in 2,993 calls, 3.5 ms of planning against
+	// 3.1 ms of execution a call under load), each time to the plan the generic one is —
+	// the scope index newest first, each row's names by primary key (EXPLAIN EXECUTE on the
+	// million-row data: planning 1.4 → 0.02 ms, execution 0.3 ms alike).
+	l.GenericPlan()
 	return postgres.CollectPage(ctx, s.db.Pool, l, f.PageRequest, scanTimelineEntry, func(e assess.TimelineEntry) []any { return []any{e.ID} })
 }
