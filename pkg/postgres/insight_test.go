@@ -3,6 +3,7 @@ package postgres_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -447,4 +448,42 @@ func requireErrorOn(t *testing.T, err error, code, field string) {
 		}
 		require.Contains(t, fields, field, e.Message)
 	}
+}
+
+// TestPortfolioKeepsTheStandardsWithResultsForTheMostEntities: with more than 100 standards
+// with results, the columns are the 100 with results for the most entities (then by id),
+// standardsTruncated says so, and an entity whose only results are in a left-out standard is
+// no row — the same whether the administrator's portfolio is read from the kept results or,
+// narrowed by a filter that keeps every row, from the results in scope.
+func TestPortfolioKeepsTheStandardsWithResultsForTheMostEntities(t *testing.T) {
+	t.Parallel()
+	w := newInsightWorld(t)
+	third, fourth := w.entityNamed("Third"), w.entityNamed("Fourth")
+	ended := time.Date(2026, time.June, 1, 0, 0, 0, 0, time.UTC)
+	scores := map[string]any{}
+	for i := range 100 {
+		id := fmt.Sprintf("st_x%03d", i)
+		w.exec(`INSERT INTO standards (id, identifier, name, state) VALUES ($1, $1, $1, 'published')`, id)
+		scores[id] = 60
+	}
+	w.exec(`INSERT INTO standards (id, identifier, name, state) VALUES ('st_z', 'z', 'Z', 'published')`)
+	w.finished(third, "", "complete", ended, w.member, scores)
+	w.finished(fourth, "", "complete", ended, w.member, map[string]any{"st_z": 70})
+
+	order, cells, p := allPages(t, w.svc.Insight, w.admin, assess.PortfolioQuery{PageRequest: assess.PageRequest{Limit: 2}})
+	require.True(t, p.StandardsTruncated)
+	require.Len(t, p.Standards, assess.PortfolioMaxStandards)
+	require.Equal(t, 3, p.Total)
+	require.ElementsMatch(t, []string{w.entity, w.other, third}, order, "Fourth's only result is in a left-out column")
+	for _, left := range []string{"st_x098", "st_x099", "st_z"} {
+		require.Equal(t, -1, columnOf(p.Standards, left), left)
+	}
+	require.NotEqual(t, -1, columnOf(p.Standards, "st_x097"))
+
+	filteredOrder, filteredCells, filtered := allPages(t, w.svc.Insight, w.admin,
+		assess.PortfolioQuery{EntityType: "product", PageRequest: assess.PageRequest{Limit: 2}})
+	require.Equal(t, p.Standards, filtered.Standards)
+	require.Equal(t, p.Total, filtered.Total)
+	require.Equal(t, order, filteredOrder)
+	require.Equal(t, cells, filteredCells)
 }
