@@ -68,7 +68,8 @@ func TestListOnGenericPlanKeepsTheSwitchToItsPage(t *testing.T) {
 }
 
 // TestListsRunOnGenericPlans: a participant's pages of assessments and of evidence (their
-// own, and an assessment's), and an assessment's timeline, run on their generic plans from
+// own, and an assessment's), a page's follow-up reads (postgres.QueueOnGenericPlans: its
+// team) and an assessment's timeline run on their generic plans from
 // the first call, where PostgreSQL would make a custom plan for each of the first five and,
 // on the million-row data, went on making them (docs/performance.md, "A participant's lists
 // on their generic plans", "The timeline on its generic plan"). PostgreSQL counts, per
@@ -100,10 +101,11 @@ func TestListsRunOnGenericPlans(t *testing.T) {
 		require.NotEmpty(t, timeline.Items)
 	}
 	for _, fragment := range []string{
-		"WHERE (a.id IN (SELECT DISTINCT pp.assessment_id",                        // the assessment list
-		"e.id = ANY (ARRAY(SELECT fl.evidence_id",                                 // the evidence of a participant of few assessments
-		"e.id IN (SELECT DISTINCT fl.evidence_id",                                 // an assessment's evidence
-		"FROM audit_log a LEFT JOIN users au ON au.id = a.actor WHERE a.scope_id", // the timeline
+		"WHERE (a.id IN (SELECT DISTINCT pp.assessment_id",                                           // the assessment list
+		"e.id = ANY (ARRAY(SELECT fl.evidence_id",                                                    // the evidence of a participant of few assessments
+		"e.id IN (SELECT DISTINCT fl.evidence_id",                                                    // an assessment's evidence
+		"FROM audit_log a LEFT JOIN users au ON au.id = a.actor WHERE a.scope_id",                    // the timeline
+		"FROM assessment_members m JOIN users u ON u.id = m.user_id WHERE m.assessment_id = ANY($1)", // a page's team
 	} {
 		var generic, custom int64
 		require.NoError(t, one.QueryRow(w.ctx, `SELECT generic_plans, custom_plans FROM pg_prepared_statements

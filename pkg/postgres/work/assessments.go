@@ -192,7 +192,8 @@ func loadAssessmentLinks(ctx context.Context, q postgres.Querier, list []assess.
 		ids[i] = a.ID
 	}
 	var b pgx.Batch
-	fill := queueAssessmentLinks(&b, ids)
+	var fill func(list []assess.Assessment, today string)
+	postgres.QueueOnGenericPlans(&b, q, func(b *pgx.Batch) { fill = queueAssessmentLinks(b, ids) })
 	if err := q.SendBatch(ctx, &b).Close(); err != nil {
 		return err
 	}

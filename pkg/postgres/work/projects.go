@@ -145,7 +145,8 @@ func loadProjectLinks(ctx context.Context, q postgres.Querier, projects []assess
 		ids[i] = p.ID
 	}
 	var b pgx.Batch
-	fill := queueProjectLinks(&b, ids)
+	var fill func(projects []assess.Project, today string)
+	postgres.QueueOnGenericPlans(&b, q, func(b *pgx.Batch) { fill = queueProjectLinks(b, ids) })
 	if err := q.SendBatch(ctx, &b).Close(); err != nil {
 		return err
 	}
