@@ -120,6 +120,11 @@ type ComparedRead struct {
 	ReqPerSec    float64 `json:"reqPerSec"`
 	CompareRPS   float64 `json:"compareReqPerSec"`
 	Ratio        float64 `json:"ratio"`
+	// AnswerBytes and CompareBytes are the mean answers' sizes: where the smaller data
+	// cannot fill a page (a participant of two assessments at a thousand rows), the ratio
+	// compares a short page with a full one, not one page at two sizes of data.
+	AnswerBytes  float64 `json:"answerBytes,omitempty"`
+	CompareBytes float64 `json:"compareAnswerBytes,omitempty"`
 }
 
 // readPhases are the phases of the reads among phases (GET operations; not the mix).
@@ -143,7 +148,8 @@ func compareReads(main, other []Result) []ComparedRead {
 			continue
 		}
 		m := main[i]
-		c := ComparedRead{Name: o.Name, P99Ms: m.P99Ms, CompareP99Ms: o.P99Ms, ReqPerSec: m.ReqPerSec, CompareRPS: o.ReqPerSec}
+		c := ComparedRead{Name: o.Name, P99Ms: m.P99Ms, CompareP99Ms: o.P99Ms, ReqPerSec: m.ReqPerSec, CompareRPS: o.ReqPerSec,
+			AnswerBytes: m.AnswerBytes, CompareBytes: o.AnswerBytes}
 		if o.P99Ms > 0 {
 			c.Ratio = m.P99Ms / o.P99Ms
 		}
@@ -158,18 +164,21 @@ const flatLimit = 1.5
 // print writes the comparison as a Markdown table, each ratio over flatLimit marked.
 func (c *Comparison) print(w io.Writer) {
 	tw := tabwriter.NewWriter(w, 0, 0, 1, ' ', 0)
-	fmt.Fprintf(tw, "| read\t| p99 ms (%s)\t| p99 ms (%s)\t| ratio\t| req/s (%s)\t| req/s (%s)\t|\n", c.CompareData, c.Data, c.CompareData, c.Data)
-	fmt.Fprintln(tw, "|---\t|--:\t|--:\t|--:\t|--:\t|--:\t|")
+	fmt.Fprintf(tw, "| read\t| p99 ms (%s)\t| p99 ms (%s)\t| ratio\t| req/s (%s)\t| req/s (%s)\t| answer KB (%s)\t| answer KB (%s)\t|\n",
+		c.CompareData, c.Data, c.CompareData, c.Data, c.CompareData, c.Data)
+	fmt.Fprintln(tw, "|---\t|--:\t|--:\t|--:\t|--:\t|--:\t|--:\t|--:\t|")
 	over := 0
 	for _, r := range c.Reads {
 		mark := ""
 		if r.Ratio > flatLimit {
 			mark, over = " ✗", over+1
 		}
-		fmt.Fprintf(tw, "| %s\t| %.2f\t| %.2f\t| %.2f%s\t| %.0f\t| %.0f\t|\n", r.Name, r.CompareP99Ms, r.P99Ms, r.Ratio, mark, r.CompareRPS, r.ReqPerSec)
+		fmt.Fprintf(tw, "| %s\t| %.2f\t| %.2f\t| %.2f%s\t| %.0f\t| %.0f\t| %.1f\t| %.1f\t|\n", r.Name, r.CompareP99Ms, r.P99Ms, r.Ratio, mark,
+			r.CompareRPS, r.ReqPerSec, r.CompareBytes/1000, r.AnswerBytes/1000)
 	}
 	_ = tw.Flush()
-	fmt.Fprintf(w, "ratio: p99 on %s over p99 on %s; %d of %d reads over %.1f× (✗)\n", c.Data, c.CompareData, over, len(c.Reads), flatLimit)
+	fmt.Fprintf(w, "ratio: p99 on %s over p99 on %s; %d of %d reads over %.1f× (✗); answer KB: the mean 2xx answer (a page the smaller data cannot fill is smaller)\n",
+		c.Data, c.CompareData, over, len(c.Reads), flatLimit)
 	if g := c.Seed.Generated; g != nil {
 		fmt.Fprintf(w, "%s data: %d assessments, %d results, %d evidence, %d claims, %d audit rows, %d notes (generated in %.0fs); load average at end %s\n",
 			c.CompareData, g.Assessments, g.Results, g.Evidence, g.Claims, g.Audit, g.Notes, g.Seconds, c.Host.LoadAvgEnd)

@@ -35,18 +35,19 @@ func TestApplyDataSizeKeepsExplicitFlags(t *testing.T) {
 
 func TestCompareReadsPairsByNameAndMarksGrowth(t *testing.T) {
 	t.Parallel()
-	large := []Result{{Name: "a", P99Ms: 20, ReqPerSec: 900}, {Name: "b", P99Ms: 10, ReqPerSec: 2000}, {Name: "create", P99Ms: 5}}
-	small := []Result{{Name: "b", P99Ms: 5, ReqPerSec: 2100}, {Name: "a", P99Ms: 16, ReqPerSec: 1000}}
+	large := []Result{{Name: "a", P99Ms: 20, ReqPerSec: 900, AnswerBytes: 39000}, {Name: "b", P99Ms: 10, ReqPerSec: 2000}, {Name: "create", P99Ms: 5}}
+	small := []Result{{Name: "b", P99Ms: 5, ReqPerSec: 2100}, {Name: "a", P99Ms: 16, ReqPerSec: 1000, AnswerBytes: 1500}}
 	reads := compareReads(large, small)
 	require.Equal(t, []ComparedRead{
 		{Name: "b", P99Ms: 10, CompareP99Ms: 5, ReqPerSec: 2000, CompareRPS: 2100, Ratio: 2},
-		{Name: "a", P99Ms: 20, CompareP99Ms: 16, ReqPerSec: 900, CompareRPS: 1000, Ratio: 1.25},
+		{Name: "a", P99Ms: 20, CompareP99Ms: 16, ReqPerSec: 900, CompareRPS: 1000, Ratio: 1.25, AnswerBytes: 39000, CompareBytes: 1500},
 	}, reads)
 	var out bytes.Buffer
 	c := &Comparison{Data: "1m", CompareData: "1k", Seed: &Dataset{}, Reads: reads}
 	c.print(&out)
 	require.Contains(t, out.String(), "2.00 ✗")
 	require.Contains(t, out.String(), "1 of 2 reads over 1.5×")
+	require.Regexp(t, `\| a +\|.*\| 1\.5 +\| 39\.0 +\|`, out.String(), "the answers' sizes show a short page against a full one")
 }
 
 func TestReadPhasesAreTheGets(t *testing.T) {

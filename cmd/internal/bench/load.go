@@ -56,8 +56,39 @@ type Result struct {
 	Spread float64   `json:"spread"`
 	// NotModified counts the 304 answers of a revalidating operation (not errors).
 	NotModified int `json:"notModified,omitempty"`
+	// AnswerBytes is the mean size of the bodies of the 2xx answers: whether two runs of a
+	// read (another data size, another build) answered pages alike.
+	AnswerBytes float64 `json:"answerBytes,omitempty"`
 
-	lat []time.Duration // every request's latency, sorted; until the rounds are combined
+	lat               []time.Duration // every request's latency, sorted; until the rounds are combined
+	okBytes, okAnswer int64           // the body bytes and the number of the 2xx answers
+}
+
+// answerStats are a worker's or a phase's counts besides the latencies.
+type answerStats struct {
+	errs, notModified int
+	first             string
+	okBytes, okAnswer int64
+}
+
+// add adds o's counts to a (the first error seen stays).
+func (a *answerStats) add(o answerStats) {
+	a.errs += o.errs
+	a.notModified += o.notModified
+	a.okBytes += o.okBytes
+	a.okAnswer += o.okAnswer
+	if a.first == "" {
+		a.first = o.first
+	}
+}
+
+// setAnswers sets res's counts from st.
+func (res *Result) setAnswers(st answerStats) {
+	res.Errors, res.FirstError, res.NotModified = st.errs, st.first, st.notModified
+	res.okBytes, res.okAnswer = st.okBytes, st.okAnswer
+	if st.okAnswer > 0 {
+		res.AnswerBytes = float64(st.okBytes) / float64(st.okAnswer)
+	}
 }
 
 // driver runs phases with a fixed number of workers, each a keep-alive client connection.
@@ -84,7 +115,7 @@ func (d *driver) run(ctx context.Context, t target, ph phase) Result {
 	}
 	rss := startRSSSampler(t.server()[0])
 	start := time.Now()
-	lat, errs, firstErr, notModified := d.drive(ctx, client, t.base, ph, d.duration)
+	lat, st := d.drive(ctx, client, t.base, ph, d.duration)
 	elapsed := time.Since(start)
 	res := summarize(ph.name, lat, elapsed)
 	res.Server = Usage{CPUSeconds: takeCPU(t.server).since(srvBefore), PeakRSSMiB: rss.stop()}
@@ -92,44 +123,40 @@ func (d *driver) run(ctx context.Context, t target, ph phase) Result {
 	if t.db != nil {
 		res.Database = &Usage{CPUSeconds: takeCPU(t.db).since(dbBefore)}
 	}
-	res.Errors, res.FirstError, res.NotModified = errs, firstErr, notModified
+	res.setAnswers(st)
 	return res
 }
 
-// drive runs the workers for dur and returns every latency, the error count, the first
-// error seen and the count of 304 answers. Requests in flight at the end are let finish, so connections stay
-// open for the next phase.
-func (d *driver) drive(ctx context.Context, client *http.Client, base string, ph phase, dur time.Duration) ([]time.Duration, int, string, int) {
+// drive runs the workers for dur and returns every latency and the answers' counts (errors,
+// the first error seen, 304 answers, the 2xx answers and their bytes). Requests in flight
+// at the end are let finish, so connections stay open for the next phase.
+func (d *driver) drive(ctx context.Context, client *http.Client, base string, ph phase, dur time.Duration) ([]time.Duration, answerStats) {
 	end := time.Now().Add(dur)
 	var mu sync.Mutex
 	var all []time.Duration
-	errs, firstErr, notModified := 0, "", 0
+	var st answerStats
 	var wg sync.WaitGroup
 	for w := range d.concurrency {
 		wg.Go(func() {
-			lat, n, first, unchanged := d.work(ctx, client, base, ph, w, end)
+			lat, own := d.work(ctx, client, base, ph, w, end)
 			mu.Lock()
 			defer mu.Unlock()
 			all = append(all, lat...)
-			errs += n
-			notModified += unchanged
-			if firstErr == "" {
-				firstErr = first
-			}
+			st.add(own)
 		})
 	}
 	wg.Wait()
-	return all, errs, firstErr, notModified
+	return all, st
 }
 
 // work is one worker: request after request until end. Answers other than 2xx count as
 // errors but are timed too; transport failures are only counted.
-func (d *driver) work(ctx context.Context, client *http.Client, base string, ph phase, worker int, end time.Time) (lat []time.Duration, errs int, first string, notModified int) {
+func (d *driver) work(ctx context.Context, client *http.Client, base string, ph phase, worker int, end time.Time) (lat []time.Duration, st answerStats) {
 	r := rand.New(rand.NewPCG(uint64(worker), uint64(time.Now().UnixNano())))
 	fail := func(msg string) {
-		errs++
-		if first == "" {
-			first = msg
+		st.errs++
+		if st.first == "" {
+			st.first = msg
 		}
 	}
 	etags := map[string]string{} // of revalidating operations: the last ETag per URL
@@ -149,21 +176,24 @@ func (d *driver) work(ctx context.Context, client *http.Client, base string, ph 
 			fail(err.Error())
 			continue
 		}
-		_, err = io.Copy(io.Discard, res.Body)
+		n, err := io.Copy(io.Discard, res.Body)
 		res.Body.Close()
 		lat = append(lat, time.Since(t0))
 		switch {
 		case err != nil:
 			fail(fmt.Sprintf("%s %s: reading the answer: %v", req.Method, req.URL.Path, err))
 		case op.Revalidate && res.StatusCode == http.StatusNotModified:
-			notModified++
+			st.notModified++
 		case res.StatusCode < 200 || res.StatusCode > 299:
 			fail(fmt.Sprintf("%s %s answered %s", req.Method, req.URL.Path, res.Status))
-		case op.Revalidate:
-			etags[req.URL.String()] = res.Header.Get("ETag")
+		default:
+			st.okBytes, st.okAnswer = st.okBytes+n, st.okAnswer+1
+			if op.Revalidate {
+				etags[req.URL.String()] = res.Header.Get("ETag")
+			}
 		}
 	}
-	return lat, errs, first, notModified
+	return lat, st
 }
 
 // summarize sorts the samples and takes nearest-rank percentiles.

@@ -27,12 +27,9 @@ func combineRounds(rounds []Result) Result {
 	c := summarize(rounds[0].Name, lat, time.Duration(seconds*float64(time.Second)))
 	c.lat = nil
 	c.ReqPerSec, c.Rounds, c.Spread = median(rates), rates, spread(rates)
+	var st answerStats
 	for _, r := range rounds {
-		c.Errors += r.Errors
-		c.NotModified += r.NotModified
-		if c.FirstError == "" {
-			c.FirstError = r.FirstError
-		}
+		st.add(answerStats{errs: r.Errors, notModified: r.NotModified, first: r.FirstError, okBytes: r.okBytes, okAnswer: r.okAnswer})
 		c.Server.CPUSeconds += r.Server.CPUSeconds
 		c.Server.PeakRSSMiB = max(c.Server.PeakRSSMiB, r.Server.PeakRSSMiB)
 		c.Generator.CPUSeconds += r.Generator.CPUSeconds
@@ -43,6 +40,7 @@ func combineRounds(rounds []Result) Result {
 			c.Database.CPUSeconds += r.Database.CPUSeconds
 		}
 	}
+	c.setAnswers(st)
 	return c
 }
 

@@ -21,7 +21,8 @@ func TestCombineRoundsTakesTheMedianRate(t *testing.T) {
 		return r
 	}
 	slow, typical, fast := round(800, 9, 10), round(1000, 1, 2), round(1200, 3, 4)
-	fast.Errors, fast.FirstError = 2, "GET /x answered 500"
+	fast.setAnswers(answerStats{errs: 2, first: "GET /x answered 500", okBytes: 3000, okAnswer: 1})
+	typical.setAnswers(answerStats{okBytes: 2000, okAnswer: 2})
 
 	c := combineRounds([]Result{slow, typical, fast})
 	require.InDelta(t, 1000, c.ReqPerSec, 0.001, "the median round, not the mean of the requests")
@@ -32,6 +33,7 @@ func TestCombineRoundsTakesTheMedianRate(t *testing.T) {
 	require.Equal(t, 10.0, c.MaxMs)
 	require.Equal(t, 2, c.Errors)
 	require.Equal(t, "GET /x answered 500", c.FirstError)
+	require.InDelta(t, 5000.0/3, c.AnswerBytes, 0.001, "the mean over every 2xx answer of every round, not of the rounds' means")
 	require.Equal(t, 3.0, c.Server.CPUSeconds)
 	require.Equal(t, 62.0, c.Server.PeakRSSMiB)
 	require.Equal(t, 1.5, c.Generator.CPUSeconds)
