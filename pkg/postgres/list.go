@@ -359,6 +359,12 @@ func ForEachLink(ctx context.Context, q Querier, sql string, ids []string, dest 
 	return eachLink(rows, dest, add)
 }
 
+// IDsJoin is the ids of a page's records ($1, distinct) as rows to join a follow-up read
+// to (ids.id), rather than a condition "= ANY($1)": on a generic plan PostgreSQL cannot hash
+// the array, and a table small enough to scan was scanned with each row compared to each
+// id, where the join looks each id up in the table's index (work.assessmentProgressSQL).
+const IDsJoin = `unnest($1::text[]) AS ids(id)`
+
 // QueueLinks queues ForEachLink's query on b, so that a page's several links are read in
 // one round trip (Querier.SendBatch): add is called as the batch's results are read, by
 // the time its Close returns.

@@ -101,11 +101,11 @@ func TestListsRunOnGenericPlans(t *testing.T) {
 		require.NotEmpty(t, timeline.Items)
 	}
 	for _, fragment := range []string{
-		"WHERE (a.id IN (SELECT DISTINCT pp.assessment_id",                                           // the assessment list
-		"e.id = ANY (ARRAY(SELECT fl.evidence_id",                                                    // the evidence of a participant of few assessments
-		"e.id IN (SELECT DISTINCT fl.evidence_id",                                                    // an assessment's evidence
-		"FROM audit_log a LEFT JOIN users au ON au.id = a.actor WHERE a.scope_id",                    // the timeline
-		"FROM assessment_members m JOIN users u ON u.id = m.user_id WHERE m.assessment_id = ANY($1)", // a page's team
+		"WHERE (a.id IN (SELECT DISTINCT pp.assessment_id",                                       // the assessment list
+		"e.id = ANY (ARRAY(SELECT fl.evidence_id",                                                // the evidence of a participant of few assessments
+		"e.id IN (SELECT DISTINCT fl.evidence_id",                                                // an assessment's evidence
+		"FROM audit_log a LEFT JOIN users au ON au.id = a.actor WHERE a.scope_id",                // the timeline
+		"JOIN assessment_members m ON m.assessment_id = ids.id JOIN users u ON u.id = m.user_id", // a page's team
 	} {
 		var generic, custom int64
 		require.NoError(t, one.QueryRow(w.ctx, `SELECT generic_plans, custom_plans FROM pg_prepared_statements

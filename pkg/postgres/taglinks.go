@@ -86,8 +86,8 @@ type tagRead struct {
 
 func newTagRead(link TagLink, ids []string) *tagRead {
 	r := &tagRead{out: make(map[string][]assess.TagRef, len(ids)),
-		sql: `SELECT l.` + link.column + `, t.id, t.name, t.color FROM ` + link.table + ` l
-		JOIN tags t ON t.id = l.tag_id WHERE l.` + link.column + ` = ANY($1) ORDER BY lower(t.name)`}
+		sql: `SELECT l.` + link.column + `, t.id, t.name, t.color FROM ` + IDsJoin + ` JOIN ` + link.table + ` l ON l.` + link.column + ` = ids.id
+		JOIN tags t ON t.id = l.tag_id ORDER BY lower(t.name)`}
 	for _, id := range ids {
 		r.out[id] = []assess.TagRef{}
 	}

@@ -161,13 +161,13 @@ func queueProjectLinks(b *pgx.Batch, ids []string) (fill func(projects []assess.
 	tags := postgres.QueueTags(b, postgres.ProjectTags, ids)
 	standards := map[string][]assess.ProjectStandard{}
 	var st assess.ProjectStandard
-	postgres.QueueLinks(b, `SELECT ps.project_id, s.id, s.name, s.standard_version, s.state FROM project_standards ps
-		JOIN standards s ON s.id = ps.standard_id WHERE ps.project_id = ANY($1) ORDER BY lower(s.name), s.standard_version, s.id`,
+	postgres.QueueLinks(b, `SELECT ps.project_id, s.id, s.name, s.standard_version, s.state FROM `+postgres.IDsJoin+`
+		JOIN project_standards ps ON ps.project_id = ids.id JOIN standards s ON s.id = ps.standard_id ORDER BY lower(s.name), s.standard_version, s.id`,
 		ids, []any{&st.ID, &st.Name, &st.StandardVersion, &st.State}, func(owner string) { standards[owner] = append(standards[owner], st) })
 	entities := map[string][]assess.ProjectEntity{}
 	var en assess.ProjectEntity
-	postgres.QueueLinks(b, `SELECT pe.project_id, e.id, e.name, e.entity_type FROM project_entities pe
-		JOIN entities e ON e.id = pe.entity_id WHERE pe.project_id = ANY($1) ORDER BY lower(e.name), e.id`,
+	postgres.QueueLinks(b, `SELECT pe.project_id, e.id, e.name, e.entity_type FROM `+postgres.IDsJoin+`
+		JOIN project_entities pe ON pe.project_id = ids.id JOIN entities e ON e.id = pe.entity_id ORDER BY lower(e.name), e.id`,
 		ids, []any{&en.ID, &en.Name, &en.Type}, func(owner string) { entities[owner] = append(entities[owner], en) })
 	return func(projects []assess.Project, today string) {
 		for i := range projects {
