@@ -453,8 +453,8 @@ func requireErrorOn(t *testing.T, err error, code, field string) {
 // TestPortfolioKeepsTheStandardsWithResultsForTheMostEntities: with more than 100 standards
 // with results, the columns are the 100 with results for the most entities (then by id),
 // standardsTruncated says so, and an entity whose only results are in a left-out standard is
-// no row — the same whether the administrator's portfolio is read from the kept results or,
-// narrowed by a filter that keeps every row, from the results in scope.
+// no row — the same whether the administrator's (or a participant's) portfolio is read from
+// the kept results or, narrowed by a filter that keeps every row, from the results in scope.
 func TestPortfolioKeepsTheStandardsWithResultsForTheMostEntities(t *testing.T) {
 	t.Parallel()
 	w := newInsightWorld(t)
@@ -486,4 +486,130 @@ func TestPortfolioKeepsTheStandardsWithResultsForTheMostEntities(t *testing.T) {
 	require.Equal(t, p.Total, filtered.Total)
 	require.Equal(t, order, filteredOrder)
 	require.Equal(t, cells, filteredCells)
+
+	// The member (a participant of a1, a2 and of Third's and Fourth's) sees the same from the
+	// rows kept for them.
+	memberOrder, member := requireSamePortfolio(t, w.svc.Insight, w.member, 2)
+	require.True(t, member.StandardsTruncated)
+	require.Len(t, member.Standards, assess.PortfolioMaxStandards)
+	require.Equal(t, []string{w.entity, third}, memberOrder, "Fourth's only result is in a left-out column")
+}
+
+// requireSamePortfolio reads every page of the whole portfolio (kept per user for a
+// participant: migrations/0040) and of the same portfolio narrowed by a filter that keeps
+// every row (read from the results in scope, as every participant's page was before), limit
+// rows at a time, and holds them to the same rows, cells, total, columns and truncation, and
+// the pages to the same cuts.
+func requireSamePortfolio(t *testing.T, svc assess.InsightService, actor assess.Actor, limit int) ([]string, assess.Portfolio) {
+	t.Helper()
+	page := assess.PageRequest{Limit: limit}
+	order, cells, kept := allPages(t, svc, actor, assess.PortfolioQuery{PageRequest: page})
+	scopedOrder, scopedCells, scoped := allPages(t, svc, actor, assess.PortfolioQuery{EntityType: "product", PageRequest: page})
+	require.Equal(t, scopedOrder, order)
+	require.Equal(t, scopedCells, cells)
+	require.Equal(t, scoped.Total, kept.Total)
+	require.Equal(t, scoped.Standards, kept.Standards)
+	require.Equal(t, scoped.StandardsTruncated, kept.StandardsTruncated)
+	require.Equal(t, len(scoped.Items), len(kept.Items), "the first pages cut at the same row")
+	require.Equal(t, scoped.HasMore, kept.HasMore)
+	return order, kept
+}
+
+// TestParticipantPortfolioShowsWhatTheScopedOneShowed (issue 27): on generated data shaped
+// like real use (every entity a product, so that the entity type filter keeps every row), the
+// whole portfolio of each of several participants — on teams, authoring or reviewing evidence,
+// taking part in nothing — read from what PostgreSQL keeps per user, equals the same portfolio
+// read from the results in scope, page by page at several page sizes, and the ground truth in
+// plain SQL; after assessments are reopened and completed, team members removed, evidence
+// unlinked and entities renamed and archived, it still does. A cursor of one form is refused
+// by the other, and by another caller.
+func TestParticipantPortfolioShowsWhatTheScopedOneShowed(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := pgtest.NewPool(t)
+	svc := testServices(postgres.New(pool, nil))
+	require.NoError(t, svc.Roles.SyncBuiltinRoles(ctx))
+	sum, err := datagen.Generate(ctx, pool, datagen.Small)
+	require.NoError(t, err)
+	exec := func(sql string, args ...any) {
+		t.Helper()
+		_, err := pool.Exec(ctx, sql, args...)
+		require.NoError(t, err, sql)
+	}
+	exec(`UPDATE entities SET entity_type = 'product'`)
+	participant := func(id string) assess.Actor {
+		return assess.Actor{ID: id, Principal: &assess.Principal{User: assess.User{ID: id, Active: true},
+			Permissions: []string{string(assess.PermAssessmentsView)}}}
+	}
+	// The generated participant, the users with the most ties, one who only reviews evidence,
+	// and one who takes part in nothing.
+	users := []string{sum.ParticipantID}
+	more, err := pgx.CollectRows(must(pool.Query(ctx, `SELECT user_id FROM assessment_participants WHERE user_id <> $1
+		GROUP BY user_id ORDER BY count(*) DESC, user_id LIMIT 2`, sum.ParticipantID)), pgx.RowTo[string])
+	require.NoError(t, err)
+	users = append(users, more...)
+	// The reviewer takes over the review of evidence linked to finished assessments.
+	reviewer, nobody := "u_reviewer", "u_nobody"
+	exec(`INSERT INTO users (id, username, email) VALUES ($1, 'reviewer', 'reviewer@example.com'), ($2, 'nobody', 'nobody@example.com')`,
+		reviewer, nobody)
+	exec(`UPDATE evidence SET reviewer_id = $1 WHERE id IN (SELECT l.evidence_id FROM assessment_requirement_evidence l
+		JOIN assessments a ON a.id = l.assessment_id WHERE a.state IN ('complete', 'archived') ORDER BY l.evidence_id LIMIT 40)`, reviewer)
+	users = append(users, reviewer, nobody)
+
+	check := func(t *testing.T) {
+		t.Helper()
+		for _, u := range users {
+			actor := participant(u)
+			for _, limit := range []int{1, 7, 50} {
+				order, _ := requireSamePortfolio(t, svc.Insight, actor, limit)
+				wantOrder, _ := truthPortfolio(t, pool, &u, nil)
+				require.Equal(t, wantOrder, order, u)
+			}
+		}
+		order, _ := requireSamePortfolio(t, svc.Insight, participant(sum.ParticipantID), 7)
+		require.NotEmpty(t, order, "the participant sees results")
+		order, _ = requireSamePortfolio(t, svc.Insight, participant(nobody), 7)
+		require.Empty(t, order, "nothing to see")
+	}
+	check(t)
+
+	// Changes of every kind the kept tables follow, then the same again.
+	exec(`UPDATE assessments SET state = 'in_progress' WHERE id IN (SELECT id FROM assessments WHERE state = 'complete' ORDER BY id LIMIT 20)`)
+	exec(`UPDATE assessments SET state = 'complete' WHERE id IN (SELECT id FROM assessments WHERE state = 'in_progress' ORDER BY id DESC LIMIT 20)`)
+	exec(`DELETE FROM assessment_members WHERE user_id = $1 AND assessment_id IN (SELECT assessment_id FROM assessment_members
+		WHERE user_id = $1 ORDER BY assessment_id LIMIT 5)`, sum.ParticipantID)
+	exec(`DELETE FROM assessment_requirement_evidence WHERE evidence_id IN (SELECT id FROM evidence WHERE reviewer_id = $1)`, reviewer)
+	exec(`UPDATE entities SET name = 'zz ' || name WHERE id IN (SELECT id FROM entities ORDER BY id LIMIT 5)`)
+	exec(`UPDATE entities SET state = 'archived' WHERE id IN (SELECT id FROM entities ORDER BY id DESC LIMIT 3)`)
+	check(t)
+
+	t.Run("cursors", func(t *testing.T) {
+		actor, page := participant(sum.ParticipantID), assess.PageRequest{Limit: 2}
+		kept, err := svc.Insight.Portfolio(ctx, assess.PortfolioQuery{PageRequest: page}, actor)
+		require.NoError(t, err)
+		require.True(t, kept.HasMore)
+		scoped, err := svc.Insight.Portfolio(ctx, assess.PortfolioQuery{EntityType: "product", PageRequest: page}, actor)
+		require.NoError(t, err)
+		require.True(t, scoped.HasMore)
+		admin := assess.Actor{ID: "u_admin", Principal: &assess.Principal{User: assess.User{ID: "u_admin", Active: true},
+			Permissions: []string{string(assess.PermAssessmentsView), string(assess.PermAssessmentsViewAll)}}}
+		adminPage, err := svc.Insight.Portfolio(ctx, assess.PortfolioQuery{PageRequest: page}, admin)
+		require.NoError(t, err)
+		for _, c := range []struct {
+			name   string
+			q      assess.PortfolioQuery
+			actor  assess.Actor
+			cursor string
+		}{
+			{"kept cursor, filtered page", assess.PortfolioQuery{EntityType: "product"}, actor, kept.NextCursor},
+			{"filtered cursor, kept page", assess.PortfolioQuery{}, actor, scoped.NextCursor},
+			{"participant's cursor, another participant", assess.PortfolioQuery{}, participant(users[1]), kept.NextCursor},
+			{"participant's cursor, administrator", assess.PortfolioQuery{}, admin, kept.NextCursor},
+			{"administrator's cursor, participant", assess.PortfolioQuery{}, actor, adminPage.NextCursor},
+		} {
+			c.q.PageRequest = assess.PageRequest{Limit: 2, Cursor: c.cursor}
+			_, err := svc.Insight.Portfolio(ctx, c.q, c.actor)
+			requireErrorOn(t, err, assess.ECodeValidation, "cursor")
+		}
+	})
 }
