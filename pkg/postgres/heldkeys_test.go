@@ -155,6 +155,32 @@ func TestHeldKeyPassword(t *testing.T) {
 	require.Contains(t, actions, "signing_key.generated")
 }
 
+// TestHeldKeyPasswordRightOneClearsTheCount: the right password clears the wrong ones
+// counted before it, as a sign-in does, so mistakes a user made on other days do not add up
+// to a lockout.
+func TestHeldKeyPasswordRightOneClearsTheCount(t *testing.T) {
+	t.Parallel()
+	s := newHeldKeyStore(t)
+	k, err := s.enc.Attestations.GenerateHeldSigningKey(s.ctx, assess.NewHeldSigningKey{Label: "Office", Algorithm: "ES256"}, s.signer)
+	require.NoError(t, err)
+	draft := s.draftWithOneSlot()
+	sign := func(password string) error {
+		_, err := s.enc.Attestations.Sign(s.ctx, draft.ID, draft.Signatories[0].ID, assess.SignRequest{Kind: assess.SignatureDigital,
+			Digital: &assess.DigitalSignature{HeldKeyID: k.ID, Password: password}}, s.signer)
+		return err
+	}
+	failed := func() int {
+		var n int
+		require.NoError(t, s.pool.QueryRow(s.ctx, "SELECT failed_logins FROM users WHERE id = $1", s.signer.ID).Scan(&n))
+		return n
+	}
+	requireCode(t, sign("wrong password 1"), assess.ECodeValidation, "incorrect")
+	requireCode(t, sign("wrong password 2"), assess.ECodeValidation, "incorrect")
+	require.Equal(t, 2, failed())
+	require.NoError(t, sign(heldKeyPassword))
+	require.Zero(t, failed(), "the right password clears the count")
+}
+
 // TestHeldKeyRevocation: a revoked key's private key is gone and it signs nothing more;
 // the signature it made before stays valid, also in the published rescission list; a
 // signature whose record is later than the revocation is invalid. Only one's own held
