@@ -145,7 +145,7 @@ func run(ctx context.Context, opts options) error {
 	if opts.Observer != nil {
 		deps.Observer = observers{deps.Observer, opts.Observer}
 	}
-	deps.RateLimit = limits(listenCtx, cfg, db.Pool, log)
+	deps.RateLimit = limits(listenCtx, cfg, db.Pool, sessionKey, log)
 	// Imports by URL and the standards feed download through the webhooks' outbound guard,
 	// within the request's deadline.
 	fetcher := notify.NewFetcher(notify.HTTPConfig{Timeout: 10 * time.Second, AllowNetworks: cfg.OutboundAllowNetworks,
@@ -247,8 +247,9 @@ const rateFlushInterval = 250 * time.Millisecond
 
 // limits chains the API's shared limits: the per-credential budget (counted locally and
 // reconciled in batches until ctx ends), the sign-in limit per client IP (counted exactly;
-// off when NODE_ENV=test) and idempotent replay of creating POSTs.
-func limits(ctx context.Context, cfg *config.Config, pool *pgxpool.Pool, log *slog.Logger) func(http.Handler) http.Handler {
+// off when NODE_ENV=test) and idempotent replay of creating POSTs (their bodies kept as an
+// HMAC under a key derived from secret, the session key every replica shares).
+func limits(ctx context.Context, cfg *config.Config, pool *pgxpool.Pool, secret []byte, log *slog.Logger) func(http.Handler) http.Handler {
 	limiter := postgres.NewRateLimiter(pool, nil)
 	batched := postgres.NewBatchedRateLimiter(pool, nil, rateFlushInterval, log)
 	go batched.Run(ctx)
@@ -256,7 +257,7 @@ func limits(ctx context.Context, cfg *config.Config, pool *pgxpool.Pool, log *sl
 	if !cfg.IsTest() {
 		chain = append(chain, httpapi.AuthRateLimit(limiter, log))
 	}
-	chain = append(chain, httpapi.Idempotency(postgres.NewIdempotencyStore(pool, nil), cfg.APIMaxBodyBytes, log))
+	chain = append(chain, httpapi.Idempotency(postgres.NewIdempotencyStore(pool, nil), secret, cfg.APIMaxBodyBytes, log))
 	return func(h http.Handler) http.Handler {
 		for i := len(chain) - 1; i >= 0; i-- {
 			h = chain[i](h)

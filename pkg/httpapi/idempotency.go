@@ -3,6 +3,7 @@ package httpapi
 import (
 	"bytes"
 	"context"
+	"crypto/hmac"
 	"crypto/sha256"
 	"errors"
 	"io"
@@ -41,14 +42,22 @@ var replayedHeaders = []string{"Content-Type", "Location"}
 // Bodies are read into memory to be hashed, so requests with a key are capped at maxBody
 // bytes (413 above; 1 MiB when not positive). Requests without the header, and other
 // methods, pass untouched.
-func Idempotency(store assess.IdempotencyStore, maxBody int64, log *slog.Logger) func(http.Handler) http.Handler {
+//
+// The body is kept only as its HMAC-SHA-256 under a key derived from secret (the server's
+// session key, the same on every replica; requestHashKey): a body can hold a password (a
+// server-side signature's), and a plain SHA-256 of it, stored in the database, could be
+// guessed against as fast as SHA-256 runs by anyone who reads the table.
+func Idempotency(store assess.IdempotencyStore, secret []byte, maxBody int64, log *slog.Logger) func(http.Handler) http.Handler {
 	if log == nil {
 		log = slog.Default()
 	}
 	if maxBody <= 0 {
 		maxBody = 1 << 20
 	}
-	m := &idempotency{store: store, maxBody: maxBody, log: log}
+	if len(secret) == 0 {
+		panic("httpapi.Idempotency: no secret to key the request hashes with")
+	}
+	m := &idempotency{store: store, hashKey: requestHashKey(secret), maxBody: maxBody, log: log}
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			keys := r.Header.Values(HeaderIdempotencyKey)
@@ -69,8 +78,24 @@ func Idempotency(store assess.IdempotencyStore, maxBody int64, log *slog.Logger)
 
 type idempotency struct {
 	store   assess.IdempotencyStore
+	hashKey []byte
 	maxBody int64
 	log     *slog.Logger
+}
+
+// requestHashKey derives the key of the request hashes from the server's secret, so the
+// secret itself is never used for anything but its own purpose.
+func requestHashKey(secret []byte) []byte {
+	mac := hmac.New(sha256.New, secret)
+	mac.Write([]byte("assay idempotency request hash v1"))
+	return mac.Sum(nil)
+}
+
+// requestHash is the stored fingerprint of a request body.
+func (m *idempotency) requestHash(body []byte) []byte {
+	mac := hmac.New(sha256.New, m.hashKey)
+	mac.Write(body)
+	return mac.Sum(nil)
 }
 
 func (m *idempotency) serve(w http.ResponseWriter, r *http.Request, next http.Handler, keys []string) {
@@ -85,9 +110,9 @@ func (m *idempotency) serve(w http.ResponseWriter, r *http.Request, next http.Ha
 		writeError(w, r, m.log, err)
 		return
 	}
-	sum := sha256.Sum256(body)
+	sum := m.requestHash(body)
 	k := idemKey{scope: credentialKey(r), endpoint: r.Method + " " + r.URL.Path, key: keys[0]}
-	rec, started, err := m.store.Begin(r.Context(), k.scope, k.endpoint, k.key, sum[:])
+	rec, started, err := m.store.Begin(r.Context(), k.scope, k.endpoint, k.key, sum)
 	if err != nil {
 		m.log.ErrorContext(r.Context(), "idempotency store unavailable", slog.String("error", err.Error()))
 		writeError(w, r, m.log, assess.Errorf(assess.ECodeUnavailable,
@@ -99,7 +124,7 @@ func (m *idempotency) serve(w http.ResponseWriter, r *http.Request, next http.Ha
 		return
 	}
 	switch {
-	case !bytes.Equal(rec.RequestHash, sum[:]):
+	case !hmac.Equal(rec.RequestHash, sum):
 		writeError(w, r, m.log, &assess.Error{Code: assess.ECodeBusinessRule,
 			Message: "This Idempotency-Key was already used for a request with a different body; use a new key for a new request.",
 			Details: []assess.Detail{{Field: HeaderIdempotencyKey, Code: "idempotency_key_reused", Message: "the key was used with a different request body"}}})

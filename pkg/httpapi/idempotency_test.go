@@ -2,6 +2,8 @@ package httpapi
 
 import (
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
 	"fmt"
 	"io"
 	"net/http"
@@ -51,10 +53,13 @@ func (c *creator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	_, _ = fmt.Fprintf(w, `{"id":"th_%d","received":%q}`, n, body)
 }
 
+// testIdempotencySecret is the replicas' shared secret in these tests.
+var testIdempotencySecret = []byte("a session key of at least thirty-two characters")
+
 // idempotentStack is one replica's platform middleware around Idempotency and c.
 func idempotentStack(pool *pgxpool.Pool, now func() time.Time, c *creator) http.Handler {
 	store := postgres.NewIdempotencyStore(pool, now)
-	return requestID(clientInfo(0)(observe(discard, nil)(Idempotency(store, 1024, discard)(c))))
+	return requestID(clientInfo(0)(observe(discard, nil)(Idempotency(store, testIdempotencySecret, 1024, discard)(c))))
 }
 
 type response struct {
@@ -122,6 +127,29 @@ func TestIdempotencyKeyReusedWithOtherBody(t *testing.T) {
 	require.Equal(t, http.StatusUnprocessableEntity, res.status, res.body)
 	require.Contains(t, res.body, `"error":"business_rule_violation"`)
 	require.Contains(t, res.body, `"code":"idempotency_key_reused"`)
+	require.Equal(t, int64(1), c.runs.Load())
+}
+
+// TestIdempotencyKeepsNoPlainHashOfTheBody: a body can hold a password (a server-side
+// signature's), so the stored fingerprint is an HMAC under a key derived from the server's
+// secret, not a SHA-256 anyone who reads the table could guess bodies against; every replica
+// with the same secret recognises a retry.
+func TestIdempotencyKeepsNoPlainHashOfTheBody(t *testing.T) {
+	t.Parallel()
+	pool := pgtest.NewPool(t)
+	c := &creator{}
+	body := `{"digital":{"password":"correct horse battery staple"}}`
+	require.Equal(t, http.StatusCreated, post(t, idempotentStack(pool, nil, c), "/api/v1/things", body, "Idempotency-Key", "k-1").status)
+	var stored []byte
+	require.NoError(t, pool.QueryRow(context.Background(), "SELECT request_hash FROM idempotency_keys WHERE key = 'k-1'").Scan(&stored))
+	plain := sha256.Sum256([]byte(body))
+	require.NotEqual(t, plain[:], stored, "not the body's plain SHA-256")
+	mac := hmac.New(sha256.New, requestHashKey(testIdempotencySecret))
+	mac.Write([]byte(body))
+	require.Equal(t, mac.Sum(nil), stored)
+
+	again := post(t, idempotentStack(pool, nil, c), "/api/v1/things", body, "Idempotency-Key", "k-1")
+	require.Equal(t, "true", again.header.Get(HeaderIdempotentReplayed), "another replica with the same secret replays")
 	require.Equal(t, int64(1), c.runs.Load())
 }
 
