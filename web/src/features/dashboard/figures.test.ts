@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { Dashboard } from './api'
-import { conformanceOf, kpisOf, pipelineOf } from './figures'
+import { chartValue, conformanceOf, kpisOf, pipelineOf } from './figures'
 
 const DASHBOARD: Dashboard = {
   generatedAt: '2026-11-28T10:00:00Z',
@@ -44,5 +44,15 @@ describe('dashboard figures', () => {
   it('labels the pipeline and leaves unscored standards out of conformance', () => {
     expect(pipelineOf(DASHBOARD, (s) => s.toUpperCase())[1]).toEqual({ label: 'IN_PROGRESS', value: 5 })
     expect(conformanceOf(DASHBOARD)).toEqual([{ label: 'ASVS 5.0.0', value: 81.5 }])
+  })
+})
+
+describe('chartValue', () => {
+  it('groups digits and writes decimals as the viewer\'s language does', () => {
+    expect(chartValue(12345, '', 'de')).toBe('12.345')
+    expect(chartValue(12345, '', 'en')).toBe('12,345')
+    expect(chartValue(87.5, '%', 'de')).toBe('87,5 %')
+    expect(chartValue(87.5, '%', 'en')).toBe('87.5 %')
+    expect(chartValue(2.25, undefined, 'en')).toBe('2.3')
   })
 })

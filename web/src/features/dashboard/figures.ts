@@ -59,3 +59,14 @@ export const KPI_WIDGETS: Readonly<Partial<Record<WidgetId, string>>> = {
   sealedAttestations: 'sealed',
   attestationsExpiring: 'attestationsExpiring',
 }
+
+/**
+ * chartValue is a chart's figure as the viewer's language writes it: digits grouped as the
+ * locale groups them ("12.345" in German, "12,345" in English), at most one decimal, and a
+ * percentage with the space the scores use ("87,5 %"). ECharts' own labels group with commas
+ * whatever the language.
+ */
+export function chartValue(value: number, unit: '%' | '' | undefined, locale: string): string {
+  const text = new Intl.NumberFormat(locale, { maximumFractionDigits: 1 }).format(value)
+  return unit === '%' ? `${text} %` : text
+}
