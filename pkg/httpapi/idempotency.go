@@ -46,7 +46,9 @@ var replayedHeaders = []string{"Content-Type", "Location"}
 // The body is kept only as its HMAC-SHA-256 under a key derived from secret (the server's
 // session key, the same on every replica; requestHashKey): a body can hold a password (a
 // server-side signature's), and a plain SHA-256 of it, stored in the database, could be
-// guessed against as fast as SHA-256 runs by anyone who reads the table.
+// guessed against as fast as SHA-256 runs by anyone who reads the table. Without a secret
+// (the stored session key cannot be read: the service starts without sign-in) bodies are
+// compared by their SHA-256, which every replica computes alike.
 func Idempotency(store assess.IdempotencyStore, secret []byte, maxBody int64, log *slog.Logger) func(http.Handler) http.Handler {
 	if log == nil {
 		log = slog.Default()
@@ -54,10 +56,10 @@ func Idempotency(store assess.IdempotencyStore, secret []byte, maxBody int64, lo
 	if maxBody <= 0 {
 		maxBody = 1 << 20
 	}
-	if len(secret) == 0 {
-		panic("httpapi.Idempotency: no secret to key the request hashes with")
+	m := &idempotency{store: store, maxBody: maxBody, log: log}
+	if len(secret) > 0 {
+		m.hashKey = requestHashKey(secret)
 	}
-	m := &idempotency{store: store, hashKey: requestHashKey(secret), maxBody: maxBody, log: log}
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			keys := r.Header.Values(HeaderIdempotencyKey)
@@ -93,6 +95,10 @@ func requestHashKey(secret []byte) []byte {
 
 // requestHash is the stored fingerprint of a request body.
 func (m *idempotency) requestHash(body []byte) []byte {
+	if m.hashKey == nil {
+		sum := sha256.Sum256(body)
+		return sum[:]
+	}
 	mac := hmac.New(sha256.New, m.hashKey)
 	mac.Write(body)
 	return mac.Sum(nil)

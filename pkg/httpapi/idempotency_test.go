@@ -151,6 +151,12 @@ func TestIdempotencyKeepsNoPlainHashOfTheBody(t *testing.T) {
 	again := post(t, idempotentStack(pool, nil, c), "/api/v1/things", body, "Idempotency-Key", "k-1")
 	require.Equal(t, "true", again.header.Get(HeaderIdempotentReplayed), "another replica with the same secret replays")
 	require.Equal(t, int64(1), c.runs.Load())
+
+	// Without a secret (the stored session key unreadable) the server still starts and
+	// replays, comparing bodies by their SHA-256.
+	bare := requestID(clientInfo(0)(observe(discard, nil)(Idempotency(postgres.NewIdempotencyStore(pool, nil), nil, 1024, discard)(c))))
+	require.Equal(t, http.StatusCreated, post(t, bare, "/api/v1/things", body, "Idempotency-Key", "k-2").status)
+	require.Equal(t, "true", post(t, bare, "/api/v1/things", body, "Idempotency-Key", "k-2").header.Get(HeaderIdempotentReplayed))
 }
 
 // TestIdempotencyConcurrentRequestsRunOnce sends one key from two replicas at once while
