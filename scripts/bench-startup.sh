@@ -18,8 +18,8 @@ python3 - "$DSN" <<'PY'
 import os, subprocess, sys, time, urllib.request
 env = dict(os.environ, DATABASE_PROVIDER="postgres", DATABASE_URL=sys.argv[1], PORT="3097", LOG_LEVEL="warn")
 def rss(pid):
-    st = {l.split(':')[0]: int(l.split()[1]) for l in open(f"/proc/{pid}/status") if l.startswith(("VmRSS", "RssAnon"))}
-    return "VmRSS %.1f MB (anonymous %.1f MB)" % (st["VmRSS"] / 1024, st["RssAnon"] / 1024)
+    st = {l.split(':')[0]: int(l.split()[1]) for l in open(f"/proc/{pid}/status") if l.startswith(("VmRSS", "RssAnon", "RssFile"))}
+    return "VmRSS %.1f MB (anonymous %.1f MB, the binary's pages %.1f MB)" % (st["VmRSS"] / 1024, st["RssAnon"] / 1024, st["RssFile"] / 1024)
 def timed(url):
     t0 = time.monotonic()
     with urllib.request.urlopen(url, timeout=5) as r:
