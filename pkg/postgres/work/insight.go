@@ -303,15 +303,16 @@ func (s *InsightService) Portfolio(ctx context.Context, q assess.PortfolioQuery,
 	if err := s.checkFilters(ctx, "", q.Project, q.Standard); err != nil {
 		return out, err
 	}
-	tx, err := s.db.Pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
+	// One snapshot, in two round trips: the BEGIN goes with the rows, the COMMIT with the cells.
+	snap, err := s.db.Pool.Snapshot(ctx)
 	if err != nil {
 		return out, postgres.DBError(err)
 	}
-	defer func() { _ = tx.Rollback(context.WithoutCancel(ctx)) }()
+	defer snap.Close(context.WithoutCancel(ctx))
 	// The cursor is bound to the filters through their values (each of its own form: ids by
 	// their prefix, the name as a pattern) and to the caller through the visibility condition's.
 	l := portfolioList(q, actor)
-	page, err := postgres.CollectPage(ctx, tx, l, q.PageRequest, func(r pgx.Row) (portfolioRow, error) {
+	page, err := postgres.CollectPage(ctx, snap, l, q.PageRequest, func(r pgx.Row) (portfolioRow, error) {
 		var x portfolioRow
 		err := r.Scan(&x.EntityID, &x.EntityName, &x.EntityType, &x.sortName, &x.total, &x.cols)
 		return x, err
@@ -327,7 +328,13 @@ func (s *InsightService) Portfolio(ctx context.Context, q assess.PortfolioQuery,
 		x.Cells = []assess.PortfolioCell{}
 		out.Items = append(out.Items, x.PortfolioRow)
 	}
-	return out, portfolioCells(ctx, tx, q, actor, &out)
+	var b pgx.Batch
+	fill := queuePortfolioCells(&b, q, actor, &out)
+	if err := snap.End(ctx, &b).Close(); err != nil {
+		return out, postgres.DBError(err)
+	}
+	fill()
+	return out, nil
 }
 
 // portfolioColumns sets the columns from their JSON: by name, the kept ones (the rank says).
@@ -349,14 +356,15 @@ func portfolioColumns(raw []byte, out *assess.Portfolio) error {
 	return nil
 }
 
-// portfolioCells fills in the cells of the page's rows: per entity and column, the latest
+// queuePortfolioCells reads the cells of the page's rows: per entity and column, the latest
 // result (completion time, then the newest id) and how many there are. The candidates are the
 // page's entities' finished assessments, few enough to test each by the lookups of its ties:
 // one range of assessments_finished_idx per entity (migrations/0039), then each one's
 // standards by its key. As a plain join PostgreSQL hashed every row of assessment_standards
 // against them (OFFSET 0 keeps the lookups): a page of 50 entities with 198 results at the
 // bench's million-row data took 2.5 ms, 1.1 ms with the lookups.
-func portfolioCells(ctx context.Context, q postgres.Querier, pq assess.PortfolioQuery, actor assess.Actor, out *assess.Portfolio) error {
+// It queues the statement on b; once b has been read, fill puts the cells in their rows.
+func queuePortfolioCells(b *pgx.Batch, pq assess.PortfolioQuery, actor assess.Actor, out *assess.Portfolio) (fill func()) {
 	entities, standards := make([]string, len(out.Items)), make([]string, len(out.Standards))
 	row, column := map[string]int{}, map[string]int{}
 	for i, it := range out.Items {
@@ -373,30 +381,29 @@ func portfolioCells(ctx context.Context, q postgres.Querier, pq assess.Portfolio
 	if vis := postgres.AssessmentVisibleLookupSQL(actor, "a.id", args.Add); vis != "" {
 		conds = append(conds, vis)
 	}
-	rows, err := q.Query(ctx, `SELECT DISTINCT ON (a.entity_id, s.standard_id) a.entity_id, s.standard_id, a.id, a.title, `+completedAtSQL+`,
+	var cells []entityCell
+	b.Queue(`SELECT DISTINCT ON (a.entity_id, s.standard_id) a.entity_id, s.standard_id, a.id, a.title, `+completedAtSQL+`,
 			s.conformance_score::float8, count(*) OVER (PARTITION BY a.entity_id, s.standard_id)
 		FROM assessments a CROSS JOIN LATERAL (SELECT s.standard_id, s.conformance_score FROM assessment_standards s
 			WHERE s.assessment_id = a.id AND s.standard_id = ANY($2) OFFSET 0) s
 		WHERE `+strings.Join(conds, " AND ")+`
-		ORDER BY a.entity_id, s.standard_id, `+completedAtSQL+` DESC, a.id DESC`, args...)
-	if err != nil {
-		return postgres.DBError(err)
-	}
-	cells, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (entityCell, error) {
-		var c entityCell
-		err := r.Scan(&c.entity, &c.StandardID, &c.AssessmentID, &c.AssessmentTitle, &c.CompletedAt, &c.Score, &c.Completed)
-		c.CompletedAt = c.CompletedAt.UTC()
-		return c, err
+		ORDER BY a.entity_id, s.standard_id, `+completedAtSQL+` DESC, a.id DESC`, args...).Query(func(rows pgx.Rows) error {
+		var err error
+		cells, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (entityCell, error) {
+			var c entityCell
+			err := r.Scan(&c.entity, &c.StandardID, &c.AssessmentID, &c.AssessmentTitle, &c.CompletedAt, &c.Score, &c.Completed)
+			c.CompletedAt = c.CompletedAt.UTC()
+			return c, err
+		})
+		return err
 	})
-	if err != nil {
-		return postgres.DBError(err)
+	return func() {
+		slices.SortStableFunc(cells, func(a, b entityCell) int { return column[a.StandardID] - column[b.StandardID] })
+		for _, c := range cells {
+			it := &out.Items[row[c.entity]]
+			it.Cells = append(it.Cells, c.PortfolioCell)
+		}
 	}
-	slices.SortStableFunc(cells, func(a, b entityCell) int { return column[a.StandardID] - column[b.StandardID] })
-	for _, c := range cells {
-		it := &out.Items[row[c.entity]]
-		it.Cells = append(it.Cells, c.PortfolioCell)
-	}
-	return nil
 }
 
 // entityCell is a cell with the entity of its row.
