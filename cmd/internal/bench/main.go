@@ -299,6 +299,10 @@ func run(ctx context.Context, o options, out io.Writer) error {
 		fmt.Fprintln(out)
 		rep.Comparison.print(out)
 	}
+	if rep.Goals = rep.goals(); len(rep.Goals) > 0 {
+		fmt.Fprintln(out)
+		printGoals(out, rep.Goals)
+	}
 	if err := rep.writeJSON(o.Out); err != nil {
 		return err
 	}

@@ -34,6 +34,8 @@ type Report struct {
 	TotalSeconds float64        `json:"totalSeconds"`
 	// Comparison is every read measured again on a second data size (-compare-data).
 	Comparison *Comparison `json:"comparison,omitempty"`
+	// Goals are issue 27's goals for the operations measured, against this run's ceilings.
+	Goals []Goal `json:"goals,omitempty"`
 }
 
 // Host describes the machine, to tell runs on different machines apart.
