@@ -80,10 +80,10 @@ const layoutOf = (widgets: Tile[], isDefault = true): DashboardLayout => ({
 
 const stub = { template: '<div />' }
 
-async function mountPage() {
+async function mountPage(locale: 'en' | 'de' = 'en') {
   const pinia = createPinia()
   setActivePinia(pinia)
-  usePreferencesStore().setLocale('en')
+  usePreferencesStore().setLocale(locale)
   const router = createRouter({
     history: createMemoryHistory(),
     routes: ['/', '/assessments', '/assessments/:id', '/evidence', '/evidence/:id', '/attestations', '/attestations/:id'].map((path, i) => ({
@@ -92,7 +92,7 @@ async function mountPage() {
       component: stub,
     })),
   })
-  const wrapper = mount(DashboardPage, { attachTo: document.body, global: { plugins: [pinia, router, createAppI18n('en')] } })
+  const wrapper = mount(DashboardPage, { attachTo: document.body, global: { plugins: [pinia, router, createAppI18n(locale)] } })
   await settle()
   return wrapper
 }
@@ -125,6 +125,13 @@ describe('DashboardPage', () => {
     expect(wrapper.get('[data-test="dashboard-weakest"]').text()).toContain('V2.1.1')
     expect(wrapper.get('[data-test="dashboard-cited"]').text()).toContain('Pentest report')
     expect(wrapper.get('[data-test="dashboard-activity"]').text()).toContain('Ada approved “Pentest report”')
+  })
+
+  it('writes the weakest requirements\' mean score as the reader\'s language writes numbers', async () => {
+    vi.mocked(fetchDashboard).mockResolvedValue({ ...DASHBOARD, weakestRequirements: [{ ...DASHBOARD.weakestRequirements![0]!, score: 16.666666 }] })
+    expect((await mountPage('de')).get('[data-test="dashboard-weakest"]').text()).toContain('16,7 % im Mittel')
+    document.body.innerHTML = ''
+    expect((await mountPage('en')).get('[data-test="dashboard-weakest"]').text()).toContain('16.7 % mean')
   })
 
   it('offers every chart as a table', async () => {
