@@ -365,10 +365,21 @@ func ForEachLink(ctx context.Context, q Querier, sql string, ids []string, dest 
 // id, where the join looks each id up in the table's index (work.assessmentProgressSQL).
 const IDsJoin = `unnest($1::text[]) AS ids(id)`
 
+// idJoin is IDsJoin for a single record's links (QueueLinks): a generic plan of IDsJoin
+// expects ten ids, and hashes a link table small enough to scan for them (a project's
+// entities: all 1,203 links on the million-row data), so a single record's reads kept
+// custom plans, planned on every call (0.24 ms of planning for 0.03 ms of lookups). Known
+// to be one row, the id is looked up by key on the generic plan too.
+const idJoin = `(SELECT ($1::text[])[1] AS id) AS ids`
+
 // QueueLinks queues ForEachLink's query on b, so that a page's several links are read in
 // one round trip (Querier.SendBatch): add is called as the batch's results are read, by
-// the time its Close returns.
+// the time its Close returns. With a single id, sql's IDsJoin is read as one row
+// (idJoin), a statement of its own.
 func QueueLinks(b *pgx.Batch, sql string, ids []string, dest []any, add func(owner string)) {
+	if len(ids) == 1 {
+		sql = strings.Replace(sql, IDsJoin, idJoin, 1)
+	}
 	b.Queue(sql, ids).Query(func(rows pgx.Rows) error { return eachLink(rows, dest, add) })
 }
 

@@ -159,7 +159,8 @@ func findAssessment(ctx context.Context, q postgres.Querier, id, today string) (
 		found = err == nil
 		return err
 	})
-	fill := queueAssessmentLinks(&b, []string{id})
+	var fill func(list []assess.Assessment, today string)
+	postgres.QueueOnGenericPlans(&b, q, func(b *pgx.Batch) { fill = queueAssessmentLinks(b, []string{id}) })
 	if err := q.SendBatch(ctx, &b).Close(); err != nil {
 		return assess.Assessment{}, postgres.DBError(err)
 	}

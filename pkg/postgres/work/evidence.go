@@ -244,7 +244,8 @@ func findEvidence(ctx context.Context, q postgres.Querier, actor assess.Actor, i
 		found = err == nil
 		return err
 	})
-	tags := postgres.QueueTags(&b, postgres.EvidenceTags, []string{id})
+	var tags map[string][]assess.TagRef
+	postgres.QueueOnGenericPlans(&b, q, func(b *pgx.Batch) { tags = postgres.QueueTags(b, postgres.EvidenceTags, []string{id}) })
 	if err := q.SendBatch(ctx, &b).Close(); err != nil {
 		return assess.Evidence{}, postgres.DBError(err)
 	}

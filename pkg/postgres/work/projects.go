@@ -121,7 +121,8 @@ func findProject(ctx context.Context, q postgres.Querier, id, today string) (ass
 		found = err == nil
 		return err
 	})
-	fill := queueProjectLinks(&b, []string{id})
+	var fill func(projects []assess.Project, today string)
+	postgres.QueueOnGenericPlans(&b, q, func(b *pgx.Batch) { fill = queueProjectLinks(b, []string{id}) })
 	if err := q.SendBatch(ctx, &b).Close(); err != nil {
 		return assess.Project{}, postgres.DBError(err)
 	}
