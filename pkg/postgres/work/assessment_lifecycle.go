@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"slices"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgtype"
 
 	"github.com/assay-dev/assay/pkg/assess"
@@ -209,7 +210,12 @@ func completionFacts(ctx context.Context, q postgres.Querier, id string, state a
 	var results []*string
 	var empty, linked []bool
 	var words []int32
-	if err := q.QueryRow(ctx, completionFactsSQL, id).Scan(&f.Evidence, &standards, &results, &empty, &words, &linked); err != nil {
+	// On its generic plan, the index of the assessment's requirements as on the custom
+	// plans, which were made on every check (0.4 ms of planning for 0.6 ms of execution,
+	// make bench's million-row data).
+	if err := postgres.QueryRowOnGenericPlan(ctx, q, completionFactsSQL, []any{id}, func(r pgx.Row) error {
+		return r.Scan(&f.Evidence, &standards, &results, &empty, &words, &linked)
+	}); err != nil {
 		return f, err
 	}
 	f.Answers = make([]assess.RequirementAnswer, len(standards))

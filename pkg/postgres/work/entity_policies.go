@@ -78,19 +78,23 @@ func (s *EntityService) EffectivePolicies(ctx context.Context, entityID string) 
 	for i, t := range assess.InheritingRelationships {
 		inheriting[i] = string(t)
 	}
-	rows, err := s.db.Pool.Query(ctx, effectivePoliciesSQL, entityID, assess.MaxInheritanceDepth, inheriting)
-	if err != nil {
-		return nil, postgres.DBError(err)
-	}
-	policies, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (assess.Policy, error) {
-		var depth int
-		var fromName, sortName string
-		p, err := scanPolicy(r, &depth, &fromName, &sortName)
-		if depth > 0 {
-			p.InheritedFrom = &assess.PolicySource{ID: p.EntityID, Name: fromName}
-		}
-		return p, err
-	})
+	// Its generic plan is the custom plans' walk, without their planning (1.2–2.9 ms of
+	// planning for 0.2–0.4 ms of execution at make bench's million-row data).
+	var policies []assess.Policy
+	err := postgres.QueryOnGenericPlan(ctx, s.db.Pool, effectivePoliciesSQL, []any{entityID, assess.MaxInheritanceDepth, inheriting},
+		func(rows pgx.Rows) error {
+			var err error
+			policies, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (assess.Policy, error) {
+				var depth int
+				var fromName, sortName string
+				p, err := scanPolicy(r, &depth, &fromName, &sortName)
+				if depth > 0 {
+					p.InheritedFrom = &assess.PolicySource{ID: p.EntityID, Name: fromName}
+				}
+				return p, err
+			})
+			return err
+		})
 	if policies == nil {
 		policies = []assess.Policy{}
 	}

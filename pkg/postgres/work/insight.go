@@ -100,9 +100,11 @@ func (s *InsightService) checkFilters(ctx context.Context, entityID, projectID, 
 		return nil
 	}
 	var entity, project, standard bool
-	err := s.db.Pool.QueryRow(ctx, `SELECT $1 = '' OR EXISTS (SELECT 1 FROM entities WHERE id = $1),
+	// On its generic plan: three lookups by key, which its custom plans took 0.17 ms to
+	// make on every call for 0.01 ms of execution.
+	err := postgres.QueryRowOnGenericPlan(ctx, s.db.Pool, `SELECT $1 = '' OR EXISTS (SELECT 1 FROM entities WHERE id = $1),
 		$2 = '' OR EXISTS (SELECT 1 FROM projects WHERE id = $2), $3 = '' OR EXISTS (SELECT 1 FROM standards WHERE id = $3)`,
-		entityID, projectID, standardID).Scan(&entity, &project, &standard)
+		[]any{entityID, projectID, standardID}, func(r pgx.Row) error { return r.Scan(&entity, &project, &standard) })
 	switch {
 	case err != nil:
 		return postgres.DBError(err)
