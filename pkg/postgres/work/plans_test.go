@@ -3,6 +3,7 @@ package work
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -217,5 +218,53 @@ func TestSmallReadsAreNotPlannedPerCall(t *testing.T) {
 			n += p.Generic
 		}
 		require.EqualValues(t, calls, n, name)
+	}
+}
+
+// TestTeamsAreOrderedAsPostgreSQLOrdersThem: a team is sorted by the server (byUsername), in
+// the order PostgreSQL gave it (lower(username), id), for usernames in either case,
+// in punctuation and digits, and in length; and a page's teams come out in that order.
+func TestTeamsAreOrderedAsPostgreSQLOrdersThem(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool, _ := generated(t)
+	names := []string{"Zed", "ZED.x", "zed-x", "zed_x", "zed0", "Ze", "a.b", "A_B", "a-b", "ab", "AB9", "ab.", "Mallory", "mal"}
+	for i, n := range names {
+		_, err := pool.Exec(ctx, "INSERT INTO users (id, username, email) VALUES ($1, $2, $3)", fmt.Sprintf("u_order%02d", len(names)-i), n, fmt.Sprintf("order%d@example.com", i))
+		require.NoError(t, err)
+	}
+	rows, err := pool.Query(ctx, "SELECT id, username FROM users ORDER BY lower(username), id")
+	require.NoError(t, err)
+	want, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (assess.UserRef, error) {
+		var u assess.UserRef
+		return u, r.Scan(&u.ID, &u.Username)
+	})
+	require.NoError(t, err)
+	got := slices.Clone(want)
+	slices.Reverse(got)
+	slices.SortFunc(got, byUsername)
+	require.Equal(t, want, got)
+
+	// A page's teams, each in that order.
+	var ids []string
+	rows, err = pool.Query(ctx, `SELECT assessment_id FROM assessment_members GROUP BY assessment_id HAVING count(*) > 2 ORDER BY assessment_id LIMIT 51`)
+	require.NoError(t, err)
+	ids, err = pgx.CollectRows(rows, pgx.RowTo[string])
+	require.NoError(t, err)
+	require.NotEmpty(t, ids)
+	list := make([]assess.Assessment, len(ids))
+	for i, id := range ids {
+		list[i].ID = id
+	}
+	require.NoError(t, loadAssessmentLinks(ctx, pool, list, "2026-01-01"))
+	for _, a := range list {
+		for _, team := range [][]assess.UserRef{a.Assessors, a.Assessees} {
+			rows, err := pool.Query(ctx, `SELECT u.id FROM assessment_members m JOIN users u ON u.id = m.user_id
+				WHERE m.assessment_id = $1 AND m.user_id = ANY($2) ORDER BY lower(u.username), u.id`, a.ID, userIDs(team))
+			require.NoError(t, err)
+			sorted, err := pgx.CollectRows(rows, pgx.RowTo[string])
+			require.NoError(t, err)
+			require.Equal(t, sorted, userIDs(team), a.ID)
+		}
 	}
 }
