@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"slices"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
 
@@ -63,6 +64,7 @@ func LoadTags(ctx context.Context, q Querier, link TagLink, ids []string) (map[s
 	if err := ForEachLink(ctx, q, r.sql, ids, r.dest(), r.add); err != nil {
 		return nil, err
 	}
+	r.sort()
 	return r.out, nil
 }
 
@@ -71,7 +73,7 @@ func LoadTags(ctx context.Context, q Querier, link TagLink, ids []string) (map[s
 func QueueTags(b *pgx.Batch, link TagLink, ids []string) map[string][]assess.TagRef {
 	r := newTagRead(link, ids)
 	if len(ids) > 0 {
-		QueueLinks(b, r.sql, ids, r.dest(), r.add)
+		QueueLinksThen(b, r.sql, ids, r.dest(), r.add, r.sort)
 	}
 	return r.out
 }
@@ -87,7 +89,7 @@ type tagRead struct {
 func newTagRead(link TagLink, ids []string) *tagRead {
 	r := &tagRead{out: make(map[string][]assess.TagRef, len(ids)),
 		sql: `SELECT l.` + link.column + `, t.id, t.name, t.color FROM ` + IDsJoin + ` JOIN ` + link.table + ` l ON l.` + link.column + ` = ids.id
-		JOIN tags t ON t.id = l.tag_id ORDER BY lower(t.name)`}
+		JOIN tags t ON t.id = l.tag_id`}
 	for _, id := range ids {
 		r.out[id] = []assess.TagRef{}
 	}
@@ -96,6 +98,19 @@ func newTagRead(link TagLink, ids []string) *tagRead {
 
 func (r *tagRead) dest() []any      { return []any{&r.tag.ID, &r.tag.Name, &r.tag.Color} }
 func (r *tagRead) add(owner string) { r.out[owner] = append(r.out[owner], r.tag) }
+
+// sort orders each record's tags by name (CompareFolded), as PostgreSQL's lower(name)
+// did, once the read has ended.
+func (r *tagRead) sort() {
+	for _, tags := range r.out {
+		slices.SortFunc(tags, func(a, b assess.TagRef) int {
+			if c := CompareFolded(a.Name, b.Name); c != 0 {
+				return c
+			}
+			return strings.Compare(a.ID, b.ID)
+		})
+	}
+}
 
 // Tagged filters a list to records carrying tag tagID (a blank tagID does not filter);
 // idColumn is the record's id in the list's query, e.g. "s.id".

@@ -1,7 +1,6 @@
 package work
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"slices"
@@ -203,26 +202,13 @@ const assessmentStandardsSQL = `SELECT s.assessment_id, st.id, st.name, st.stand
 const assessmentTeamsSQL = `SELECT m.assessment_id, m.role, u.id, u.username, u.display_name
 	FROM ` + postgres.IDsJoin + ` JOIN assessment_members m ON m.assessment_id = ids.id JOIN users u ON u.id = m.user_id`
 
-// byUsername orders users by username ignoring the case of ASCII letters (the only letters
-// a username has), then by id: as PostgreSQL orders lower(username), id in the C collation.
+// byUsername orders users by username as PostgreSQL orders lower(username) in the C
+// collation (postgres.CompareFolded), then by id.
 func byUsername(a, b assess.UserRef) int {
-	x, y := a.Username, b.Username
-	for i := 0; i < len(x) && i < len(y); i++ {
-		if c := cmp.Compare(asciiLower(x[i]), asciiLower(y[i])); c != 0 {
-			return c
-		}
-	}
-	if c := cmp.Compare(len(x), len(y)); c != 0 {
+	if c := postgres.CompareFolded(a.Username, b.Username); c != 0 {
 		return c
 	}
 	return strings.Compare(a.ID, b.ID)
-}
-
-func asciiLower(c byte) byte {
-	if 'A' <= c && c <= 'Z' {
-		return c + 'a' - 'A'
-	}
-	return c
 }
 
 // loadAssessmentLinks fills in the standards, team, tags and progress of assessments (one

@@ -268,3 +268,52 @@ func TestTeamsAreOrderedAsPostgreSQLOrdersThem(t *testing.T) {
 		}
 	}
 }
+
+// TestProjectLinksAreOrderedAsPostgreSQLOrdersThem: a page of projects, their standards and
+// entities sorted by the server, in the order PostgreSQL gave them (lower(name), then
+// version or id), on generated data with names in either case added.
+func TestProjectLinksAreOrderedAsPostgreSQLOrdersThem(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool, _ := generated(t)
+	// Some entities renamed so that case, punctuation and a letter beyond ASCII decide.
+	_, err := pool.Exec(ctx, `UPDATE entities SET name = (ARRAY['payments', 'Payments API', 'payments-api', 'Ärzte', 'zeta', 'Zeta_2', '_internal'])[1 + (abs(hashtext(id)) % 7)]
+		WHERE id IN (SELECT entity_id FROM project_entities)`)
+	require.NoError(t, err)
+	rows, err := pool.Query(ctx, "SELECT id FROM projects ORDER BY id")
+	require.NoError(t, err)
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	require.NoError(t, err)
+	list := make([]assess.Project, len(ids))
+	for i, id := range ids {
+		list[i].ID = id
+	}
+	require.NoError(t, loadProjectLinks(ctx, pool, list, "2026-01-01"))
+	many := 0
+	for _, p := range list {
+		rows, err := pool.Query(ctx, `SELECT e.id FROM project_entities pe JOIN entities e ON e.id = pe.entity_id
+			WHERE pe.project_id = $1 ORDER BY lower(e.name), e.id`, p.ID)
+		require.NoError(t, err)
+		entities, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		require.NoError(t, err)
+		got := []string{}
+		for _, e := range p.Entities {
+			got = append(got, e.ID)
+		}
+		require.Equal(t, postgres.OrEmpty(entities), got, p.ID)
+		rows, err = pool.Query(ctx, `SELECT s.id FROM project_standards ps JOIN standards s ON s.id = ps.standard_id
+			WHERE ps.project_id = $1 ORDER BY lower(s.name), s.standard_version, s.id`, p.ID)
+		require.NoError(t, err)
+		standards, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		require.NoError(t, err)
+		got = []string{}
+		for _, s := range p.Standards {
+			got = append(got, s.ID)
+		}
+		require.Equal(t, postgres.OrEmpty(standards), got, p.ID)
+		if len(entities) > 2 {
+			many++
+		}
+	}
+	require.NotZero(t, many, "some project has more than two entities")
+}

@@ -1,8 +1,11 @@
 package work
 
 import (
+	"cmp"
 	"context"
 	"errors"
+	"slices"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
 
@@ -160,16 +163,33 @@ func loadProjectLinks(ctx context.Context, q postgres.Querier, projects []assess
 // whether each is overdue on day today.
 func queueProjectLinks(b *pgx.Batch, ids []string) (fill func(projects []assess.Project, today string)) {
 	tags := postgres.QueueTags(b, postgres.ProjectTags, ids)
+	// Each project's standards and entities are sorted here, by name as lower(name) in
+	// PostgreSQL (postgres.CompareFolded), a few per project, rather than a page's 50–80 by
+	// PostgreSQL.
 	standards := map[string][]assess.ProjectStandard{}
 	var st assess.ProjectStandard
-	postgres.QueueLinks(b, `SELECT ps.project_id, s.id, s.name, s.standard_version, s.state FROM `+postgres.IDsJoin+`
-		JOIN project_standards ps ON ps.project_id = ids.id JOIN standards s ON s.id = ps.standard_id ORDER BY lower(s.name), s.standard_version, s.id`,
-		ids, []any{&st.ID, &st.Name, &st.StandardVersion, &st.State}, func(owner string) { standards[owner] = append(standards[owner], st) })
+	postgres.QueueLinksThen(b, `SELECT ps.project_id, s.id, s.name, s.standard_version, s.state FROM `+postgres.IDsJoin+`
+		JOIN project_standards ps ON ps.project_id = ids.id JOIN standards s ON s.id = ps.standard_id`,
+		ids, []any{&st.ID, &st.Name, &st.StandardVersion, &st.State}, func(owner string) { standards[owner] = append(standards[owner], st) },
+		func() {
+			for _, list := range standards {
+				slices.SortFunc(list, func(a, b assess.ProjectStandard) int {
+					return cmp.Or(postgres.CompareFolded(a.Name, b.Name), strings.Compare(a.StandardVersion, b.StandardVersion), strings.Compare(a.ID, b.ID))
+				})
+			}
+		})
 	entities := map[string][]assess.ProjectEntity{}
 	var en assess.ProjectEntity
-	postgres.QueueLinks(b, `SELECT pe.project_id, e.id, e.name, e.entity_type FROM `+postgres.IDsJoin+`
-		JOIN project_entities pe ON pe.project_id = ids.id JOIN entities e ON e.id = pe.entity_id ORDER BY lower(e.name), e.id`,
-		ids, []any{&en.ID, &en.Name, &en.Type}, func(owner string) { entities[owner] = append(entities[owner], en) })
+	postgres.QueueLinksThen(b, `SELECT pe.project_id, e.id, e.name, e.entity_type FROM `+postgres.IDsJoin+`
+		JOIN project_entities pe ON pe.project_id = ids.id JOIN entities e ON e.id = pe.entity_id`,
+		ids, []any{&en.ID, &en.Name, &en.Type}, func(owner string) { entities[owner] = append(entities[owner], en) },
+		func() {
+			for _, list := range entities {
+				slices.SortFunc(list, func(a, b assess.ProjectEntity) int {
+					return cmp.Or(postgres.CompareFolded(a.Name, b.Name), strings.Compare(a.ID, b.ID))
+				})
+			}
+		})
 	return func(projects []assess.Project, today string) {
 		for i := range projects {
 			p := &projects[i]
