@@ -73,14 +73,29 @@ func printStatements(ctx context.Context, dsn string, n int, out io.Writer) erro
 		return err
 	}
 	fmt.Fprintf(out, "  %8s %8s %8s %8s %8s %7s %7s %6s  %s\n", "calls", "plans", "plan ms", "exec ms", "total ms", "rows", "blocks", "share", "statement")
+	replanned := 0
 	for _, s := range found {
 		q := strings.Join(strings.Fields(s.query), " ")
 		if len(q) > 160 {
 			q = q[:160] + "…"
 		}
-		fmt.Fprintf(out, "  %8d %8d %8.3f %8.3f %8.0f %7.1f %7.1f %5.1f%%  %s\n", s.calls, s.plans, s.plan, s.exec, s.total, s.rows, s.blocks, 100*s.part, q)
+		mark := ""
+		if plannedPerCall(s.calls, s.plans) {
+			mark, replanned = " (*)", replanned+1
+		}
+		fmt.Fprintf(out, "  %8d %8d %8.3f %8.3f %8.0f %7.1f %7.1f %5.1f%%  %s%s\n", s.calls, s.plans, s.plan, s.exec, s.total, s.rows, s.blocks, 100*s.part, q, mark)
+	}
+	if replanned > 0 {
+		fmt.Fprintf(out, "  (*) planned anew on almost every call: its planning is paid per run (docs/performance.md, \"Plans made on every call\")\n")
 	}
 	return nil
+}
+
+// plannedPerCall tells a statement PostgreSQL planned anew on (almost) every run — a
+// custom plan each time — from its calls and plans in a phase: nine plans in ten calls or
+// more, over enough calls that the few plans every connection makes first do not count.
+func plannedPerCall(calls, plans int64) bool {
+	return calls >= 100 && plans*10 >= calls*9
 }
 
 func deref(f *float64) float64 {
