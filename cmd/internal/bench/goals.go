@@ -37,7 +37,9 @@ const (
 var listPages = []string{"assessment-list-admin", "assessment-list", "evidence-list-admin", "evidence-list",
 	"evidence-list-participant", "evidence-list-busy", "claims-list-busy", "claims-list", "list-standards-50",
 	"list-entities-first", "list-entities-deep", "list-projects-50", "audit-list-50", "list-requirements",
-	"timeline", "timeline-busy", "notes-list-busy", "portfolio-admin", "portfolio-participant"}
+	"timeline", "timeline-busy", "notes-list-busy", "portfolio-admin", "portfolio-participant",
+	"evidence-by-valid-until-admin", "evidence-by-valid-until-participant", "evidence-expiring-participant",
+	"evidence-search-none", "entities-search-none", "audit-by-actor", "audit-by-type"}
 
 // goalCreates are the creates issue 27 holds to the write ceiling.
 var goalCreates = []string{"create-invite", "create-evidence", "create-assessment", "create-claim", "create-note"}

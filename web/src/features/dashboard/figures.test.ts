@@ -39,7 +39,7 @@ describe('dashboard figures', () => {
       ['attestationsExpiring', 0],
     ])
     expect(kpis[1]).toMatchObject({ to: { name: 'assessments', query: { due: 'overdue' } }, tone: 'danger' })
-    expect(kpis[3]).toMatchObject({ to: { name: 'evidence', query: { expiringWithin: '30' } } })
+    expect(kpis[3]).toMatchObject({ to: { name: 'evidence', query: { expiringWithin: '30', sort: 'validUntil' } } })
   })
   it('labels the pipeline and leaves unscored standards out of conformance', () => {
     expect(pipelineOf(DASHBOARD, (s) => s.toUpperCase())[1]).toEqual({ label: 'IN_PROGRESS', value: 5 })

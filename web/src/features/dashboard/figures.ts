@@ -12,7 +12,8 @@ export interface Kpi {
 
 /**
  * kpisOf is the row of key figures: open and overdue assessments, evidence in review and
- * expiring, sealed and expiring attestations; each links to the list filtered the same way.
+ * expiring, sealed and expiring attestations; each links to the list filtered the same way
+ * (expiring evidence soonest first).
  */
 export function kpisOf(d: Dashboard): Kpi[] {
   const state = (list: { state: string; count: number }[] | null, s: string) => list?.find((x) => x.state === s)?.count ?? 0
@@ -21,7 +22,7 @@ export function kpisOf(d: Dashboard): Kpi[] {
     { key: 'openAssessments', value: open, to: { name: 'assessments' }, tone: 'neutral' },
     { key: 'overdue', value: d.assessments.overdue, to: { name: 'assessments', query: { due: 'overdue' } }, tone: d.assessments.overdue > 0 ? 'danger' : 'neutral' },
     { key: 'inReview', value: d.evidence.inReview, to: { name: 'evidence', query: { state: 'in_review' } }, tone: d.evidence.inReview > 0 ? 'warning' : 'neutral' },
-    { key: 'evidenceExpiring', value: d.evidence.expiring, to: { name: 'evidence', query: { expiringWithin: String(d.expiringDays) } }, tone: d.evidence.expiring > 0 ? 'warning' : 'neutral' },
+    { key: 'evidenceExpiring', value: d.evidence.expiring, to: { name: 'evidence', query: { expiringWithin: String(d.expiringDays), sort: 'validUntil' } }, tone: d.evidence.expiring > 0 ? 'warning' : 'neutral' },
     { key: 'sealed', value: state(d.attestations.byState, 'sealed'), to: { name: 'attestations', query: { state: 'sealed' } }, tone: 'success' },
     { key: 'attestationsExpiring', value: d.attestations.expiring, to: { name: 'attestations', query: { state: 'sealed' } }, tone: d.attestations.expiring > 0 ? 'warning' : 'neutral' },
   ]
