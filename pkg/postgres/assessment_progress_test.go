@@ -67,6 +67,15 @@ const (
 	evidenceAssessmentsAggregateSQL = `SELECT evidence_id || '/' || assessment_id, ARRAY[count(*)]::int[] FROM (
 		SELECT evidence_id, assessment_id FROM assessment_requirement_evidence
 		UNION ALL SELECT evidence_id, assessment_id FROM claim_evidence) t GROUP BY evidence_id, assessment_id`
+	// The answers of finished assessments per requirement (migration 0044): the tallies,
+	// rows at zero left out, against the aggregate; and no tally below zero.
+	requirementTalliesSQL = `SELECT requirement_id, ARRAY[yes, partial, no] FROM requirement_tallies
+		WHERE yes <> 0 OR partial <> 0 OR no <> 0`
+	requirementTalliesAggregateSQL = `SELECT ar.requirement_id, ARRAY[count(*) FILTER (WHERE ar.result = 'yes'),
+			count(*) FILTER (WHERE ar.result = 'partial'), count(*) FILTER (WHERE ar.result = 'no')]::int[]
+		FROM assessment_requirements ar JOIN assessments a ON a.id = ar.assessment_id
+		WHERE a.state IN ('complete', 'archived') AND ar.result IN ('yes', 'partial', 'no') GROUP BY ar.requirement_id`
+	negativeTalliesSQL = `SELECT count(*) FROM requirement_tallies WHERE yes < 0 OR partial < 0 OR no < 0`
 )
 
 // progressByKey runs one of the progress queries.
@@ -153,11 +162,13 @@ func newProgressRun(t *testing.T, seed uint64) *progressRun {
 // a seeded random sequence of changes — results of every value with blank and written
 // rationales, bulk results, evidence linked and unlinked (one at a time and several with new
 // evidence), evidence deleted, assessments created, given a standard, started, held and
-// resumed, completed and reopened, cancelled and deleted, and the paths without a service
+// resumed, completed and reopened, cancelled and deleted, archived or deleted when finished,
+// and the paths without a service
 // (the data generator's COPY, plain SQL updates and deletes, an import's INSERT … ON
 // CONFLICT DO NOTHING, a user deleted under their answers and links) — after each of
-// which the counters equal the aggregate counted in plain SQL, and each requirement's link
-// count its links; every 25 steps and at the end the assessment list shows the same
+// which the counters equal the aggregate counted in plain SQL, each requirement's link
+// count its links, and the tallies of finished assessments' answers per requirement
+// (migration 0044) theirs; every 25 steps and at the end the assessment list shows the same
 // progress. A failure prints the seed; PROGRESS_SEED=<seed> replays it.
 func TestAssessmentProgressCountersFollowEveryChange(t *testing.T) {
 	t.Parallel()
@@ -200,7 +211,7 @@ func (r *progressRun) operations() []progressOp {
 		{"complete", 3, r.complete}, {"reopen", 3, r.reopen}, {"cancel", 2, r.cancel}, {"delete assessment", 2, r.deleteAssessment},
 		{"copy", 2, r.copyRows}, {"sql update", 3, r.sqlUpdate}, {"sql links", 3, r.sqlLinks}, {"user deleted", 2, r.deleteUser},
 		{"team", 4, r.team}, {"sql members", 3, r.sqlMembers}, {"evidence people", 4, r.evidencePeople}, {"citations", 4, r.citations},
-		{"claims", 5, r.claims},
+		{"claims", 5, r.claims}, {"archive or delete finished", 2, r.archiveOrDeleteFinished},
 	}
 }
 
@@ -208,7 +219,7 @@ func (r *progressRun) operations() []progressOp {
 // change: the first steps; the rest are drawn at random by weight.
 var progressPrologue = []string{"create", "create", "add standard", "start", "start", "result", "bulk", "link",
 	"create linked evidence", "team", "sql members", "evidence people", "citations", "claims", "claims", "unlink", "sql update", "sql links", "copy", "user deleted", "delete evidence",
-	"hold or resume", "hold or resume", "complete", "reopen", "cancel", "delete assessment"}
+	"hold or resume", "hold or resume", "complete", "reopen", "cancel", "delete assessment", "complete", "archive or delete finished"}
 
 // next returns the operation of the current step.
 func (r *progressRun) next(ops []progressOp) progressOp {
@@ -246,6 +257,11 @@ func (r *progressRun) check(list bool) {
 	require.Equal(t, progressByKey(t, r.pool, participantShardsAggregateSQL), progressByKey(t, r.pool, participantShardsSQL), "participants after %s", where)
 	require.Equal(t, progressByKey(t, r.pool, evidenceAssessmentsAggregateSQL), progressByKey(t, r.pool, evidenceAssessmentsSQL),
 		"evidence's assessments after %s", where)
+	require.Equal(t, progressByKey(t, r.pool, requirementTalliesAggregateSQL), progressByKey(t, r.pool, requirementTalliesSQL),
+		"requirement tallies after %s", where)
+	var negative int
+	require.NoError(t, r.pool.QueryRow(r.ctx, negativeTalliesSQL).Scan(&negative))
+	require.Zero(t, negative, "tallies below zero after %s", where)
 	if !list {
 		return
 	}
@@ -537,6 +553,23 @@ func (r *progressRun) deleteAssessment() bool {
 		return false
 	}
 	return r.done(r.svc.Assessments.DeleteAssessment(r.ctx, id, r.version("assessments", id), r.actor))
+}
+
+// archiveOrDeleteFinished archives a complete assessment, or deletes a finished one in plain
+// SQL, as an operator would (the service refuses to delete a finished assessment): its
+// requirement rows go by cascade after it.
+func (r *progressRun) archiveOrDeleteFinished() bool {
+	id := r.assessmentIn(assess.AssessmentComplete, assess.AssessmentArchived)
+	if id == "" {
+		return false
+	}
+	sql := `DELETE FROM assessments WHERE id = $1`
+	if r.rng.IntN(2) == 0 {
+		sql = `UPDATE assessments SET state = 'archived' WHERE id = $1`
+	}
+	_, err := r.pool.Exec(r.ctx, sql, id)
+	require.NoError(r.t, err)
+	return true
 }
 
 // copyRows writes a started assessment the way the data generator does: COPY of its

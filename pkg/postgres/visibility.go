@@ -113,15 +113,18 @@ func EvidenceVisibleSQL(actor assess.Actor, idExpr, authorExpr, reviewerExpr str
 // sees all evidence: the rule as a set built once, for aggregates over all of a participant's
 // evidence (the dashboard). Tested for each row as a subquery, the same set stops being
 // hashed once it outgrows work_mem (a participant's 100,000-evidence count: 10 s and more;
-// this form: tens of milliseconds); lists use EvidenceVisibleInArraySQL.
+// this form: tens of milliseconds); lists use EvidenceVisibleInArraySQL. The linked and
+// cited pieces are read by assessment from evidence_assessments (each pair once, migrations
+// 0035 and 0044), not as every link and citation: a participant of a thousand assessments
+// has 100,000 citations there (189 ms of their dashboard at make bench's million-row data).
 func VisibleEvidenceIDsSQL(actor assess.Actor, arg func(any) string) string {
 	if assess.SeesAllEvidence(actor) {
 		return ""
 	}
 	u := arg(ActorID(actor))
 	return "SELECT ve.id FROM evidence ve WHERE ve.author_id = " + u + " OR ve.reviewer_id = " + u +
-		" UNION SELECT vl.evidence_id FROM assessment_requirement_evidence vl WHERE " + participant("vl.assessment_id", u) +
-		" UNION SELECT vce.evidence_id FROM claim_evidence vce WHERE " + participant("vce.assessment_id", u)
+		" UNION SELECT vea.evidence_id FROM evidence_assessments vea JOIN assessment_participants vpp ON vpp.user_id = " + u +
+		" AND vpp.assessment_id = vea.assessment_id"
 }
 
 // VisibleAssessmentIDsSQL returns a query of the ids of the assessments actor takes part in
