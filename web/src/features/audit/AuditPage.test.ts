@@ -19,13 +19,15 @@ const records: AuditRecord[] = [
   { id: '1', occurredAt: '2026-11-20T12:00:00Z', actor: 'anonymous', actorName: 'Anonymous', action: 'auth.login_failed', targetType: 'user', targetId: 'u_01rita', targetName: 'Rita Reader', details: {} },
 ]
 
-async function mountPage(locale: 'en' | 'de' = 'en') {
+async function mountPage(locale: 'en' | 'de' = 'en', path = '/admin/audit') {
   const pinia = createPinia()
   setActivePinia(pinia)
   usePreferencesStore().setLocale(locale)
-  const wrapper = mount(AuditPage, { attachTo: document.body, global: { plugins: [pinia, createAppI18n(locale)] } })
+  const router = createRouter({ history: createMemoryHistory(), routes: [{ path: '/:any(.*)*', component: { template: '<p />' } }] })
+  await router.push(path)
+  const wrapper = mount(AuditPage, { attachTo: document.body, global: { plugins: [pinia, router, createAppI18n(locale)] } })
   await flushPromises()
-  return wrapper
+  return Object.assign(wrapper, { router })
 }
 
 function texts(wrapper: ReturnType<typeof mount>, test: string): string[] {
@@ -64,6 +66,22 @@ describe('AuditPage', () => {
       await actor.setValue(' rita ')
       await vi.advanceTimersByTimeAsync(400)
       expect(vi.mocked(listAudit)).toHaveBeenLastCalledWith(expect.objectContaining({ actor: ' rita ' }), undefined)
+      wrapper.unmount()
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
+  it('keeps its filters in the URL: a link opens the log filtered, and typing changes the link', async () => {
+    vi.useFakeTimers()
+    try {
+      const wrapper = await mountPage('en', '/admin/audit?actor=rita&action=user.&from=2026-11-01&to=2026-11-20')
+      expect(vi.mocked(listAudit)).toHaveBeenLastCalledWith(
+        { action: 'user.', actor: 'rita', days: [new Date(2026, 10, 1), new Date(2026, 10, 20)] }, undefined)
+      expect((wrapper.get('input[aria-label="Actor (username or ID)"]').element as HTMLInputElement).value).toBe('rita')
+      await wrapper.get('input[aria-label="Actor (username or ID)"]').setValue('system')
+      await vi.advanceTimersByTimeAsync(400)
+      expect(wrapper.router.currentRoute.value.query).toEqual({ action: 'user.', actor: 'system', from: '2026-11-01', to: '2026-11-20' })
       wrapper.unmount()
     } finally {
       vi.useRealTimers()

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { auditQuery, hasDetails } from './filters'
+import { auditFiltersFromQuery, auditFiltersToQuery, auditQuery, hasDetails } from './filters'
 
 describe('auditQuery', () => {
   it('leaves out empty filters and trims texts', () => {
@@ -29,5 +29,26 @@ describe('hasDetails', () => {
     expect(hasDetails({ username: 'ada' })).toBe(true)
     expect(hasDetails({})).toBe(false)
     expect(hasDetails(null)).toBe(false)
+  })
+})
+
+describe('audit filters in the URL', () => {
+  it('reads what it knows and writes it back', () => {
+    const filters = auditFiltersFromQuery({ action: 'user.', actor: 'ada', from: '2025-03-10', to: '2025-03-12', other: 'x' })
+    expect(filters).toEqual({ action: 'user.', actor: 'ada', days: [new Date(2025, 2, 10), new Date(2025, 2, 12)] })
+    expect(auditFiltersToQuery(filters)).toEqual({ action: 'user.', actor: 'ada', from: '2025-03-10', to: '2025-03-12' })
+  })
+
+  it('leaves out empty filters and trims texts', () => {
+    expect(auditFiltersToQuery({ action: ' ', actor: ' ada ', days: null })).toEqual({ actor: 'ada' })
+    expect(auditFiltersFromQuery({})).toEqual({ action: '', actor: '', days: null })
+  })
+
+  it('ignores a range that is not one', () => {
+    const ranges: [string, string][] = [['2025-03-10', ''], ['2025-02-30', '2025-03-01'], ['2025-03-12', '2025-03-10'], ['10.03.2025', '2025-03-12']]
+    for (const [from, to] of ranges) {
+      expect(auditFiltersFromQuery({ from, to }).days).toBeNull()
+    }
+    expect(auditFiltersFromQuery({ from: '2025-03-10', to: '2025-03-10' }).days).toEqual([new Date(2025, 2, 10), new Date(2025, 2, 10)])
   })
 })
