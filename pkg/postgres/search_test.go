@@ -1,6 +1,7 @@
 package postgres_test
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -186,6 +187,36 @@ func TestSearchShowsOnlyWhatTheCallerMayOpen(t *testing.T) {
 	noClaims := w.user("noclaims", assess.PermAssessmentsView, assess.PermEvidenceView)
 	w.exec(`INSERT INTO assessment_members (assessment_id, user_id, role) VALUES ($1, $2, 'assessee')`, w.ours, noClaims.ID)
 	require.Equal(t, map[assess.SearchType][]string{assess.SearchEvidence: {w.ourEv}}, w.search(noClaims, kinds), "claims need claims.view")
+}
+
+// TestSearchShowsWhatAParticipantOfManyAssessmentsMayOpen: a participant of 71 assessments
+// (more than the evidence list's fewAssessments, past which lists test rows by lookups)
+// finds the evidence they authored, the evidence of others linked to or cited in their
+// assessments, and their assessments' claims — and nothing linked or cited only in another
+// team's; the other team's member finds what is linked to theirs.
+func TestSearchShowsWhatAParticipantOfManyAssessmentsMayOpen(t *testing.T) {
+	t.Parallel()
+	w := newSearchWorld(t)
+	for i := range 70 {
+		w.assessment(fmt.Sprintf("Quiet review %d", i), w.member)
+	}
+	linked := w.evidence("Ledger secrets export linked to ours", w.admin, w.ours)
+	cited := w.evidence("Ledger secrets export cited in ours", w.admin, w.theirs)
+	w.exec(`INSERT INTO claim_evidence (claim_id, evidence_id, kind) VALUES ($1, $2, 'evidence')`, w.ourClaim, cited)
+	theirsOnly := w.evidence("Ledger secrets export of theirs", w.admin, w.theirs)
+	w.exec(`INSERT INTO claim_evidence (claim_id, evidence_id, kind) VALUES ($1, $2, 'evidence')`, w.theirClaim, theirsOnly)
+	kinds := assess.SearchQuery{Q: "secrets", Types: "assessment,evidence,claim", Limit: 20}
+	member := w.search(w.member, kinds)
+	require.ElementsMatch(t, []string{w.ourEv, linked, cited}, member[assess.SearchEvidence])
+	require.Equal(t, []string{w.ourClaim}, member[assess.SearchClaim])
+	require.Empty(t, member[assess.SearchAssessment])
+	admin := w.search(w.admin, kinds)
+	require.ElementsMatch(t, []string{w.ourEv, w.theirEv, linked, cited, theirsOnly}, admin[assess.SearchEvidence])
+	require.ElementsMatch(t, []string{w.ourClaim, w.theirClaim}, admin[assess.SearchClaim])
+	outsider := w.search(w.outsider, kinds)
+	require.ElementsMatch(t, []string{w.theirEv, cited, theirsOnly}, outsider[assess.SearchEvidence],
+		"the outsider, of one assessment, finds what is linked to theirs")
+	require.Equal(t, []string{w.theirClaim}, outsider[assess.SearchClaim])
 }
 
 // TestSearchTypesLimitAndInput: types narrows the kinds, limit the hits per kind (more says
