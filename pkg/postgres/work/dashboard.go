@@ -236,8 +236,9 @@ func (d *dashboardRun) upcoming() error {
 	return err
 }
 
-// weakest is the requirements most often not met in finished assessments: the lowest mean
-// conformance over at least two answers, the most answers first among equals. Over every
+// weakest is the requirements most often not met in finished assessments: the ten with the
+// lowest mean conformance among those not met (no or partial) at least once, the most
+// answers first among equals (docs/assessments.md). Over every
 // finished assessment it reads the tallies PostgreSQL keeps per requirement (migration
 // 0044: aggregating every result of every finished assessment took 301 ms of a 395 ms
 // dashboard at make bench's million-row data); over a participant's, it aggregates their
