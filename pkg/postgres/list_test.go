@@ -14,10 +14,10 @@ import (
 )
 
 // TestListOnGenericPlanKeepsTheSwitchToItsPage: a list read on PostgreSQL's generic plan
-// (List.GenericPlan) pages as any list does, and the switch lasts for its page only: the
-// connection's next statement (one connection in the pool, so it is the same one), or the
-// rest of the transaction the page was read in, plans as before, and a change on generic
-// plans stays on them.
+// (List.GenericPlan), or planned for its values on every page (List.CustomPlan), pages as
+// any list does, and the switch lasts for its page only: the connection's next statement
+// (one connection in the pool, so it is the same one), or the rest of the transaction the
+// page was read in, plans as before, and a change on generic plans stays on them.
 func TestListOnGenericPlanKeepsTheSwitchToItsPage(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -32,39 +32,42 @@ func TestListOnGenericPlanKeepsTheSwitchToItsPage(t *testing.T) {
 		return x, r.Scan(&x.id, &x.mode)
 	}
 	key := func(x row) []any { return []any{x.id} }
-	page := func(q postgres.Querier, cursor string) assess.Page[row] {
-		t.Helper()
-		l := postgres.NewList("rows", `SELECT r.id, current_setting('plan_cache_mode')
-			FROM (SELECT 'r' || n AS id FROM generate_series(1, 5) n) r`, postgres.NewestFirst("r.id"))
-		l.GenericPlan()
-		p, err := postgres.CollectPage(ctx, q, l, assess.PageRequest{Limit: 2, Cursor: cursor}, scan, key)
-		require.NoError(t, err)
-		return p
-	}
 	mode := func(q postgres.Querier) string {
 		t.Helper()
 		var m string
 		require.NoError(t, q.QueryRow(ctx, "SHOW plan_cache_mode").Scan(&m))
 		return m
 	}
+	for want, plan := range map[string]func(*postgres.List){"force_generic_plan": (*postgres.List).GenericPlan,
+		"force_custom_plan": (*postgres.List).CustomPlan} {
+		page := func(q postgres.Querier, cursor string) assess.Page[row] {
+			t.Helper()
+			l := postgres.NewList("rows", `SELECT r.id, current_setting('plan_cache_mode')
+				FROM (SELECT 'r' || n AS id FROM generate_series(1, 5) n) r`, postgres.NewestFirst("r.id"))
+			plan(l)
+			p, err := postgres.CollectPage(ctx, q, l, assess.PageRequest{Limit: 2, Cursor: cursor}, scan, key)
+			require.NoError(t, err)
+			return p
+		}
 
-	first := page(db.Pool, "")
-	require.Equal(t, []row{{"r5", "force_generic_plan"}, {"r4", "force_generic_plan"}}, first.Items)
-	require.NotEmpty(t, first.NextCursor)
-	require.Equal(t, []row{{"r3", "force_generic_plan"}, {"r2", "force_generic_plan"}}, page(db.Pool, first.NextCursor).Items)
-	require.Equal(t, "auto", mode(db.Pool), "the switch outlived the page's batch")
+		first := page(db.Pool, "")
+		require.Equal(t, []row{{"r5", want}, {"r4", want}}, first.Items)
+		require.NotEmpty(t, first.NextCursor)
+		require.Equal(t, []row{{"r3", want}, {"r2", want}}, page(db.Pool, first.NextCursor).Items)
+		require.Equal(t, "auto", mode(db.Pool), "the switch outlived the page's batch")
 
-	require.NoError(t, db.Change(ctx, assess.SystemActor, func(tx *postgres.Tx) error {
-		require.Equal(t, "force_generic_plan", page(tx, "").Items[0].mode)
-		require.Equal(t, "auto", mode(tx), "the switch outlived the page in a transaction")
-		return nil
-	}))
-	require.NoError(t, db.ChangeGeneric(ctx, assess.SystemActor, func(tx *postgres.Tx) error {
-		require.Equal(t, "force_generic_plan", page(tx, "").Items[0].mode)
-		require.Equal(t, "force_generic_plan", mode(tx), "a change on generic plans left them")
-		return nil
-	}))
-	require.Equal(t, "auto", mode(db.Pool))
+		require.NoError(t, db.Change(ctx, assess.SystemActor, func(tx *postgres.Tx) error {
+			require.Equal(t, want, page(tx, "").Items[0].mode)
+			require.Equal(t, "auto", mode(tx), "the switch outlived the page in a transaction")
+			return nil
+		}))
+		require.NoError(t, db.ChangeGeneric(ctx, assess.SystemActor, func(tx *postgres.Tx) error {
+			require.Equal(t, want, page(tx, "").Items[0].mode)
+			require.Equal(t, "force_generic_plan", mode(tx), "a change on generic plans left them")
+			return nil
+		}))
+		require.Equal(t, "auto", mode(db.Pool))
+	}
 }
 
 // TestListsRunOnGenericPlans: a participant's pages of assessments and of evidence (their
