@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 	"unicode"
-	"unicode/utf8"
 
 	"github.com/assay-dev/assay/pkg/assess"
 	"github.com/assay-dev/assay/pkg/postgres"
@@ -100,9 +99,31 @@ var searchKinds = map[assess.SearchType]searchKind{
 		visible: func(_ assess.Actor, vis string, _ func(any) string) string { return inArray("x.assessment_id", vis) }},
 }
 
-// searchMinTrigram is the shortest query matched in part: a shorter one has no trigram to
-// look up, so the index could not narrow it.
-const searchMinTrigram = 3
+// searchInPart tells whether q is also matched as a part of titles and identifiers: when it
+// has three letters or digits in a row, a trigram the indexes can look up, and excludes no
+// word. A query without such a trigram ("ab", "1.2", "'\"<", "___") could not narrow the
+// trigram indexes, which would then read every entry of every searched table (0.75–1.3 s at a
+// million claims); one that excludes words ("robotics -cell") is a query of words, and the
+// part it would match ("-cell") is what it asks to leave out. The words and word starts of
+// either are still found.
+func searchInPart(q string) bool {
+	for _, f := range strings.Fields(q) {
+		if len(f) > 1 && f[0] == '-' {
+			return false
+		}
+	}
+	run := 0
+	for _, r := range q {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			run = 0
+			continue
+		}
+		if run++; run == 3 {
+			return true
+		}
+	}
+	return false
+}
 
 // searchCandidates bounds the records of one kind that are ranked: of a query so common that
 // more match (a word in every tenth piece of evidence), the best hits are chosen among the
@@ -175,9 +196,19 @@ func (s *SearchService) search(ctx context.Context, actor assess.Actor, q assess
 	if len(branches) == 0 {
 		return out, nil
 	}
-	sql := `WITH q AS (SELECT websearch_to_tsquery('english', ` + text + `) || websearch_to_tsquery('german', ` + text + `)
-		|| (websearch_to_tsquery('simple', ` + args.Add(head) + `) && to_tsquery('simple', ` + args.Add(prefix) + `)) AS tsq,
-		lower(` + text + `) AS lq, ` + text + `::text AS t, ` + args.Add(likePattern(q.Q)) + `::text AS pat)
+	// The words as each configuration reads them, each kept only where an index can find
+	// them: a query of exclusions alone ("-draft") or with an alternative of them ("-a or b")
+	// is one GIN would answer by reading every entry of every searched table (querytree 'T';
+	// 0.4–1.3 s at a million claims), so that configuration's reading is dropped; when no
+	// reading is left, tsq is NULL, which an index scan answers with nothing at once.
+	indexable := func(tsq string) string {
+		return "CASE WHEN querytree(" + tsq + ") = 'T' THEN ''::tsquery ELSE " + tsq + " END"
+	}
+	sql := `WITH r AS (SELECT websearch_to_tsquery('english', ` + text + `) AS en, websearch_to_tsquery('german', ` + text + `) AS de,
+		websearch_to_tsquery('simple', ` + args.Add(head) + `) && to_tsquery('simple', ` + args.Add(prefix) + `) AS pre),
+		w AS (SELECT ` + indexable("r.en") + ` || ` + indexable("r.de") + ` || ` + indexable("r.pre") + ` AS tsq FROM r),
+		q AS (SELECT CASE WHEN numnode(w.tsq) = 0 THEN NULL ELSE w.tsq END AS tsq,
+		lower(` + text + `) AS lq, ` + text + `::text AS t, ` + args.Add(likePattern(q.Q)) + `::text AS pat FROM w)
 		` + strings.Join(branches, "\nUNION ALL\n")
 	rows, err := s.db.Pool.Query(ctx, sql, args...)
 	if err != nil {
@@ -215,7 +246,7 @@ func (s *SearchService) search(ctx context.Context, actor assess.Actor, q assess
 // searchBranch is the query of one kind: its best limit+1 hits (one more tells that there are more).
 func searchBranch(kind assess.SearchType, k searchKind, actor assess.Actor, vis string, q assess.SearchQuery, args *postgres.SQLArgs) string {
 	match := []string{"x.search_vector @@ q.tsq"}
-	if utf8.RuneCountInString(q.Q) >= searchMinTrigram {
+	if searchInPart(q.Q) {
 		for _, col := range k.trigram {
 			match = append(match, col+" ILIKE q.pat")
 		}
@@ -230,7 +261,7 @@ func searchBranch(kind assess.SearchType, k searchKind, actor assess.Actor, vis 
 	// Rank: the words' weight in the text (ts_rank: a title word counts more than a
 	// description's), plus how much of the title the query is (trigram similarity), plus one
 	// for a title or identifier that is the query itself.
-	rank := "ts_rank(x.search_vector, q.tsq) + " + greatest(similar) + " + CASE WHEN " + strings.Join(exact, " OR ") + " THEN 1 ELSE 0 END"
+	rank := "coalesce(ts_rank(x.search_vector, q.tsq), 0) + " + greatest(similar) + " + CASE WHEN " + strings.Join(exact, " OR ") + " THEN 1 ELSE 0 END"
 	visible := func() string {
 		if k.visible != nil {
 			if cond := k.visible(actor, vis, args.Add); cond != "" {
