@@ -39,6 +39,8 @@ var uniqueFields = map[string]struct{ field, noun string }{
 //     an insert naming a missing row → 404 not_found;
 //   - check violation → 422 business_rule_violation;
 //   - the database unreachable, shutting down or over its connection limit → 503;
+//   - a statement cancelled (DB_STATEMENT_TIMEOUT, or our own deadline) → 503, as a request
+//     past REQUEST_TIMEOUT is;
 //   - serialization failure or deadlock (after DB.change's retries) → 503.
 func DBError(err error) error {
 	if err == nil {
@@ -68,6 +70,8 @@ func DBError(err error) error {
 				Details: []assess.Detail{{Code: "check_failed", Message: pgErr.ConstraintName}}}
 		case retryable(err):
 			return errBusy
+		case pgErr.Code == "57014":
+			return errTooLong
 		case unavailableClass(pgErr.Code):
 			return errDatabaseUnavailable
 		}
@@ -86,6 +90,8 @@ var (
 		Message: "Every database connection is busy; try again in a moment."}
 	errDatabaseUnavailable = &assess.Error{Code: assess.ECodeUnavailable,
 		Message: "The database is not available at the moment; try again shortly."}
+	errTooLong = &assess.Error{Code: assess.ECodeUnavailable,
+		Message: "The request took longer than the database allows; try again in a moment, or ask for less at once."}
 )
 
 // retryable reports a serialization failure or a deadlock: running the change again may
@@ -97,8 +103,8 @@ func retryable(err error) bool {
 
 // unavailableClass reports SQLSTATEs that describe the server's condition rather than the
 // request: connection exceptions (08), insufficient resources (53), operator
-// intervention such as an administrator shutdown (57, but not a query cancelled by our
-// own deadline, 57014).
+// intervention such as an administrator shutdown (57; a cancelled statement, 57014, is
+// errTooLong).
 func unavailableClass(code string) bool {
 	switch code[:2] {
 	case "08", "53":

@@ -34,3 +34,21 @@ func TestChangesMapDriverErrors(t *testing.T) {
 	require.ErrorAs(t, err, &e)
 	require.Equal(t, "name", e.Details[0].Field)
 }
+
+// TestStatementTimeoutIsUnavailable: a statement the server cancels at DB_STATEMENT_TIMEOUT
+// (57014) answers 503 service_unavailable — as a request past REQUEST_TIMEOUT does — with a
+// message that says so, not an internal error; a duplicate of a 100,000-requirement standard
+// under load reached it (500 before).
+func TestStatementTimeoutIsUnavailable(t *testing.T) {
+	t.Parallel()
+	db := postgres.New(openPool(t, pgtest.NewDatabase(t)), nil)
+	err := db.ChangeForTest(context.Background(), func(tx pgx.Tx) error {
+		if _, err := tx.Exec(context.Background(), `SET LOCAL statement_timeout = 50`); err != nil {
+			return err
+		}
+		_, err := tx.Exec(context.Background(), `SELECT pg_sleep(5)`)
+		return err
+	})
+	require.Equal(t, assess.ECodeUnavailable, assess.ErrorCode(err), "%v", err)
+	require.Contains(t, err.Error(), "took longer than the database allows")
+}
