@@ -2902,7 +2902,7 @@ export interface paths {
         };
         /**
          * Search every kind of record
-         * @description Finds standards, requirements, entities, projects, assessments, evidence and claims by their words (English and German stemming, the last word also as the start of a word) and, from three characters, by a part of their title or identifier (V1.2.3, 8.1.2). Only records the caller may open are found: each kind needs its view permission, and assessments, evidence and claims also follow the object-level rule of assessments. Hits come grouped by kind, best first; more says a kind has further hits (ask again with that type and a higher limit). Any signed-in caller; an empty q, or one over 200 characters, is 400 validation_failed.
+         * @description Finds standards, requirements, entities, projects, assessments, evidence and claims by their words (English and German stemming, "a phrase", -word, or; the last word also as the start of a word, so V1.2 finds V1.2.3), by a title or identifier that is the query, and, when the query has three letters or digits in a row and excludes no word, by a part of their title or identifier (ehous finds Warehouse). Exclusions alone match no words. Only records the caller may open are found: each kind needs its view permission, and assessments, evidence and claims also follow the object-level rule of assessments. Hits come grouped by kind, best first; more says a kind has further hits (ask again with that type and a higher limit). Any signed-in caller; an empty q, or one over 200 characters, is 400 validation_failed.
          */
         get: operations["search"];
         put?: never;
