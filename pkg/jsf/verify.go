@@ -231,9 +231,9 @@ func (r *Result) resolveKey(f signerFields, opts VerifyOptions) (crypto.PublicKe
 		return verifyCertificatePath(r.Certificates, opts.Roots, opts.CurrentTime)
 	case opts.ResolveKeyFunc == nil:
 		if f.keyID == "" {
-			return nil, fmt.Errorf("%w: the signature names no key and VerifyOptions.ResolveKeyFunc is not set", ErrNoKey)
+			return nil, fmt.Errorf("%w: the signature carries no public key or certificate and names no key", ErrNoKey)
 		}
-		return nil, fmt.Errorf("%w: keyId %q and VerifyOptions.ResolveKeyFunc is not set", ErrNoKey, f.keyID)
+		return nil, fmt.Errorf("%w: the signature names key %q but carries no public key or certificate, and this verifier knows no keys by name", ErrNoKey, f.keyID)
 	default:
 		if pub, err = opts.ResolveKeyFunc(f.keyID); err != nil {
 			return nil, fmt.Errorf("%w: keyId %q: %w", ErrNoKey, f.keyID, err)
