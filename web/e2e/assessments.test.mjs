@@ -276,7 +276,7 @@ journey(
     await assessee.getByRole('heading', { level: 1, name: title }).waitFor()
     const first = requirements[0]
     const firstRow = requirementRow(assessee, first)
-    await firstRow.getByRole('button', { name: 'No evidence linked – open the evidence panel' }).click()
+    await firstRow.getByRole('button', { name: '0 pieces of evidence linked – open the evidence panel' }).click()
     const panel = assessee.getByRole('dialog', { name: `Evidence for ${first.identifier}` })
     await panel.getByText(first.description).waitFor()
     await panel.getByText('No evidence is linked to this requirement yet.').waitFor()

@@ -192,7 +192,7 @@ describe('a page whose permission the user lacks', () => {
 describe('the user menu', () => {
   it('shows the signed-in user and opens their profile', async () => {
     const { wrapper, router } = await mountApp('/')
-    const trigger = wrapper.get('button[aria-label="Account menu of Ada Admin"]')
+    const trigger = wrapper.get('button[aria-label="Ada Admin – account menu"]')
     expect(trigger.text()).toContain('Ada Admin')
     await trigger.trigger('click')
     await vi.waitFor(() => expect(menuItems().map((item) => item.textContent?.trim())).toEqual(['Profile', 'Sign out']))
@@ -205,7 +205,7 @@ describe('the user menu', () => {
   it('signs out and opens sign-in, which confirms it', async () => {
     vi.mocked(signOut).mockResolvedValue()
     const { wrapper, router } = await mountApp('/')
-    await wrapper.get('button[aria-label="Account menu of Ada Admin"]').trigger('click')
+    await wrapper.get('button[aria-label="Ada Admin – account menu"]').trigger('click')
     await vi.waitFor(() => expect(menuItems()).toHaveLength(2))
     menuItems()[1]?.click()
     await vi.waitFor(() => expect(router.currentRoute.value.name).toBe('login'), { timeout: 10_000 })
@@ -213,7 +213,7 @@ describe('the user menu', () => {
     expect(signOut).toHaveBeenCalledTimes(1)
     expect(router.currentRoute.value.fullPath).toBe('/login')
     expect(wrapper.text()).toContain('You have signed out.')
-    expect(wrapper.find('button[aria-label="Account menu of Ada Admin"]').exists()).toBe(false)
+    expect(wrapper.find('button[aria-label="Ada Admin – account menu"]').exists()).toBe(false)
     wrapper.unmount()
   })
 

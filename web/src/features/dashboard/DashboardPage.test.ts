@@ -136,6 +136,8 @@ describe('DashboardPage', () => {
 
   it('offers every chart as a table', async () => {
     const wrapper = await mountPage()
+    // The words beside the switch are no label of its input, so it carries a name of its own.
+    expect(wrapper.get('[data-test="chart-conformance-table-toggle"] input').attributes('aria-label')).toBe('Table instead of the chart')
     await wrapper.get('[data-test="chart-conformance-table-toggle"]').trigger('click')
     await settle()
     const table = wrapper.get('[data-test="chart-conformance-table"]')

@@ -4,6 +4,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { createMemoryHistory, createRouter } from 'vue-router'
 import { createAppI18n } from '../../app/i18n'
 import { usePreferencesStore } from '../../app/preferences'
+import { nameStartsWithLabel } from '../../app/testing'
 import { fetchUser, listUsers, type User } from './api'
 import UsersPage from './UsersPage.vue'
 
@@ -19,13 +20,13 @@ const bob: User = {
   active: true, roles: ['assessor'], version: 3, createdAt: '2026-11-01T10:00:00Z',
 }
 
-async function mountAt(path: string) {
+async function mountAt(path: string, locale: 'en' | 'de' = 'en') {
   const pinia = createPinia()
   setActivePinia(pinia)
-  usePreferencesStore().setLocale('en')
+  usePreferencesStore().setLocale(locale)
   const router = createRouter({ history: createMemoryHistory(), routes: [{ path: '/admin/users', component: UsersPage }] })
   await router.push(path)
-  const wrapper = mount(UsersPage, { attachTo: document.body, global: { plugins: [pinia, router, createAppI18n('en')] } })
+  const wrapper = mount(UsersPage, { attachTo: document.body, global: { plugins: [pinia, router, createAppI18n(locale)] } })
   await flushPromises()
   return wrapper
 }
@@ -43,6 +44,20 @@ describe('UsersPage', () => {
     expect(fetchUser).toHaveBeenCalledWith(bob.id)
     expect(document.body.textContent).toContain('Bob Builder')
     expect(listUsers).toHaveBeenCalled()
+    wrapper.unmount()
+  })
+
+  it.each([
+    ['en', [['Edit', 'Edit user bob'], ['Set password', 'Set password for bob']]],
+    ['de', [['Bearbeiten', 'Bearbeiten: Benutzer bob'], ['Passwort setzen', 'Passwort setzen für bob']]],
+  ] as const)('names each row action beginning with the words it shows, then whose it is (%s)', async (locale, actions) => {
+    vi.mocked(listUsers).mockResolvedValueOnce({ items: [bob], hasMore: false })
+    const wrapper = await mountAt('/admin/users', locale)
+    // "Set the password of bob" did not contain "Set password" as it is shown (WCAG 2.5.3,
+    // Label in Name), nor did "Benutzer bob bearbeiten" begin with "Bearbeiten".
+    const buttons = wrapper.findAll('.el-table__body-wrapper .el-table__row button')
+    expect(buttons.map((b) => [b.text(), b.attributes('aria-label')])).toEqual(actions)
+    for (const button of buttons) expect(nameStartsWithLabel(button.element.textContent ?? '', button.attributes('aria-label'))).toBe(true)
     wrapper.unmount()
   })
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { settle } from '../../app/testing'
+import { nameStartsWithLabel, settle } from '../../app/testing'
 import { fetchPortfolio, type Portfolio } from './api'
 import { PORTFOLIO } from './fixtures'
 import PortfolioPanel from './PortfolioPanel.vue'
@@ -49,6 +49,27 @@ describe('PortfolioPanel', () => {
     const table = wrapper.get('[data-test="portfolio-table"]')
     expect(table.text()).toContain('2 finished')
     expect(table.find('a[href="/entities/en_shop"]').text()).toBe('Shop')
+  })
+
+  it.each([
+    ['en', 'Table instead of the chart', 'Heat map of the portfolio'],
+    ['de', 'Tabelle statt des Diagramms', 'Heatmap des Portfolios'],
+  ] as const)('names its switch and lets the keyboard reach the heat map to scroll it (%s)', async (locale, switchName, mapName) => {
+    vi.mocked(fetchPortfolio).mockResolvedValue(PORTFOLIO)
+    const { wrapper } = await mountWithRouter(PortfolioPanel, PROPS, locale)
+    await settle()
+    // The words beside the switch are no label of its input: it had no name at all.
+    const toggle = wrapper.get('[data-test="portfolio-table-toggle"]')
+    const input = toggle.get('input[role="switch"]')
+    expect(input.attributes('aria-label')).toBe(switchName)
+    expect(nameStartsWithLabel(toggle.element.textContent ?? '', input.attributes('aria-label'))).toBe(true)
+    // The canvas holds nothing focusable, so the scrolling box takes the focus itself.
+    await vi.waitFor(() => expect(wrapper.find('[data-test="portfolio-heatmap"]').exists()).toBe(true), { timeout: 10_000 })
+    const scroll = wrapper.get('[data-test="portfolio-heatmap"] .portfolio-heatmap__scroll')
+    expect(scroll.attributes('tabindex')).toBe('0')
+    expect(scroll.attributes('role')).toBe('region')
+    expect(scroll.attributes('aria-label')).toBe(mapName)
+    wrapper.unmount()
   })
 
   it('pages with the server cursors, back and forth, and starts again when the filters change', async () => {

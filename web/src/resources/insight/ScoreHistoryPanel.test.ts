@@ -31,6 +31,8 @@ describe('ScoreHistoryPanel', () => {
     vi.mocked(fetchScoreHistory).mockResolvedValue(HISTORY)
     const { wrapper } = await mountWithRouter(ScoreHistoryPanel, { entityId: 'en_shop' })
     await settle()
+    // The words beside the switch are no label of its input, so it carries a name of its own.
+    expect(wrapper.get('[data-test="score-history-table-toggle"] input').attributes('aria-label')).toBe('Table instead of the chart')
     await wrapper.get('[data-test="score-history-table-toggle"]').trigger('click')
     await settle()
     const table = wrapper.get('[data-test="score-history-table"]')

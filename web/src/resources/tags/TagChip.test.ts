@@ -9,7 +9,7 @@ describe('TagChip', () => {
     const light = mount(TagChip, { props: { name: 'pci', color: '#FDE68A' } })
     const style = (light.get('[data-test="tag-chip"]').element as HTMLElement).style
     expect(style.backgroundColor).toBe('rgb(253, 230, 138)')
-    expect(style.color).toBe('rgb(17, 24, 39)')
+    expect(style.color).toBe('rgb(0, 0, 0)')
     expect(light.text()).toBe('pci')
     const dark = mount(TagChip, { props: { name: 'gdpr', color: '#1e3a8a' } })
     expect((dark.get('[data-test="tag-chip"]').element as HTMLElement).style.color).toBe('rgb(255, 255, 255)')

@@ -4,6 +4,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { createMemoryHistory, createRouter } from 'vue-router'
 import { createAppI18n } from '../../../app/i18n'
 import { signedInAdmin } from '../../../app/session/fixtures'
+import { nameStartsWithLabel } from '../../../app/testing'
 import { useSessionStore } from '../../../app/session/store'
 import { listRequirements, saveResult } from '../api'
 import { anAssessment, aRequirement } from '../fixtures'
@@ -20,7 +21,13 @@ vi.mock('../api', async (importOriginal) => ({
 
 const LONG = 'This rationale explains in enough words what was checked and which evidence shows the requirement is met today.'
 
-async function mountTab(requirements: AssessmentRequirement[], permissions = ['assessments.view', 'assessments.edit'], rationaleMinWords = 15, at = '/') {
+async function mountTab(
+  requirements: AssessmentRequirement[],
+  permissions = ['assessments.view', 'assessments.edit'],
+  rationaleMinWords = 15,
+  at = '/',
+  locale: 'en' | 'de' = 'en',
+) {
   const pinia = createPinia()
   setActivePinia(pinia)
   useSessionStore().me = { ...signedInAdmin, permissions }
@@ -30,7 +37,7 @@ async function mountTab(requirements: AssessmentRequirement[], permissions = ['a
   const wrapper = mount(RequirementsTab, {
     attachTo: document.body,
     props: { assessment: anAssessment(), readOnly: false, preset: null },
-    global: { plugins: [pinia, router, createAppI18n('en')] },
+    global: { plugins: [pinia, router, createAppI18n(locale)] },
   })
   await flushPromises()
   return wrapper
@@ -214,6 +221,26 @@ describe('RequirementsTab', () => {
     await wrapper.get('[data-test="filter-unanswered"] input').setValue(true)
     expect(treeItems(wrapper).map((item) => item.attributes('data-id'))).not.toContain('a')
     expect(wrapper.text()).toContain('1 of 2')
+  })
+
+  it.each([
+    ['en', ['0 pieces of evidence linked – open the evidence panel', '1 piece of evidence linked – open the evidence panel', '12 pieces of evidence linked – open the evidence panel']],
+    ['de', ['0 Nachweise verknüpft – Nachweise öffnen', '1 Nachweis verknüpft – Nachweise öffnen', '12 Nachweise verknüpft – Nachweise öffnen']],
+  ] as const)('names each evidence button beginning with the count it shows (%s)', async (locale, names) => {
+    const wrapper = await mountTab(
+      [aRequirement('a'), aRequirement('b', { evidenceCount: 1 }), aRequirement('c', { evidenceCount: 12 })],
+      undefined,
+      15,
+      '/',
+      locale,
+    )
+    // The buttons show only a number: "No evidence linked" and "One piece of evidence" named
+    // a "0" and a "1" without saying them (WCAG 2.5.3, Label in Name).
+    const buttons = wrapper.findAll('[data-test="row-evidence"]')
+    expect(buttons.map((b) => b.text())).toEqual(['0', '1', '12'])
+    expect(buttons.map((b) => b.attributes('aria-label'))).toEqual(names)
+    for (const button of buttons) expect(nameStartsWithLabel(button.element.textContent ?? '', button.attributes('aria-label'))).toBe(true)
+    wrapper.unmount()
   })
 
   it('is read-only without the edit permission', async () => {
