@@ -152,6 +152,10 @@ describe('GlobalSearch', () => {
     await settle()
     const input = dialogInput()
     await type(input, 'v1.2')
+    // The input itself is the combobox: el-input drops a role attribute, and aria-expanded on
+    // a plain text box is an attribute it may not have.
+    expect(input.getAttribute('role')).toBe('combobox')
+    expect(input.getAttribute('aria-expanded')).toBe('true')
     const listbox = byId(input.getAttribute('aria-controls'))
     expect(listbox?.getAttribute('role')).toBe('listbox')
     expect(listbox?.getAttribute('aria-label')).toBe('Search results')
