@@ -189,7 +189,7 @@ describe('GlobalSearch', () => {
     expect(button.attributes('title')).toBe(name)
     expect(button.attributes('aria-keyshortcuts')).toBe('Control+K')
     expect(nameStartsWithLabel(button.element.textContent ?? '', name)).toBe(true)
-    // Between 901 and 1,880 px the word is hidden and only the shortcut shows.
+    // Between 901 and 1,999 px the word is hidden and only the shortcut shows.
     expect(labelInName(shortcut, name)).toBe(true)
     expect(button.get('kbd').attributes('aria-hidden')).toBe('true')
   })
