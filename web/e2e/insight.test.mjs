@@ -117,8 +117,14 @@ async function clickHeatmapCell(page, text) {
     const x = box.x + box.width * fx
     const y = box.y + box.height * fy
     await page.mouse.move(x, y)
-    const tip = page.getByText(text, { exact: false })
-    if (await tip.first().isVisible({ timeout: 1_500 }).catch(() => false)) {
+    // waitFor, not isVisible: isVisible answers at once (its timeout is ignored), before the
+    // chart has drawn the tooltip of the cell under the pointer on a busy machine.
+    const tip = page.getByText(text, { exact: false }).first()
+    const shown = await tip.waitFor({ state: 'visible', timeout: 1_500 }).then(
+      () => true,
+      () => false,
+    )
+    if (shown) {
       await page.mouse.click(x, y)
       return
     }
