@@ -292,6 +292,7 @@ func TestServerStartsWithWrongMasterKey(t *testing.T) {
 		res, _ := first.request(t, "GET", "/api/health", "")
 		require.Equal(t, 200, res.StatusCode)
 		require.Contains(t, first.logs.String(), "encryption at rest enabled")
+		first.admin(t)
 	})
 
 	again := startServerOn(t, first.dsn, "MASTER_ENCRYPTION_KEY="+strings.Repeat("2", 64))
@@ -301,6 +302,13 @@ func TestServerStartsWithWrongMasterKey(t *testing.T) {
 		logs := again.logs.String()
 		require.Contains(t, logs, "cannot open some encryption key versions")
 		require.Contains(t, logs, "sign-in is unavailable until the master key is restored")
+	})
+	t.Run("a sign-in says why it cannot start a session instead of setting a cookie nothing accepts", func(t *testing.T) {
+		res, body := again.request(t, "POST", "/api/v1/auth/login", `{"username":"admin","password":"correct horse battery"}`)
+		require.Equal(t, http.StatusServiceUnavailable, res.StatusCode, "%v", body)
+		require.Equal(t, "encryption_key_unavailable", body["error"])
+		require.Contains(t, body["message"], "MASTER_ENCRYPTION_KEY")
+		require.Empty(t, res.Header.Values("Set-Cookie"))
 	})
 }
 

@@ -61,6 +61,9 @@ var docAuthLogin = huma.Operation{OperationID: "login", Summary: "Sign in", Tags
 		"user, wrong password, locked or inactive account — is the same 401."}
 
 func (s *Server) handleAuthLogin(ctx context.Context, in *body[loginInputBody]) (*sessionOutput, error) {
+	if err := s.sessionsAvailable(); err != nil {
+		return nil, err
+	}
 	u, err := s.dep.Identity.Authenticate(ctx, in.Body.Username, in.Body.Password, requestActor(ctx))
 	if err != nil {
 		return nil, err
@@ -96,8 +99,26 @@ func (s *Server) handleMePasswordChange(ctx context.Context, in *body[passwordIn
 	return nil, s.dep.Identity.ChangePassword(ctx, assess.PrincipalFrom(ctx), assess.PasswordChange(in.Body), requestActor(ctx))
 }
 
+// errNoSessionKey answers a sign-in while the server has no key to sign sessions with: the
+// stored secret is encrypted under a key the configured master key cannot open (cmd/server
+// logs it at start). A session started anyway would set a cookie that no request accepts.
+var errNoSessionKey = &assess.Error{Code: assess.ECodeKeyUnavailable,
+	Message: "Sign-in is unavailable: the server cannot read its session-signing secret with the configured " +
+		"MASTER_ENCRYPTION_KEY. An administrator must restore the master key it was stored under, or set JWT_SECRET."}
+
+// sessionsAvailable says whether sessions can be signed (errNoSessionKey when not).
+func (s *Server) sessionsAvailable() error {
+	if len(s.cfg.SessionKey) == 0 {
+		return errNoSessionKey
+	}
+	return nil
+}
+
 // startSession creates a session for u and answers with the cookie and the user.
 func (s *Server) startSession(ctx context.Context, u assess.User) (*sessionOutput, error) {
+	if err := s.sessionsAvailable(); err != nil {
+		return nil, err
+	}
 	sess, err := s.dep.Identity.CreateSession(ctx, u.ID, s.cfg.SessionLifetime, requestActor(ctx))
 	if err != nil {
 		return nil, err
