@@ -1,10 +1,10 @@
 // Accessibility of the main pages, audited by axe-core (the WCAG 2.0 and 2.1 A and AA rules),
 // on the catalogue server (CATALOGUE_BASE_URL), which the other journeys fill with standards,
-// entities, projects and assessments: the sign-in page, then every page of the navigation and
-// the pages of a standard, an entity and an assessment (its timeline too) as its
-// administrator, on a desktop in the light theme and on a phone (390 px) in the dark one. A
-// page passes with no violation axe rates serious or critical (contrast, names, labels,
-// roles); the minor and moderate ones are printed, not failed.
+// entities, projects and assessments: the sign-in, password reset and registration pages, then
+// every page of the navigation and the pages of a standard, an entity and an assessment (its
+// timeline too) as its administrator, on a desktop in the light theme and on a phone (390 px)
+// in the dark one. A page passes with no violation axe rates serious or critical (contrast,
+// names, labels, roles); the minor and moderate ones are printed, not failed.
 //
 // axe-core is evaluated in the page through the browser's protocol, which the server's
 // Content-Security-Policy (no inline scripts) does not govern; the journey still fails on any
@@ -122,12 +122,13 @@ async function auditAll(page, paths) {
 }
 
 journey(
-  'the sign-in page and every main page pass axe-core on a desktop in the light theme',
+  'the pages before sign-in and every main page pass axe-core on a desktop in the light theme',
   async ({ page, context }) => {
     await administratorSession() // a fresh server shows the setup wizard instead
     await page.goto(`${CATALOGUE_BASE_URL}/login`)
     await page.getByRole('button', { name: 'Sign in' }).waitFor()
-    const failing = await audit(page, '/login')
+    const failing = []
+    for (const path of ['/login', '/forgot-password', '/register']) failing.push(...(await audit(page, path)))
     assert.deepEqual(failing, [], `axe-core found serious or critical violations:\n${failing.join('\n')}`)
     const cookie = await asAdministrator(context)
     await auditAll(page, [...PAGES, ...(await recordPaths(cookie))])
