@@ -167,6 +167,18 @@ func TestAttestationImportRoundTrip(t *testing.T) {
 		require.Contains(t, mustJSON(t, m), "url_not_allowed")
 	})
 
+	step(t, "a signed document that verifiers could read two ways is refused, nothing written", func(t *testing.T) {
+		// The sealed document again with its serial number repeated as its last member: encoding/
+		// json reads the second, a strict verifier refuses it and so finds no signature to judge.
+		body := bytes.TrimSpace(doc)
+		require.Equal(t, byte('}'), body[len(body)-1])
+		twice := append(bytes.Clone(body[:len(body)-1]), `,"serialNumber":"urn:uuid:00000000-0000-4000-8000-000000000000"}`...)
+		m := importDoc(t, admin, "", twice, jwks, http.StatusUnprocessableEntity)
+		require.Contains(t, mustJSON(t, m), "ambiguous_json")
+		require.Contains(t, m["message"], "duplicate object key")
+		require.Equal(t, 1, w.count(`SELECT count(*) FROM attestation_imports`))
+	})
+
 	step(t, "the imports are listed with their reports", func(t *testing.T) {
 		list := items(t, admin.get(t, "/api/v1/attestation-imports", http.StatusOK))
 		require.Len(t, list, 1)

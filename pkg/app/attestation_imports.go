@@ -2,8 +2,10 @@ package app
 
 import (
 	"context"
+	"errors"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -78,6 +80,9 @@ func (s *AttestationImports) Import(ctx context.Context, req AttestationImportRe
 			req.Filename = pathBase(u.Path)
 		}
 	}
+	if err := readableOneWay(data); err != nil {
+		return assess.AttestationImport{}, err
+	}
 	plan, err := cyclonedx.ParseAttestation(data)
 	if err != nil {
 		return assess.AttestationImport{}, err
@@ -92,6 +97,43 @@ func (s *AttestationImports) Import(ctx context.Context, req AttestationImportRe
 	sigs := JudgeSignatures(data, plan.Placeholders, trusted)
 	return s.store.ImportAttestation(ctx, assess.NewAttestationImport{Plan: plan, Document: data, Source: source,
 		Filename: clipName(req.Filename), Signatures: sigs, DryRun: req.DryRun}, actor)
+}
+
+// readableOneWay refuses, with 422 and the byte where it was found, a document that the
+// verifier of its signatures (jsf.Parse) does not read: a member name twice in one object
+// (encoding/json, which reads the document for the import, keeps the last; other readers keep
+// the first), invalid UTF-8 or a lone surrogate escape (replaced by some readers, refused by
+// others) and a number beyond a double are ambiguous_json; any other departure from JSON (a
+// byte order mark, data after the document) is invalid_json. Imported, such a document would
+// be kept as one reading while its signatures went unjudged: shown as absent though it
+// carries some.
+func readableOneWay(data []byte) error {
+	_, err := jsf.Parse(data)
+	if err == nil {
+		return nil
+	}
+	var syn *jsf.SyntaxError
+	if !errors.As(err, &syn) {
+		return importProblem("invalid_json", "The file is not a JSON document: "+err.Error()+".")
+	}
+	reason := syn.Err.Error()
+	if syn.Detail != "" {
+		reason += " (" + syn.Detail + ")"
+	}
+	reason += " at byte " + strconv.Itoa(syn.Offset)
+	for _, ambiguous := range []error{jsf.ErrDuplicateKey, jsf.ErrInvalidUTF8, jsf.ErrLoneSurrogate, jsf.ErrNumberRange} {
+		if errors.Is(err, ambiguous) {
+			return importProblem("ambiguous_json", "The document can be read in more than one way, so its signatures cannot be judged: "+
+				reason+". Ask its issuer for strict JSON (RFC 8259 and the JSON Canonicalization Scheme, RFC 8785).")
+		}
+	}
+	return importProblem("invalid_json", "The file is not a JSON document: "+reason+".")
+}
+
+// importProblem is a 422 about the whole document (its JSON pointer "/"), as
+// cyclonedx.ParseAttestation answers.
+func importProblem(code, msg string) error {
+	return &assess.Error{Code: assess.ECodeBusinessRule, Message: msg, Details: []assess.Detail{{Field: "/", Code: code, Message: msg}}}
 }
 
 // trustedKeys reads the JWKS an importer vouches for; not one is 422 on field jwks.

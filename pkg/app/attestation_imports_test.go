@@ -97,6 +97,38 @@ func TestImportRefusesForeignKeysThatAreNotAKeySet(t *testing.T) {
 	requireCode(t, err, assess.ECodeUnavailable)
 }
 
+// TestImportRefusesDocumentsReadTwoWays: a document the signature verifier does not read is
+// refused before anything is read or written (the store is nil: reaching it would panic) —
+// 422 ambiguous_json where readers would disagree, invalid_json where it is not JSON —
+// naming the byte; the same document written strictly goes on to the schema check.
+func TestImportRefusesDocumentsReadTwoWays(t *testing.T) {
+	imports := app.NewAttestationImports(nil, keySet(`{"keys":[]}`), nil, 0)
+	const head = `{"bomFormat":"CycloneDX","specVersion":"1.6","version":1,"declarations":{"attestations":[{"summary":`
+	for _, c := range []struct{ doc, code, says string }{
+		{head + `"a"}]},"version":2}`, "ambiguous_json", "duplicate object key"},
+		{head + `"a","summary":"b"}]}}`, "ambiguous_json", "duplicate object key"},
+		{head + `"\ud800"}]}}`, "ambiguous_json", "lone surrogate"},
+		{head + "\"\xff\"}]}}", "ambiguous_json", "invalid UTF-8"},
+		{head + `"a"}]},"x":1e400}`, "ambiguous_json", "finite"},
+		{"\ufeff" + head + `"a"}]}}`, "invalid_json", "at byte 0"},
+		{head + `"a"}]}} {}`, "invalid_json", "data after"},
+	} {
+		_, err := imports.Import(context.Background(), app.AttestationImportRequest{Document: []byte(c.doc)}, assess.SystemActor)
+		var e *assess.Error
+		require.ErrorAs(t, err, &e, c.doc)
+		require.Equal(t, assess.ECodeBusinessRule, e.Code, c.doc)
+		require.Len(t, e.Details, 1)
+		require.Equal(t, c.code, e.Details[0].Code, c.doc)
+		require.Equal(t, "/", e.Details[0].Field)
+		require.Contains(t, e.Message, c.says, c.doc)
+		require.Contains(t, e.Message, "at byte", c.doc)
+	}
+	_, err := imports.Import(context.Background(), app.AttestationImportRequest{Document: []byte(head + `7}]}}`)}, assess.SystemActor)
+	var e *assess.Error
+	require.ErrorAs(t, err, &e)
+	require.Equal(t, "schema_invalid", e.Details[0].Code, "strict JSON goes on to the schema check")
+}
+
 // BenchmarkAttestationImport measures importing the specification's example attestation
 // (schema check, reading, signature verdict and the one transaction that writes 12 records),
 // each iteration a new serial number; and the dry run of the same (rolled back).
