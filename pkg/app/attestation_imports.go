@@ -1,8 +1,10 @@
 package app
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"net/url"
 	"slices"
 	"strconv"
@@ -113,7 +115,14 @@ func readableOneWay(data []byte) error {
 		return nil
 	}
 	var syn *jsf.SyntaxError
-	if !errors.As(err, &syn) {
+	switch {
+	case len(bytes.TrimSpace(data)) == 0:
+		return importProblem("invalid_json", "The file is empty.")
+	case bytes.HasPrefix(data, []byte("\xef\xbb\xbf")):
+		return importProblem("invalid_json", "The file begins with a byte order mark (EF BB BF), which JSON does not allow: save it as UTF-8 without one.")
+	case errors.Is(err, jsf.ErrTooDeep):
+		return importProblem("invalid_json", fmt.Sprintf("The document nests arrays and objects more than %d levels deep.", jsf.MaxDepth))
+	case !errors.As(err, &syn):
 		return importProblem("invalid_json", "The file is not a JSON document: "+err.Error()+".")
 	}
 	reason := syn.Err.Error()

@@ -206,6 +206,24 @@ func TestParseSaysAFileOfAnotherKindIsNotCycloneDX(t *testing.T) {
 	}
 }
 
+// TestParseReadsAStandardSavedWithAByteOrderMark: editors on Windows save UTF-8 with a byte
+// order mark, which RFC 8259 lets a parser ignore; a standard (unsigned) imports as without.
+func TestParseReadsAStandardSavedWithAByteOrderMark(t *testing.T) {
+	const doc = `{"bomFormat":"CycloneDX","specVersion":"1.6","definitions":{"standards":[{"bom-ref":"s","name":"Demo","version":"1",
+	"requirements":[{"bom-ref":"a","identifier":"A","title":"Ä"}]}]}}`
+	plain, err := Parse([]byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	marked, err := Parse(append([]byte("\xef\xbb\xbf"), doc...))
+	if err != nil {
+		t.Fatalf("with a byte order mark: %v", err)
+	}
+	if !equalJSON(plain, marked) {
+		t.Errorf("with a byte order mark %+v, without %+v", marked, plain)
+	}
+}
+
 func TestRepairs(t *testing.T) {
 	doc := `{"bomFormat":"CycloneDX","specVersion":"1.6","definitions":{"standards":[{"bom-ref":"s","name":"Demo (D) Standard","version":"1",
 	"requirements":[{"bom-ref":"c","identifier":"C","parent":"a"},{"bom-ref":"a","title":"A"},{"bom-ref":"a","title":"A again"},{"bom-ref":"x","identifier":"X","parent":"gone"}],

@@ -84,6 +84,9 @@ func documentProblem(field, code, msg string) error {
 // unsupported_spec_version, schema_invalid (up to assess.MaxImportProblems of them),
 // no_standards, or the codes of Validate.
 func Parse(data []byte) ([]assess.StandardImport, error) {
+	// A byte order mark, as editors on Windows write, is ignored (RFC 8259 section 8.1 lets a
+	// parser): a standard is not signed, so nothing depends on its exact bytes.
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	raw, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
 	if err != nil {
 		// An upload of any other kind of file (text, CSV, a PDF) ends here: say what it is not
