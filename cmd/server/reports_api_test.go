@@ -76,6 +76,18 @@ func TestReportsAPI(t *testing.T) {
 		}
 	})
 
+	step(t, "an emoji in a name renders, and every report after it too", func(t *testing.T) {
+		// The PDF library panicked on characters beyond U+FFFF, and the render slot the panic
+		// skipped releasing stayed taken: every later report waited for it and answered 503.
+		ts.sqlExec(t, `UPDATE users SET display_name = 'Дмитрий 🚀 Иванов' WHERE id = $1`, bea.ID)
+		for range 3 {
+			status, _, pdf := get(annC, "/api/v1/assessments/"+aid+"/report.pdf")
+			require.Equal(t, http.StatusOK, status, string(pdf))
+			require.Contains(t, strings.Join(reporttest.Text(t, pdf), "\n"), "Дмитрий \uFFFD Иванов")
+		}
+		ts.sqlExec(t, `UPDATE users SET display_name = 'Дмитрий Иванов' WHERE id = $1`, bea.ID)
+	})
+
 	step(t, "export.pdf is required; an outsider and bad ids get 404 in the envelope", func(t *testing.T) {
 		beaC.fails(t, http.MethodGet, "/api/v1/assessments/"+aid+"/report.pdf", nil, http.StatusForbidden, "permission_denied")
 		ozC.fails(t, http.MethodGet, "/api/v1/assessments/"+aid+"/report.pdf", nil, http.StatusNotFound, "not_found")

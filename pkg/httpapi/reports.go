@@ -60,8 +60,8 @@ func (s *Server) pdfOutput(ctx context.Context, r assess.Report, kind string) (*
 	case <-ctx.Done():
 		return nil, &assess.Error{Code: assess.ECodeUnavailable, Message: "Other reports are being generated; try again in a moment."}
 	}
+	defer func() { <-s.renders }()
 	pdf, err := report.Render(r)
-	<-s.renders
 	if err != nil {
 		return nil, err
 	}

@@ -113,7 +113,7 @@ func (d *doc) integrity() {
 		d.command("or upload it at " + base + "/attestations/verify")
 		return
 	}
-	d.hashField("Content SHA-256", ContentSHA256(r))
+	d.hashField("Content SHA-256", d.contentHash)
 	d.add(text.NewAutoRow("Of this report's content (its data in JSON, without the time of generation): it identifies "+
 		"this edition and changes with any result, rationale, claim or evidence. An assessment report is not signed.", indented(small(), 45)))
 	d.hashField("Platform key", key)

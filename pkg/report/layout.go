@@ -34,9 +34,10 @@ var resultColors = map[string]*props.Color{
 
 // doc is a report being laid out: the document, the data, and the pagination so far.
 type doc struct {
-	m     core.Maroto
-	r     assess.Report
-	pager *pager
+	m           core.Maroto
+	r           assess.Report // its text drawable (drawable)
+	contentHash string        // ContentSHA256 of the report as given
+	pager       *pager
 }
 
 // add places rows on the document.

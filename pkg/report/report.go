@@ -67,9 +67,17 @@ func Write(w io.Writer, r assess.Report) error {
 // Render lays out the report r and returns the PDF: the document's own buffer, which the
 // caller writes out without copying it. maroto cannot stream: the layout and the PDF are
 // held until written (docs/performance.md measures it).
-func Render(r assess.Report) ([]byte, error) {
+//
+// A panic of the PDF library (it has had them on text it could not draw) is returned as an
+// error, so that one report cannot take the caller's state with it.
+func Render(r assess.Report) (pdf []byte, err error) {
 	renderMu.Lock()
 	defer renderMu.Unlock()
+	defer func() {
+		if p := recover(); p != nil {
+			pdf, err = nil, fmt.Errorf("render the report: the PDF library failed: %v", p)
+		}
+	}()
 	m, err := layout(r)
 	if err != nil {
 		return nil, err
@@ -89,6 +97,8 @@ func Render(r assess.Report) ([]byte, error) {
 // 40 MiB and more than doubled the peak memory of a render; uncompressed, that report is
 // about 2 MiB instead of 0.2 MiB, and renders in half the time (docs/performance.md).
 func layout(r assess.Report) (core.Maroto, error) {
+	contentHash := ContentSHA256(r)
+	r = drawable(r)
 	faces, err := fonts()
 	if err != nil {
 		return nil, fmt.Errorf("load the report fonts: %w", err)
@@ -104,7 +114,7 @@ func layout(r assess.Report) (core.Maroto, error) {
 	if err := m.RegisterFooter(footer(r)...); err != nil {
 		return nil, err
 	}
-	d := &doc{m: m, r: r, pager: newPager(cfg, footerHeight)}
+	d := &doc{m: m, r: r, contentHash: contentHash, pager: newPager(cfg, footerHeight)}
 	d.cover()
 	d.contents()
 	d.summary()

@@ -212,3 +212,25 @@ func TestContentSHA256(t *testing.T) {
 	require.NotEqual(t, report.ContentSHA256(a), report.ContentSHA256(b))
 	require.Len(t, report.ContentSHA256(a), 64)
 }
+
+// TestReportOfTextBeyondTheBasicPlane: an emoji or another character beyond U+FFFF in any
+// text (the PDF library's font tables stop there, and it panicked) is drawn as U+FFFD; the
+// rest of the text is kept, the content hash is of the text as given, and the caller's
+// report is not changed.
+func TestReportOfTextBeyondTheBasicPlane(t *testing.T) {
+	t.Parallel()
+	r := sampleReport(4)
+	r.Title = "Launch review 🚀 " + latinName
+	r.ProjectName = "𝔐𝔞𝔱𝔥 project"
+	r.Assessees = []string{"Ann 😀 Lee"}
+	r.Requirements[1].Rationale = "Checked 👍 on every endpoint with the team, logs kept and reviewed by two people."
+	plain := sampleReport(4)
+	pages := reporttest.Text(t, render(t, r))
+	all := strings.Join(pages, "\n")
+	require.Contains(t, all, "Launch review \uFFFD "+latinName)
+	require.Contains(t, all, "Ann \uFFFD Lee")
+	require.Contains(t, all, "Checked \uFFFD on every endpoint")
+	require.NotEqual(t, report.ContentSHA256(plain), report.ContentSHA256(r))
+	require.Contains(t, all, report.ContentSHA256(r), "the hash printed is of the text as given")
+	require.Equal(t, "Ann 😀 Lee", r.Assessees[0], "the caller's report is unchanged")
+}

@@ -5,9 +5,11 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/assay-dev/assay/pkg/assess"
 )
@@ -121,4 +123,88 @@ func ContentSHA256(r assess.Report) string {
 		return ""
 	}
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+// drawable is a copy of r whose text the PDF library can draw: its font tables index the
+// Basic Multilingual Plane only, and a character beyond it (an emoji, a rare CJK ideograph,
+// a mathematical letter) made it panic. Each becomes U+FFFD, the replacement character,
+// which DejaVu Sans draws. r itself is left as it is (its slices are not shared with the
+// copy), so that ContentSHA256 is taken of the real text.
+func drawable(r assess.Report) assess.Report {
+	out := reflect.New(reflect.TypeFor[assess.Report]()).Elem()
+	out.Set(cleanCopy(reflect.ValueOf(r)))
+	return out.Interface().(assess.Report)
+}
+
+// cleanCopy copies v deeply (strings, structs, pointers, slices, arrays and maps), with
+// every string's characters beyond the Basic Multilingual Plane replaced by U+FFFD.
+func cleanCopy(v reflect.Value) reflect.Value {
+	switch v.Kind() {
+	case reflect.String:
+		out := reflect.New(v.Type()).Elem()
+		out.SetString(inPlane(v.String()))
+		return out
+	case reflect.Pointer:
+		if v.IsNil() {
+			return v
+		}
+		out := reflect.New(v.Type().Elem())
+		out.Elem().Set(cleanCopy(v.Elem()))
+		return out
+	case reflect.Struct:
+		out := reflect.New(v.Type()).Elem()
+		out.Set(v) // unexported fields (time.Time's) as they are
+		for i := range v.NumField() {
+			if f := out.Field(i); f.CanSet() {
+				f.Set(cleanCopy(v.Field(i)))
+			}
+		}
+		return out
+	case reflect.Slice:
+		if v.IsNil() {
+			return v
+		}
+		out := reflect.MakeSlice(v.Type(), v.Len(), v.Len())
+		for i := range v.Len() {
+			out.Index(i).Set(cleanCopy(v.Index(i)))
+		}
+		return out
+	case reflect.Array:
+		out := reflect.New(v.Type()).Elem()
+		for i := range v.Len() {
+			out.Index(i).Set(cleanCopy(v.Index(i)))
+		}
+		return out
+	case reflect.Map:
+		if v.IsNil() {
+			return v
+		}
+		out := reflect.MakeMapWithSize(v.Type(), v.Len())
+		for it := v.MapRange(); it.Next(); {
+			out.SetMapIndex(cleanCopy(it.Key()), cleanCopy(it.Value()))
+		}
+		return out
+	default:
+		return v
+	}
+}
+
+// inPlane replaces each character of s beyond U+FFFF (and each invalid byte) with U+FFFD.
+func inPlane(s string) string {
+	clean := true
+	for _, r := range s {
+		if r > 0xFFFF || r == utf8.RuneError {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		if r > 0xFFFF {
+			return utf8.RuneError
+		}
+		return r
+	}, strings.ToValidUTF8(s, string(utf8.RuneError)))
 }
