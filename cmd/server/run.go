@@ -81,6 +81,7 @@ func run(ctx context.Context, opts options) error {
 	if err := boot.LoadKeys(ctx, store, cfg, log); err != nil {
 		return err
 	}
+	boot.WarnAppURL(ctx, cfg, log)
 	files, storageHealth, err := boot.Attachments(ctx, store, cfg, log)
 	if err != nil {
 		return err

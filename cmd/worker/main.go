@@ -68,6 +68,7 @@ func runWorker(ctx context.Context, opts options) error {
 	if err := boot.LoadKeys(ctx, store, cfg, log); err != nil {
 		return err
 	}
+	boot.WarnAppURL(ctx, cfg, log)
 	files, _, err := boot.Attachments(ctx, store, cfg, log)
 	if err != nil {
 		return err

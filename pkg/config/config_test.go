@@ -11,6 +11,21 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// TestAppURLFollowsThePort: unset, APP_URL is this server on this machine at its PORT (it
+// was the web development server's address, which then went into signed attestations);
+// set, it is taken as given.
+func TestAppURLFollowsThePort(t *testing.T) {
+	t.Parallel()
+	c, err := FromEnviron([]string{"PORT=8080"})
+	require.NoError(t, err)
+	require.Equal(t, "http://localhost:8080", c.AppURL)
+	require.False(t, c.IsSet("APP_URL"))
+	c, err = FromEnviron([]string{"PORT=8080", "APP_URL=https://assay.example.com"})
+	require.NoError(t, err)
+	require.Equal(t, "https://assay.example.com", c.AppURL)
+	require.True(t, c.IsSet("APP_URL"))
+}
+
 func TestFromEnvironDefaults(t *testing.T) {
 	t.Parallel()
 
@@ -22,7 +37,7 @@ func TestFromEnvironDefaults(t *testing.T) {
 		Port:                  3001,
 		LogLevel:              slog.LevelInfo,
 		CORSOrigins:           []string{"http://localhost:5173"},
-		AppURL:                "http://localhost:5173",
+		AppURL:                "http://localhost:3001",
 		TrustProxyHops:        0,
 		ShutdownTimeout:       30 * time.Second,
 		APIMaxBodyBytes:       1048576,

@@ -62,6 +62,12 @@ func (l *loader) loadGeneral(c *Config) {
 	c.Port = l.integer("PORT", 1, 65535, "")
 	c.LogLevel = logLevels[l.enum("LOG_LEVEL", "error", "warn", "info", "debug")]
 	c.CORSOrigins = l.origins("CORS_ORIGIN")
+	// Unset, APP_URL is this server on this machine: links then work for a local run, and
+	// boot warns that it is not an address anyone else reaches (it is written into signed
+	// attestations, which cannot be corrected afterwards).
+	if !l.failed("PORT") {
+		l.v.SetDefault("APP_URL", "http://localhost:"+strconv.Itoa(c.Port))
+	}
 	c.AppURL = l.absoluteURL("APP_URL")
 	c.TrustProxyHops = l.integer("TRUST_PROXY_HOPS", 0, unbounded, "")
 	c.ShutdownTimeout = l.msDuration("SHUTDOWN_TIMEOUT")

@@ -24,7 +24,8 @@ const redacted = "<redacted>"
 
 // variables lists every variable the service reads, in the order of docs/configuration.md.
 // Settings reports them in this order. RUN_WORKERS and DB_MAX_CONNS have no fixed
-// default: they follow DATABASE_PROVIDER (DB_MAX_CONNS also the CPUs, EmbeddedMaxConns).
+// default: they follow DATABASE_PROVIDER (DB_MAX_CONNS also the CPUs, EmbeddedMaxConns);
+// APP_URL follows PORT.
 var variables = []variable{
 	// General.
 	{name: "NODE_ENV", def: "development"},
@@ -32,7 +33,7 @@ var variables = []variable{
 	{name: "BIND_ADDRESS"},
 	{name: "LOG_LEVEL", def: "info"},
 	{name: "CORS_ORIGIN", def: "http://localhost:5173"},
-	{name: "APP_URL", def: "http://localhost:5173"},
+	{name: "APP_URL"}, // http://localhost:$PORT (loadGeneral)
 	{name: "TRUST_PROXY_HOPS", def: "0"},
 	{name: "SHUTDOWN_TIMEOUT", def: "30s"},
 	{name: "API_MAX_BODY_BYTES", def: "1048576"},

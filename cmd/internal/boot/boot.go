@@ -137,6 +137,17 @@ func LoadKeys(ctx context.Context, store *postgres.DB, cfg *config.Config, log *
 	return nil
 }
 
+// WarnAppURL warns when APP_URL is not set: the links in e-mails and chat messages and the
+// URLs written into signed attestations (the issuer's key set, evidence links) then name
+// this machine's loopback address, which nobody else reaches and a signature keeps for good.
+func WarnAppURL(ctx context.Context, cfg *config.Config, log *slog.Logger) {
+	if cfg.IsSet("APP_URL") {
+		return
+	}
+	log.WarnContext(ctx, "APP_URL is not set: links in e-mails and the URLs written into signed attestations use "+cfg.AppURL+
+		", which only this machine reaches; set APP_URL to the address users open (docs/configuration.md)", slog.String("app_url", cfg.AppURL))
+}
+
 func firstOf(tracers []pgx.QueryTracer) pgx.QueryTracer {
 	if len(tracers) == 0 {
 		return nil
