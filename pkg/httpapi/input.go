@@ -20,7 +20,9 @@ import (
 )
 
 // The input boundary. Every text the service takes in ends up in PostgreSQL, which refuses
-// the NUL character, and in JSON and logs, which need valid UTF-8. Rather than each
+// the NUL character, and in JSON and logs, which need valid UTF-8; and in front of people,
+// where a direction override (U+202D, U+202E) makes text read other than it is stored
+// (a Trojan Source spoof, "report \u202egnp.exe" shown as "report exe.png"). Rather than each
 // handler checking each field, checkInput refuses both once, before any handler or store
 // sees the request: in the path, the query (names and values, which must also be
 // correctly percent-encoded), the headers the service reads, and JSON bodies (string
@@ -46,6 +48,7 @@ const (
 	codeNULCharacter  = "nul_character"
 	codeInvalidUTF8   = "invalid_utf8"
 	codeInvalidEscape = "invalid_escape"
+	codeBidiOverride  = "bidi_override"
 )
 
 // checkInput is the input boundary middleware.
@@ -79,7 +82,7 @@ func malformedText(r *http.Request, details []assess.Detail) *Error {
 		details = details[:maxTextDetails]
 	}
 	return &Error{status: http.StatusBadRequest, Code: assess.ECodeValidation,
-		Message:   "The request contains malformed text: a NUL character, invalid UTF-8 or a broken percent-escape. See the details for where.",
+		Message:   "The request contains malformed text: a NUL character, invalid UTF-8, a broken percent-escape or a direction override (U+202D, U+202E). See the details for where.",
 		RequestID: logging.RequestID(r.Context()), Details: details}
 }
 
@@ -138,6 +141,11 @@ func textProblem(s string) (code, message string) {
 		return codeNULCharacter, "must not contain the NUL character (\\u0000)"
 	case !utf8.ValidString(s):
 		return codeInvalidUTF8, "must be valid UTF-8 text"
+	case strings.ContainsAny(s, "\u202d\u202e"):
+		// The direction overrides show the characters after them in another order than they
+		// are stored: "report \u202egnp.exe" reads as "report exe.png". Right-to-left text
+		// needs none of them (marks, embeddings and isolates pass).
+		return codeBidiOverride, "must not contain a direction override (U+202D or U+202E), which shows text in another order than it is stored"
 	}
 	return "", ""
 }

@@ -29,6 +29,9 @@ func TestJSONProblemsNameTheField(t *testing.T) {
 		{"every bad field is named", `{"a":"\u0000","b":"\u0000"}`,
 			[]assess.Detail{{Field: "a", Code: codeNULCharacter}, {Field: "b", Code: codeNULCharacter}}},
 		{"a syntax error ends the walk", `{"a":"\u0000",`, []assess.Detail{{Field: "a", Code: codeNULCharacter}}},
+		{"a right-to-left override, escaped", `{"name":"report \u202egnp.exe"}`, []assess.Detail{{Field: "name", Code: codeBidiOverride}}},
+		{"a left-to-right override, raw", "{\"rationale\":\"a \u202d b\"}", []assess.Detail{{Field: "rationale", Code: codeBidiOverride}}},
+		{"right-to-left text, marks and isolates pass", "{\"name\":\"\u05e9\u05dc\u05d5\u05dd \u200f \u2067abc\u2069 \u202bx\u202c\"}", nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			require.Equal(t, c.want, withoutMessages(jsonProblems([]byte(c.body))))
@@ -48,6 +51,7 @@ func TestQueryProblemsNameTheParameter(t *testing.T) {
 		{"NUL in a name", "a%00b=1", []assess.Detail{{Field: "a\uFFFDb", Code: codeNULCharacter}}},
 		{"a broken escape in a value", "q=%ZZ", []assess.Detail{{Field: "q", Code: codeInvalidEscape}}},
 		{"a broken escape in a name", "%G1=x", []assess.Detail{{Field: "%G1", Code: codeInvalidEscape}}},
+		{"a right-to-left override in a value", "q=%E2%80%AEabc", []assess.Detail{{Field: "q", Code: codeBidiOverride}}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			require.Equal(t, c.want, withoutMessages(queryProblems(c.query)))
