@@ -342,6 +342,7 @@ func TestHeldSigningKeysAPI(t *testing.T) {
 		return map[string]any{"kind": "digital", "digital": map[string]any{"heldKeyId": keyID, "password": password}}
 	}
 
+	require.Equal(t, true, annC.get(t, "/api/v1/me/signing-keys", http.StatusOK)["heldKeysAvailable"], "the list says that a key can be held")
 	k := annC.post(t, "/api/v1/me/signing-keys/generate", map[string]any{"label": "Office key", "algorithm": "Ed25519"}, http.StatusCreated)
 	keyID := k["id"].(string)
 	require.Equal(t, true, k["held"])
@@ -384,6 +385,7 @@ func TestHeldSigningKeysAPI(t *testing.T) {
 
 	plain := startServer(t)
 	_, c := plain.newUserNamed(t, "ann", assess.RoleAssessor)
+	require.Equal(t, false, c.get(t, "/api/v1/me/signing-keys", http.StatusOK)["heldKeysAvailable"], "a client offers no generation that would fail")
 	c.fails(t, http.MethodPost, "/api/v1/me/signing-keys/generate", map[string]any{"label": "Office", "algorithm": "ES256"},
 		http.StatusConflict, "conflict")
 }

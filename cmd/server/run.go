@@ -155,7 +155,9 @@ func run(ctx context.Context, opts options) error {
 	if starterFS == nil {
 		starterFS = starter.Files()
 	}
+	starterBuiltIn := true
 	if n, of := starterDocumentsPresent(starterFS), len(starter.Manifest()); n < of {
+		starterBuiltIn = false
 		log.InfoContext(ctx, "the starter standards are not all built into this binary: the setup wizard imports the others "+
 			"from the standards feed (scripts/fetch-starter-standards.sh before the build puts them in)", "built_in", n, "of", of)
 	}
@@ -173,6 +175,7 @@ func run(ctx context.Context, opts options) error {
 		SessionKey: sessionKey, SessionLifetime: cfg.JWTExpiry, SecureCookie: cfg.SecureCookie, RegistrationMode: string(cfg.RegistrationMode),
 		AppOrigins:              append([]string{originOf(cfg.AppURL)}, cfg.CORSOrigins...),
 		StandardsImportMaxBytes: cfg.StandardsImportMaxBytes, ResponseCacheBytes: cfg.ResponseCacheMaxBytes,
+		StarterStandardsBuiltIn: starterBuiltIn, HoldsSigningKeys: !store.Keyring().Passthrough(),
 	}, deps)
 	return serve(ctx, cfg, opts, log, api, started)
 }

@@ -346,6 +346,7 @@ func TestStarterStandardsOffline(t *testing.T) {
 	admin := ts.admin(t)
 
 	step(t, "the starter set imports with no network", func(t *testing.T) {
+		require.Equal(t, true, admin.get(t, "/api/v1/setup/status", 200)["starterStandardsBuiltIn"], "the wizard may promise it")
 		body := admin.post(t, "/api/v1/standards/starter", nil, 201)
 		require.Equal(t, float64(4), body["created"])
 		var got []string
@@ -378,7 +379,9 @@ func TestStarterStandardsOffline(t *testing.T) {
 	})
 	t.Run("without the documents built in, the starter set needs the feed", func(t *testing.T) {
 		ts := startStarterServer(t, fstest.MapFS{}, env...)
-		body := ts.admin(t).fails(t, "POST", "/api/v1/standards/starter", nil, 422, "business_rule_violation")
+		admin := ts.admin(t)
+		require.Equal(t, false, admin.get(t, "/api/v1/setup/status", 200)["starterStandardsBuiltIn"], "the wizard promises no import without the network")
+		body := admin.fails(t, "POST", "/api/v1/standards/starter", nil, 422, "business_rule_violation")
 		require.Equal(t, unreachable, body["message"])
 		require.Equal(t, "feed_unreachable", detailCode(t, body))
 		require.Equal(t, [3]int{}, countStandards(t, ts))

@@ -137,13 +137,16 @@ type Attestation struct {
 	SealedAt        *time.Time       `json:"sealedAt"`
 	SealKeyID       string           `json:"sealKeyId,omitempty" doc:"RFC 7638 thumbprint of the platform key that sealed it"`
 	ValidUntil      string           `json:"validUntil,omitempty" doc:"YYYY-MM-DD: the earliest valid-until day of the evidence it cites"`
-	RescindedAt     *time.Time       `json:"rescindedAt"`
-	RescindReason   string           `json:"rescindReason,omitempty"`
-	Imported        *ImportedFrom    `json:"imported,omitempty" doc:"Set for an attestation imported from a document made elsewhere (state imported)"`
-	CreatedBy       UserRef          `json:"createdBy"`
-	Version         int64            `json:"version"`
-	CreatedAt       time.Time        `json:"createdAt"`
-	UpdatedAt       time.Time        `json:"updatedAt"`
+	// ProjectedValidUntil lets a draft show the validity it will have: validUntil is fixed
+	// only when the statement freezes, from the evidence the chosen claims cite then.
+	ProjectedValidUntil string        `json:"projectedValidUntil,omitempty" doc:"Draft only, YYYY-MM-DD: the validUntil the statement would get if frozen now (the earliest valid-until day of the evidence its claims cite); absent when none expires"`
+	RescindedAt         *time.Time    `json:"rescindedAt"`
+	RescindReason       string        `json:"rescindReason,omitempty"`
+	Imported            *ImportedFrom `json:"imported,omitempty" doc:"Set for an attestation imported from a document made elsewhere (state imported)"`
+	CreatedBy           UserRef       `json:"createdBy"`
+	Version             int64         `json:"version"`
+	CreatedAt           time.Time     `json:"createdAt"`
+	UpdatedAt           time.Time     `json:"updatedAt"`
 }
 
 // Signatory is a slot of an attestation's affirmation: a title (the signatory's role) and

@@ -426,9 +426,16 @@ var docSigningKeyList = huma.Operation{OperationID: "listSigningKeys", Summary: 
 	Description: "The public keys one has signed attestations with (recorded when a digital signature is accepted) or added. " +
 		"Private keys never reach the service."}
 
-func (s *Server) handleSigningKeyList(ctx context.Context, _ *struct{}) (*body[assess.SigningKeyList], error) {
+// SigningKeyList is one's signing keys, newest first, and whether the service can hold
+// one for its user, so that a client offers generating one only when it works.
+type SigningKeyList struct {
+	Items             []assess.SigningKey `json:"items"`
+	HeldKeysAvailable bool                `json:"heldKeysAvailable" doc:"true when the service can generate and hold a signing key (encryption at rest is on); false: POST /api/v1/me/signing-keys/generate answers 409 encryption_required"`
+}
+
+func (s *Server) handleSigningKeyList(ctx context.Context, _ *struct{}) (*body[SigningKeyList], error) {
 	l, err := s.dep.Attestations.FindSigningKeys(ctx, requestActor(ctx))
-	return reply(l), err
+	return reply(SigningKeyList{Items: l.Items, HeldKeysAvailable: s.cfg.HoldsSigningKeys}), err
 }
 
 var docSigningKeyAdd = huma.Operation{OperationID: "addSigningKey", Summary: "Add a public signing key", Tags: tagAttestations,

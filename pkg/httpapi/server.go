@@ -31,6 +31,12 @@ type Config struct {
 	RequestTimeout    time.Duration // deadline of every API request but uploads, and the longest an upload may send nothing (REQUEST_TIMEOUT); 0: none
 	StorageProvider   string        // "database" or "s3": what health reports under storage
 	PasswordMinLength int           // shown to the setup wizard
+	// StarterStandardsBuiltIn is true when every starter standard is built into the binary,
+	// so that importing them needs no network (the setup wizard says so only then).
+	StarterStandardsBuiltIn bool
+	// HoldsSigningKeys is true when the service can hold signing keys for its users:
+	// encryption at rest is on (MASTER_ENCRYPTION_KEY). Without it, generating one is 409.
+	HoldsSigningKeys bool
 	// SessionKey signs session cookies (JWT_SECRET or the generated secret).
 	SessionKey []byte
 	// SessionLifetime is JWT_EXPIRY.

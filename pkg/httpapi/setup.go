@@ -17,6 +17,9 @@ type SetupStatus struct {
 	SetupURL          string `json:"setupUrl" doc:"Where the setup wizard lives in the web application"`
 	PasswordMinLength int    `json:"passwordMinLength" doc:"Minimum password length the service accepts"`
 	UploadMaxFileSize int64  `json:"uploadMaxFileSize" doc:"Largest file the service accepts in one upload (evidence attachments), in bytes (UPLOAD_MAX_FILE_SIZE): a client can refuse a larger file before sending it"`
+	// StarterStandardsBuiltIn lets the wizard promise an import without the network only
+	// when the binary can keep that promise.
+	StarterStandardsBuiltIn bool `json:"starterStandardsBuiltIn" doc:"true when the starter standards are built into this server, so importing them (POST /api/v1/standards/starter) needs no network; false: they are downloaded from the standards feed"`
 }
 
 type setupStatusOutput struct {
@@ -35,7 +38,7 @@ func (s *Server) handleSetupStatus(ctx context.Context, _ *struct{}) (*setupStat
 	}
 	return &setupStatusOutput{CacheControl: "no-store", Body: SetupStatus{
 		SetupComplete: done, SetupURL: "/setup", PasswordMinLength: s.cfg.PasswordMinLength,
-		UploadMaxFileSize: s.cfg.UploadMaxBytes,
+		UploadMaxFileSize: s.cfg.UploadMaxBytes, StarterStandardsBuiltIn: s.cfg.StarterStandardsBuiltIn,
 	}}, nil
 }
 

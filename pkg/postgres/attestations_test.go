@@ -247,6 +247,43 @@ func TestAttestationLifecycle(t *testing.T) {
 	require.Equal(t, "The scan was of the wrong host.", r.Rescinded.Reason)
 }
 
+// TestDraftShowsTheValidityFreezingFixes: a draft has no validUntil yet but shows the one
+// the first signature will fix (projectedValidUntil), following the evidence its chosen
+// claims cite; once frozen, validUntil is exactly that day and the projection is gone.
+func TestDraftShowsTheValidityFreezingFixes(t *testing.T) {
+	t.Parallel()
+	s := newAttestationStore(t)
+	svc := s.svc.Attestations
+	later := assess.NewID(assess.PrefixEvidence, time.Now())
+	s.exec(`INSERT INTO evidence (id, name, author_id, valid_until) VALUES ($1, 'Pen test', $2, '2032-06-30')`, later, s.assessor.ID)
+	s.exec(`INSERT INTO claim_evidence (claim_id, evidence_id, kind) VALUES ($1, $2, 'counter_evidence')`, s.counter, later)
+
+	draft := s.draftWithOneSlot()
+	require.Empty(t, draft.ValidUntil)
+	require.Equal(t, "2031-01-31", draft.ProjectedValidUntil, "the earliest of the cited evidence")
+
+	draft, err := svc.UpdateAttestation(s.ctx, draft.ID, assess.AttestationUpdate{Version: draft.Version, ClaimIDs: &[]string{s.counter}}, s.assessor)
+	require.NoError(t, err)
+	require.Equal(t, "2032-06-30", draft.ProjectedValidUntil, "only the evidence of the chosen claims counts")
+	listed, err := svc.FindAttestations(s.ctx, assess.AttestationFilter{}, s.assessor)
+	require.NoError(t, err)
+	require.Len(t, listed.Items, 1)
+	require.Equal(t, "2032-06-30", listed.Items[0].ProjectedValidUntil, "lists show it too")
+
+	_, err = svc.FreezeAttestation(s.ctx, draft.ID, s.assessor)
+	require.NoError(t, err)
+	frozen, err := svc.FindAttestation(s.ctx, draft.ID, s.assessor)
+	require.NoError(t, err)
+	require.Equal(t, "2032-06-30", frozen.ValidUntil, "freezing fixes the day the draft showed")
+	require.Empty(t, frozen.ProjectedValidUntil)
+
+	undated := s.draftWithOneSlot()
+	s.exec(`UPDATE evidence SET valid_until = NULL`)
+	undated, err = svc.FindAttestation(s.ctx, undated.ID, s.assessor)
+	require.NoError(t, err)
+	require.Empty(t, undated.ProjectedValidUntil, "no end when no cited evidence expires")
+}
+
 // TestAttestationNeedsACompleteVisibleAssessment: 409 for an assessment in progress, 404
 // for one the actor may not see.
 func TestAttestationNeedsACompleteVisibleAssessment(t *testing.T) {

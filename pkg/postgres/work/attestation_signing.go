@@ -189,15 +189,9 @@ func (s *AttestationService) freeze(ctx context.Context, tx *postgres.Tx, id str
 	if err != nil {
 		return err
 	}
-	var validUntil *string
-	for _, e := range content.Evidence {
-		if e.ValidUntil != "" && (validUntil == nil || e.ValidUntil < *validUntil) {
-			v := e.ValidUntil
-			validUntil = &v
-		}
-	}
-	if _, err := tx.Exec(ctx, `UPDATE attestations SET state = 'signing', serial_number = $2, document = $3, frozen_at = $4,
-		valid_until = $5::date WHERE id = $1`, id, serial, frozen, tx.Now, validUntil); err != nil {
+	// The validity is the one a draft shows as projectedValidUntil (citedValidUntilSQL).
+	if _, err := tx.Exec(ctx, `UPDATE attestations t SET state = 'signing', serial_number = $2, document = $3, frozen_at = $4,
+		valid_until = `+citedValidUntilSQL+` WHERE t.id = $1`, id, serial, frozen, tx.Now); err != nil {
 		return err
 	}
 	if err := tx.BumpVersion(ctx, "attestations", id); err != nil {

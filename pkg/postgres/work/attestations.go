@@ -18,6 +18,13 @@ import (
 
 var errAttestationNotFound = &assess.Error{Code: assess.ECodeNotFound, Message: "Attestation not found."}
 
+// citedValidUntilSQL is the earliest valid-until day of the evidence the claims of
+// attestation t cite (NULL when none expires): the validity freezing fixes
+// (attestation_signing.go), and what a draft shows ahead of it.
+const citedValidUntilSQL = `(SELECT min(e.valid_until) FROM attestation_claims ac
+		JOIN claim_evidence ce ON ce.claim_id = ac.claim_id JOIN evidence e ON e.id = ce.evidence_id
+		WHERE ac.attestation_id = t.id)`
+
 // attestationSelect reads attestations as the API shows them: the assessment's title and
 // entity, the creator, the assessors, the chosen claims and the signatory slots in one row.
 const attestationSelect = `SELECT t.id, t.assessment_id, a.title, a.entity_id, en.name, t.summary, t.statement, t.state,
@@ -35,7 +42,8 @@ const attestationSelect = `SELECT t.id, t.assessment_id, a.title, a.entity_id, e
 		'signedAt', s.signed_at, 'signerName', s.signer_name, 'keyId', s.key_id, 'hasImage', s.image_png IS NOT NULL) ORDER BY s.position)
 		FROM attestation_signatories s LEFT JOIN users su ON su.id = s.user_id LEFT JOIN users sb ON sb.id = s.signed_by
 		WHERE s.attestation_id = t.id), '[]'::jsonb),
-	coalesce(t.import_id, ''), coalesce(im.serial_number, ''), coalesce(im.source, ''), coalesce(im.signatures, '')
+	coalesce(t.import_id, ''), coalesce(im.serial_number, ''), coalesce(im.source, ''), coalesce(im.signatures, ''),
+	CASE WHEN t.state = 'draft' THEN coalesce(to_char(` + citedValidUntilSQL + `, 'YYYY-MM-DD'), '') ELSE '' END
 FROM attestations t JOIN assessments a ON a.id = t.assessment_id JOIN entities en ON en.id = a.entity_id
 LEFT JOIN users cu ON cu.id = t.created_by LEFT JOIN attestation_imports im ON im.id = t.import_id`
 
@@ -45,7 +53,7 @@ func scanAttestation(row pgx.Row) (assess.Attestation, error) {
 	err := row.Scan(&t.ID, &t.AssessmentID, &t.AssessmentTitle, &t.EntityID, &t.EntityName, &t.Summary, &t.Statement, &t.State,
 		&t.SerialNumber, &t.FrozenAt, &t.SealedAt, &t.SealKeyID, &t.ValidUntil, &t.Score, &t.RescindedAt, &t.RescindReason,
 		&t.CreatedBy.ID, &t.CreatedBy.Username, &t.CreatedBy.DisplayName, &t.Version, &t.CreatedAt, &t.UpdatedAt,
-		&t.Assessors, &t.ClaimIDs, &t.Signatories, &imp.ID, &imp.SerialNumber, &imp.Source, &imp.Signatures)
+		&t.Assessors, &t.ClaimIDs, &t.Signatories, &imp.ID, &imp.SerialNumber, &imp.Source, &imp.Signatures, &t.ProjectedValidUntil)
 	if imp.ID != "" {
 		t.Imported = &imp
 	}
