@@ -5614,6 +5614,8 @@ export interface components {
             id: string;
             /** @description Set for an attestation imported from a document made elsewhere (state imported) */
             imported?: components["schemas"]["ImportedFrom"];
+            /** @description Draft only, YYYY-MM-DD: the validUntil the statement would get if frozen now (the earliest valid-until day of the evidence its claims cite); absent when none expires */
+            projectedValidUntil?: string;
             rescindReason?: string;
             /** Format: date-time */
             rescindedAt: string | null;
@@ -8658,6 +8660,8 @@ export interface components {
             setupComplete: boolean;
             /** @description Where the setup wizard lives in the web application */
             setupUrl: string;
+            /** @description true when the starter standards are built into this server, so importing them (POST /api/v1/standards/starter) needs no network; false: they are downloaded from the standards feed */
+            starterStandardsBuiltIn: boolean;
             /**
              * Format: int64
              * @description Largest file the service accepts in one upload (evidence attachments), in bytes (UPLOAD_MAX_FILE_SIZE): a client can refuse a larger file before sending it
@@ -8727,6 +8731,8 @@ export interface components {
             revokedAt: string | null;
         };
         SigningKeyList: {
+            /** @description true when the service can generate and hold a signing key (encryption at rest is on); false: POST /api/v1/me/signing-keys/generate answers 409 encryption_required */
+            heldKeysAvailable: boolean;
             items: components["schemas"]["SigningKey"][] | null;
         };
         Standard: {

@@ -26,4 +26,11 @@ describe('ApiErrorAlert', () => {
     const error = new ApiError(422, 'business_rule_violation', 'Not a BOM.', 'rq_1', [{ field: '/', code: 'not_cyclonedx', message: 'Not a BOM.' }])
     expect(render(error)).toEqual([])
   })
+
+  it('leaves out a hint the message already names, such as a refused file type', () => {
+    const error = new ApiError(415, 'unsupported_media_type', 'Files of type application/x-executable cannot be attached (active content and executables are refused).', 'rq_1', [
+      { field: 'file', code: 'unsupported_type', message: 'application/x-executable' },
+    ])
+    expect(render(error)).toEqual([])
+  })
 })

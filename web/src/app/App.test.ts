@@ -75,7 +75,7 @@ beforeEach(() => {
   localStorage.clear()
   document.documentElement.className = ''
   vi.spyOn(navigator, 'languages', 'get').mockReturnValue(['en-US'])
-  vi.mocked(fetchSetupStatus).mockResolvedValue({ setupComplete: true, setupUrl: '/setup', passwordMinLength: 12, uploadMaxFileSize: 50 << 20 })
+  vi.mocked(fetchSetupStatus).mockResolvedValue({ setupComplete: true, setupUrl: '/setup', passwordMinLength: 12, uploadMaxFileSize: 50 << 20, starterStandardsBuiltIn: true })
   vi.mocked(fetchHealth).mockResolvedValue({ status: 'ok', version: '1.2.3', uptime: 5, database: 'ok', storage: 'ok' })
   vi.mocked(fetchMe).mockReset().mockResolvedValue(signedInAdmin)
   vi.mocked(signOut).mockReset()
@@ -263,7 +263,7 @@ describe('when the server cannot be reached', () => {
     expect(banner.text()).toContain('Assay could not check whether it has been set up')
     expect(banner.text()).toContain('The server could not be reached.')
 
-    vi.mocked(fetchSetupStatus).mockResolvedValue({ setupComplete: false, setupUrl: '/setup', passwordMinLength: 12, uploadMaxFileSize: 50 << 20 })
+    vi.mocked(fetchSetupStatus).mockResolvedValue({ setupComplete: false, setupUrl: '/setup', passwordMinLength: 12, uploadMaxFileSize: 50 << 20, starterStandardsBuiltIn: true })
     await banner.get('button').trigger('click')
     // Opening the wizard loads its code first, which can take a moment in tests.
     await vi.waitFor(() => expect(router.currentRoute.value.name).toBe('setup'), { timeout: 10_000 })

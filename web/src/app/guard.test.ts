@@ -18,7 +18,7 @@ const fetchStatus = vi.mocked(fetchSetupStatus)
 const me = vi.mocked(fetchMe)
 
 function status(setupComplete: boolean): SetupStatus {
-  return { setupComplete, setupUrl: '/setup', passwordMinLength: 12, uploadMaxFileSize: 50 << 20 }
+  return { setupComplete, setupUrl: '/setup', passwordMinLength: 12, uploadMaxFileSize: 50 << 20, starterStandardsBuiltIn: true }
 }
 
 const unauthorized = () => new ApiError(401, 'unauthenticated', 'Authentication is required.', 'r1')

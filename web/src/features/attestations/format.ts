@@ -38,6 +38,15 @@ export function expiryOf(validUntil: string | undefined | null, today: Date = ne
   return { state: days < 0 ? 'expired' : days <= EXPIRY_WARNING_DAYS ? 'soon' : 'valid', days }
 }
 
+/**
+ * validityShown is the valid-until day the header shows: the fixed one, or for a draft the
+ * one the first signature will fix (the server's projection; `projected` says which).
+ */
+export function validityShown(attestation: Pick<Attestation, 'state' | 'validUntil' | 'projectedValidUntil'>): { day: string | null; projected: boolean } {
+  if (attestation.state === 'draft') return { day: attestation.projectedValidUntil || null, projected: true }
+  return { day: attestation.validUntil || null, projected: false }
+}
+
 /** signatureCount counts the signed slots of the affirmation. */
 export function signatureCount(attestation: Pick<Attestation, 'signatories'>): { signed: number; total: number } {
   const slots = attestation.signatories ?? []

@@ -134,6 +134,38 @@ describe('DashboardPage', () => {
     expect((await mountPage('en')).get('[data-test="dashboard-weakest"]').text()).toContain('16.7 % mean')
   })
 
+  it('words the weakest requirements\' answers with plural forms, naming only the results that occurred', async () => {
+    const weak = DASHBOARD.weakestRequirements![0]!
+    vi.mocked(fetchDashboard).mockResolvedValue({ ...DASHBOARD, weakestRequirements: [
+      { ...weak, requirementId: 'rq_1', answered: 1, no: 1, partial: 0, score: 0 },
+      { ...weak, requirementId: 'rq_2', answered: 5, no: 2, partial: 1, score: 50 },
+      { ...weak, requirementId: 'rq_3', answered: 3, no: 0, partial: 1, score: 83.3 },
+    ] })
+    const tallies = async (locale: 'en' | 'de') => (await mountPage(locale)).findAll('[data-test="dashboard-weakest-tally"]').map((w) => w.text())
+    expect(await tallies('en')).toEqual([
+      '0 % mean · “No” in 1 of 1 answer',
+      '50 % mean · “No” in 2 and “Partial” in 1 of 5 answers',
+      '83.3 % mean · “Partial” in 1 of 3 answers',
+    ])
+    document.body.innerHTML = ''
+    expect(await tallies('de')).toEqual([
+      '0 % im Mittel · „Nein“ in 1 von 1 Antwort',
+      '50 % im Mittel · „Nein“ in 2 und „Teilweise“ in 1 von 5 Antworten',
+      '83,3 % im Mittel · „Teilweise“ in 1 von 3 Antworten',
+    ])
+  })
+
+  it('tells an empty list of weakest requirements apart from one where nothing was answered yet', async () => {
+    vi.mocked(fetchDashboard).mockResolvedValue({ ...DASHBOARD, weakestRequirements: [] })
+    expect((await mountPage()).get('[data-test="dashboard-weakest-empty"]').text()).toBe('Every answered requirement was met.')
+    document.body.innerHTML = ''
+    vi.mocked(fetchDashboard).mockResolvedValue({ ...DASHBOARD, weakestRequirements: [], conformance: [] })
+    expect((await mountPage()).get('[data-test="dashboard-weakest-empty"]').text()).toBe('No finished assessment has answers yet.')
+    document.body.innerHTML = ''
+    vi.mocked(fetchDashboard).mockResolvedValue({ ...DASHBOARD, weakestRequirements: [], conformance: [{ ...DASHBOARD.conformance![0]!, yes: 0, partial: 0, no: 0, notApplicable: 4 }] })
+    expect((await mountPage('de')).get('[data-test="dashboard-weakest-empty"]').text()).toBe('Noch hat keine abgeschlossene Bewertung Antworten.')
+  })
+
   it('offers every chart as a table', async () => {
     const wrapper = await mountPage()
     // The words beside the switch are no label of its input, so it carries a name of its own.

@@ -1,10 +1,11 @@
 import { flushPromises, mount, type VueWrapper } from '@vue/test-utils'
 import { createPinia, setActivePinia } from 'pinia'
-import { beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createMemoryHistory, createRouter } from 'vue-router'
 import { createAppI18n } from '../../app/i18n'
 import { usePreferencesStore } from '../../app/preferences'
 import { fetchAuthOptions, type RegistrationMode } from '../../resources/auth-options/api'
+import { listInvites } from './api'
 import InvitesPage from './InvitesPage.vue'
 
 vi.mock('./api', async (importOriginal) => ({
@@ -87,6 +88,35 @@ describe('InvitesPage and the registration mode', () => {
     const wrapper = await mountWith('disabled', 'de')
     expect(wrapper.get('[data-test="registration-disabled"]').text()).toContain('Einladungen können nicht eingelöst werden')
     expect(modeShown(wrapper)).toEqual(['Registrierung:', 'Abgeschaltet'])
+    wrapper.unmount()
+  })
+})
+
+describe('InvitesPage on a phone', () => {
+  beforeEach(() => {
+    vi.stubGlobal('matchMedia', (query: string) => ({ matches: query.includes('max-width'), media: query, addEventListener() {}, removeEventListener() {} }))
+    document.body.innerHTML = ''
+  })
+  afterEach(() => vi.unstubAllGlobals())
+
+  it('says there is no invite in one line of text, not in the squeezed empty row of a table (German)', async () => {
+    const wrapper = await mountWith('invite_only', 'de')
+    expect(wrapper.find('.el-table').exists()).toBe(false)
+    expect(wrapper.get('[data-test="invites-empty"]').text()).toBe('Noch keine Einladungen.')
+    wrapper.unmount()
+  })
+
+  it('shows each invite as a card with its status, role, dates and the revoke button in view', async () => {
+    vi.mocked(listInvites).mockResolvedValueOnce({ hasMore: false, items: [{
+      id: 'in_1', email: 'carol@example.com', intendedRole: 'assessee', status: 'unused', createdBy: 'us_1',
+      createdAt: '2026-11-01T10:00:00Z', expiresAt: '2026-11-08T10:00:00Z',
+    }] })
+    const wrapper = await mountWith('invite_only')
+    const card = wrapper.get('[data-test="invite-card"]')
+    expect(card.text()).toContain('carol@example.com')
+    expect(card.text()).toContain('Unused')
+    expect(card.text()).toContain('Expires')
+    expect(card.get('button').attributes('aria-label')).toContain('carol@example.com')
     wrapper.unmount()
   })
 })

@@ -26,7 +26,7 @@ let mounted: VueWrapper | null = null
 async function mountPage(path: string): Promise<VueWrapper> {
   const pinia = createPinia()
   setActivePinia(pinia)
-  useSetupStore().status = { setupComplete: true, setupUrl: '/setup', passwordMinLength: 14, uploadMaxFileSize: 50 << 20 }
+  useSetupStore().status = { setupComplete: true, setupUrl: '/setup', passwordMinLength: 14, uploadMaxFileSize: 50 << 20, starterStandardsBuiltIn: true }
   const router = createRouter({
     history: createMemoryHistory(),
     routes: [

@@ -18,7 +18,7 @@ vi.mock('./api', async (importOriginal) => ({
   ...(await importOriginal<typeof import('./api')>()),
   changePassword: vi.fn(),
   updateProfile: vi.fn(),
-  listSigningKeys: vi.fn(async () => []),
+  listSigningKeys: vi.fn(async () => ({ keys: [], heldKeysAvailable: true })),
 }))
 vi.mock('../../resources/api-keys/api', async (importOriginal) => {
   const { mockedApiKeys } = await import('../../resources/api-keys/fixtures')
@@ -47,7 +47,7 @@ async function mountPage(who: Me = signedInAdmin, passwordMinLength = 12): Promi
   const pinia = createPinia()
   setActivePinia(pinia)
   usePreferencesStore().setLocale('en')
-  useSetupStore().status = { setupComplete: true, setupUrl: '/setup', passwordMinLength, uploadMaxFileSize: 50 << 20 }
+  useSetupStore().status = { setupComplete: true, setupUrl: '/setup', passwordMinLength, uploadMaxFileSize: 50 << 20, starterStandardsBuiltIn: true }
   useSessionStore().me = who
   const router = createRouter({
     history: createMemoryHistory(),

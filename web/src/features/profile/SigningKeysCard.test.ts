@@ -78,7 +78,7 @@ async function submit(dialog: HTMLElement): Promise<void> {
 }
 
 beforeEach(() => {
-  vi.mocked(listSigningKeys).mockReset().mockResolvedValue([laptop, token])
+  vi.mocked(listSigningKeys).mockReset().mockResolvedValue({ keys: [laptop, token], heldKeysAvailable: true })
   vi.mocked(addSigningKey).mockReset()
   vi.mocked(deleteSigningKey).mockReset()
   vi.mocked(generateHeldSigningKey).mockReset()
@@ -106,7 +106,7 @@ describe('my signing keys', () => {
   })
 
   it('says when there is no key yet', async () => {
-    vi.mocked(listSigningKeys).mockResolvedValue([])
+    vi.mocked(listSigningKeys).mockResolvedValue({ keys: [], heldKeysAvailable: true })
     const wrapper = await mountCard()
     expect(wrapper.get('[data-test="signing-keys-empty"]').text()).toContain('No signing keys yet')
   })
@@ -161,7 +161,7 @@ describe('my signing keys', () => {
     expect(deleteSigningKey).not.toHaveBeenCalled()
 
     confirm.mockResolvedValueOnce('confirm' as never)
-    vi.mocked(listSigningKeys).mockResolvedValue([laptop])
+    vi.mocked(listSigningKeys).mockResolvedValue({ keys: [laptop], heldKeysAvailable: true })
     await remove()
     await settle()
     expect(String(confirm.mock.calls[1]?.[0])).toContain('Documents already signed with it stay valid')
@@ -170,7 +170,7 @@ describe('my signing keys', () => {
   })
 
   it('marks keys held by the service, revoked ones with the date, and offers Revoke instead of Remove for held keys', async () => {
-    vi.mocked(listSigningKeys).mockResolvedValue([office, retired, laptop])
+    vi.mocked(listSigningKeys).mockResolvedValue({ keys: [office, retired, laptop], heldKeysAvailable: true })
     const wrapper = await mountCard()
     const rows = wrapper.findAll('[data-test="signing-key"]')
     expect(rows.map((row) => row.find('[data-test="signing-key-held"]').exists())).toEqual([true, true, false])
@@ -183,14 +183,14 @@ describe('my signing keys', () => {
 
   it('revokes a held key only after the confirmation, which says the private key is destroyed', async () => {
     const confirm = vi.spyOn(ElMessageBox, 'confirm').mockRejectedValueOnce('cancel')
-    vi.mocked(listSigningKeys).mockResolvedValue([office])
+    vi.mocked(listSigningKeys).mockResolvedValue({ keys: [office], heldKeysAvailable: true })
     vi.mocked(revokeSigningKey).mockResolvedValue({ ...office, revokedAt: '2026-04-03T10:00:00Z' })
     const wrapper = await mountCard()
     await wrapper.get('[data-test="signing-key-revoke"]').trigger('click')
     await settle()
     expect(revokeSigningKey).not.toHaveBeenCalled()
     confirm.mockResolvedValueOnce('confirm' as never)
-    vi.mocked(listSigningKeys).mockResolvedValue([{ ...office, revokedAt: '2026-04-03T10:00:00Z' }])
+    vi.mocked(listSigningKeys).mockResolvedValue({ keys: [{ ...office, revokedAt: '2026-04-03T10:00:00Z' }], heldKeysAvailable: true })
     await wrapper.get('[data-test="signing-key-revoke"]').trigger('click')
     await settle()
     expect(String(confirm.mock.calls[1]?.[0])).toContain('is destroyed')
@@ -229,5 +229,23 @@ describe('my signing keys', () => {
     dialog.querySelector<HTMLButtonElement>('[data-test="held-key-submit"]')?.click()
     await settle()
     expect(dialog.querySelector('[data-test="held-key-needs-encryption"]')?.textContent).toContain('runs without encryption at rest')
+  })
+
+  it('offers no key held by a server that cannot hold one, and says why', async () => {
+    vi.mocked(listSigningKeys).mockResolvedValue({ keys: [laptop], heldKeysAvailable: false })
+    const wrapper = await mountCard()
+    const button = wrapper.get('[data-test="held-key-generate"]')
+    expect(button.attributes('disabled')).toBeDefined()
+    expect(button.attributes('aria-describedby')).toBe('held-key-unavailable')
+    expect(wrapper.get('[data-test="held-key-unavailable"]').text()).toContain('runs without encryption at rest')
+    await button.trigger('click')
+    await settle()
+    expect(document.body.querySelector('[data-test="generate-held-key"]')).toBeNull()
+  })
+
+  it('offers a key held by a server that can hold one', async () => {
+    const wrapper = await mountCard()
+    expect(wrapper.get('[data-test="held-key-generate"]').attributes('disabled')).toBeUndefined()
+    expect(wrapper.find('[data-test="held-key-unavailable"]').exists()).toBe(false)
   })
 })

@@ -43,10 +43,10 @@ describe('signing keys', () => {
 
   it('lists, adds and removes the signed-in user’s keys', async () => {
     const key = { kty: 'OKP', crv: 'Ed25519', x: 'eHg' }
-    vi.mocked(api.GET).mockImplementation((() => answer({ items: null })) as never)
+    vi.mocked(api.GET).mockImplementation((() => answer({ items: null, heldKeysAvailable: false })) as never)
     vi.mocked(api.POST).mockImplementation((() => answer({ id: 'sk_1' }, 201)) as never)
     vi.mocked(api.DELETE).mockImplementation((() => answer(undefined, 204)) as never)
-    expect(await listSigningKeys()).toEqual([])
+    expect(await listSigningKeys()).toEqual({ keys: [], heldKeysAvailable: false })
     await addSigningKey({ label: 'Laptop', algorithm: 'Ed25519', publicKey: key })
     await deleteSigningKey('sk_1')
     expect(api.GET).toHaveBeenCalledWith('/api/v1/me/signing-keys')

@@ -53,14 +53,21 @@ export type SigningKey = components['schemas']['SigningKey']
 /** NewSigningKey is what the add-key dialog submits: a label, the algorithm and the public JWK. */
 export type NewSigningKey = components['schemas']['NewSigningKey']
 
+/** SigningKeys are the signed-in user's keys, and whether the server can hold one for them. */
+export interface SigningKeys {
+  keys: SigningKey[]
+  /** heldKeysAvailable is false when the server cannot hold a key (no encryption at rest): generating one is refused. */
+  heldKeysAvailable: boolean
+}
+
 /**
  * listSigningKeys lists the signed-in user's public signing keys, newest first
  * (GET /api/v1/me/signing-keys, permission signatures.manage): those added here and
  * those recorded when the user signed an attestation digitally.
  */
-export async function listSigningKeys(): Promise<SigningKey[]> {
+export async function listSigningKeys(): Promise<SigningKeys> {
   const list = await unwrap(api.GET('/api/v1/me/signing-keys'))
-  return list.items ?? []
+  return { keys: list.items ?? [], heldKeysAvailable: list.heldKeysAvailable }
 }
 
 /**

@@ -19,7 +19,7 @@ const accepted = 'If this account does not exist yet, it has been created: sign 
 async function mountPage(path: string): Promise<VueWrapper> {
   const pinia = createPinia()
   setActivePinia(pinia)
-  useSetupStore().status = { setupComplete: true, setupUrl: '/setup', passwordMinLength: 12, uploadMaxFileSize: 50 << 20 }
+  useSetupStore().status = { setupComplete: true, setupUrl: '/setup', passwordMinLength: 12, uploadMaxFileSize: 50 << 20, starterStandardsBuiltIn: true }
   const router = createRouter({
     history: createMemoryHistory(),
     routes: [

@@ -1,15 +1,20 @@
 import { flushPromises, mount } from '@vue/test-utils'
+import { createPinia, setActivePinia } from 'pinia'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { ApiError } from '../../api/errors'
 import { createAppI18n } from '../../app/i18n'
+import { useSetupStore } from '../../app/setup/store'
 import { importStarterStandards, loadDemoData } from './api'
 import DemoDataStep from './DemoDataStep.vue'
 import StarterStandardsStep from './StarterStandardsStep.vue'
 
 vi.mock('./api', () => ({ importStarterStandards: vi.fn(), loadDemoData: vi.fn() }))
 
-function mountStep(component: typeof StarterStandardsStep | typeof DemoDataStep, wizard = true) {
-  return mount(component, { props: { wizard }, global: { plugins: [createAppI18n('en')] } })
+function mountStep(component: typeof StarterStandardsStep | typeof DemoDataStep, wizard = true, starterStandardsBuiltIn = true) {
+  const pinia = createPinia()
+  setActivePinia(pinia)
+  useSetupStore().status = { setupComplete: true, setupUrl: '/setup', passwordMinLength: 12, uploadMaxFileSize: 50 << 20, starterStandardsBuiltIn }
+  return mount(component, { props: { wizard }, global: { plugins: [pinia, createAppI18n('en')] } })
 }
 
 describe('the starter standards step', () => {
@@ -38,13 +43,25 @@ describe('the starter standards step', () => {
     expect(result).toContain('OWASP SCVS 1.0 (already present)')
     expect(wrapper.get('[data-test="starter-next"]').text()).toBe('Continue')
     await wrapper.get('[data-test="starter-next"]').trigger('click')
-    expect(wrapper.emitted('next')).toHaveLength(1)
+    expect(wrapper.emitted('next')).toEqual([[false]])
   })
 
   it('says the starter set is built in, so it needs no internet access (issue 26 item 7)', () => {
     const text = mountStep(StarterStandardsStep).text()
     expect(text).toContain('OWASP ASVS 5.0.0, NIST SSDF 1.1, OWASP SAMM 2.1.0 and OWASP SCVS 1.0')
     expect(text).toContain('built into Assay, so this works without internet access')
+  })
+
+  it('promises no offline import on a server built without the set: it says the import needs internet access', () => {
+    const text = mountStep(StarterStandardsStep, true, false).get('[data-test="starter-network"]').text()
+    expect(text).not.toContain('without internet access')
+    expect(text).toBe('This server downloads the set from the standards feed, so it needs internet access.')
+  })
+
+  it('tells the wizard that it was skipped', async () => {
+    const wrapper = mountStep(StarterStandardsStep)
+    await wrapper.get('[data-test="starter-next"]').trigger('click')
+    expect(wrapper.emitted('next')).toEqual([[true]])
   })
 
   it("explains an unreachable feed (a server built without the set) in the server's words and can be skipped", async () => {
@@ -118,5 +135,13 @@ describe('the demo data step', () => {
     await wrapper.get('[data-test="demo-run"]').trigger('click')
     await flushPromises()
     expect(wrapper.get('[data-test="demo-result"]').text()).toContain('The demo data is loaded already.')
+    await wrapper.get('[data-test="demo-next"]').trigger('click')
+    expect(wrapper.emitted('next')).toEqual([[false]])
+  })
+
+  it('tells the wizard that it was skipped', async () => {
+    const wrapper = mountStep(DemoDataStep)
+    await wrapper.get('[data-test="demo-next"]').trigger('click')
+    expect(wrapper.emitted('next')).toEqual([[true]])
   })
 })

@@ -22,7 +22,7 @@ let router: Router
 async function mountPage(passwordMinLength = 12, at = '/setup', setupComplete = false): Promise<VueWrapper> {
   const pinia = createPinia()
   setActivePinia(pinia)
-  useSetupStore().status = { setupComplete, setupUrl: '/setup', passwordMinLength, uploadMaxFileSize: 50 << 20 }
+  useSetupStore().status = { setupComplete, setupUrl: '/setup', passwordMinLength, uploadMaxFileSize: 50 << 20, starterStandardsBuiltIn: true }
   router = createRouter({
     history: createMemoryHistory(),
     routes: [
@@ -139,9 +139,17 @@ describe('creating the account', () => {
     await wrapper.get('[data-test="starter-next"]').trigger('click')
     await settle()
     expect(wrapper.find('[data-test="demo-step"]').exists()).toBe(true)
-    expect(router.currentRoute.value.fullPath).toBe('/setup?step=demo')
+    expect(router.currentRoute.value.fullPath).toBe('/setup?step=demo&skipped=starter')
     await wrapper.get('[data-test="demo-next"]').trigger('click')
     await settle()
+    // Skipped steps are not marked as done: no check, and the word "Skipped".
+    expect(router.currentRoute.value.query).toEqual({ step: 'done', skipped: 'starter,demo' })
+    for (const name of ['starter', 'demo']) {
+      const item = wrapper.get(`[data-test="setup-step-${name}"]`)
+      expect(item.find('.el-step__head').classes()).toContain('is-wait')
+      expect(item.text()).toContain('Skipped')
+    }
+    expect(wrapper.get('[data-test="setup-step-account"] .el-step__head').classes()).toContain('is-success')
     await wrapper.get('[data-test="setup-finish"]').trigger('click')
     await settle()
     expect(router.currentRoute.value.name).toBe('dashboard')
@@ -161,6 +169,48 @@ describe('creating the account', () => {
     // Before setup is complete a step in the address cannot skip the account.
     const fresh = await mountPage(12, '/setup?step=demo', false)
     expect(fresh.find('input[name="username"]').exists()).toBe(true)
+  })
+
+  it('marks a step taken as done and one skipped as skipped, also after a reload', async () => {
+    const wrapper = await mountPage(12, '/setup?step=done&skipped=demo', true)
+    expect(wrapper.get('[data-test="setup-step-starter"] .el-step__head').classes()).toContain('is-success')
+    expect(wrapper.get('[data-test="setup-step-starter"]').text()).not.toContain('Skipped')
+    expect(wrapper.get('[data-test="setup-step-demo"] .el-step__head').classes()).toContain('is-wait')
+    expect(wrapper.get('[data-test="setup-step-demo"]').text()).toContain('Skipped')
+  })
+
+  it('names the current step in a caption, which phones show instead of the colliding titles', async () => {
+    const wrapper = await mountPage(12, '/setup?step=demo', true)
+    expect(wrapper.get('[data-test="setup-step-caption"]').text()).toBe('Step 3 of 4: Demo data')
+  })
+
+  it("shows the server's refusal of a field at the field, in the form's words, not in a banner", async () => {
+    createAccount.mockRejectedValue(
+      new ApiError(400, 'validation_failed', 'The request is invalid; the details name each problem.', 'req-7', [
+        { field: 'displayName', code: 'invalid', message: 'expected length <= 128' },
+        { field: 'username', code: 'invalid', message: '3–64 characters: letters, digits, dot, dash and underscore, starting with a letter or digit.' },
+      ]),
+    )
+    const wrapper = await mountPage()
+    await fill(wrapper, valid)
+    await submit(wrapper)
+    await expectMessages(wrapper, [
+      'The display name must be at most 128 characters long.',
+      'Use only letters, digits, dots, dashes and underscores, starting with a letter or digit.',
+    ])
+    expect(wrapper.text()).not.toContain('expected length')
+    expect(wrapper.find('.api-error-alert').exists()).toBe(false)
+  })
+
+  it("holds no more than the server's limits and says so", async () => {
+    const wrapper = await mountPage()
+    expect(wrapper.get('input[name="displayName"]').attributes('maxlength')).toBe('128')
+    expect(wrapper.get('input[name="email"]').attributes('maxlength')).toBe('254')
+    expect(wrapper.get('input[name="password"]').attributes('maxlength')).toBe('128')
+    await fill(wrapper, { ...valid, displayName: 'x'.repeat(5000) })
+    await submit(wrapper)
+    await expectMessages(wrapper, ['The display name must be at most 128 characters long.'])
+    expect(createAccount).not.toHaveBeenCalled()
   })
 
   it("shows the server's error message and request id when it fails", async () => {

@@ -61,6 +61,27 @@ describe('UsersPage', () => {
     wrapper.unmount()
   })
 
+  it('shows each user as a card on a phone, with e-mail, roles, status and actions in view', async () => {
+    vi.stubGlobal('matchMedia', (query: string) => ({ matches: query.includes('max-width'), media: query, addEventListener() {}, removeEventListener() {} }))
+    try {
+      vi.mocked(listUsers).mockResolvedValueOnce({ items: [bob], hasMore: false })
+      const wrapper = await mountAt('/admin/users')
+      expect(wrapper.find('.el-table').exists()).toBe(false)
+      const card = wrapper.get('[data-test="user-card"]')
+      expect(card.text()).toContain('Bob Builder')
+      expect(card.text()).toContain('bob@example.com')
+      expect(card.text()).toContain('Assessor')
+      expect(card.text()).toContain('Active')
+      expect(card.findAll('button').map((b) => b.attributes('aria-label'))).toEqual(['Edit user bob', 'Set password for bob'])
+      await card.findAll('button')[0]!.trigger('click')
+      await flushPromises()
+      expect(document.body.querySelector('.el-drawer')).not.toBeNull()
+      wrapper.unmount()
+    } finally {
+      vi.unstubAllGlobals()
+    }
+  })
+
   it('shows just the list when the linked user cannot be read', async () => {
     vi.mocked(fetchUser).mockRejectedValue(new Error('not found'))
     const wrapper = await mountAt('/admin/users?id=u_gone')

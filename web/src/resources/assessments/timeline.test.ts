@@ -10,7 +10,7 @@ const entry = (action: string, details: Record<string, unknown> | null = {}): Ti
 describe('describeEntry', () => {
   it('picks the sentence of a known action and fills in states and names', () => {
     expect(describeEntry(entry('assessment.state_changed', { from: 'new', to: 'in_progress' }))).toEqual({
-      key: 'assessments.timeline.actions.assessment_state_changed', action: 'assessment.state_changed',
+      key: 'assessments.timeline.actions.assessment_state_changed', known: true, action: 'assessment.state_changed', area: 'assessment',
       params: { name: 'as_1', requirement: '', from: 'new', to: 'in_progress' },
       record: { name: 'as_1', link: null, id: 'as_1' }, requirement: null,
     })
@@ -32,8 +32,18 @@ describe('describeEntry', () => {
       key: 'assessments.timeline.actions.evidence_unlinked_plain', record: { name: 'Scratch', link: null, id: 'ev_2' }, requirement: null,
     })
   })
-  it('keeps an unknown action as recorded', () => {
-    expect(describeEntry(entry('attestation.sealed', null))).toMatchObject({ key: null, action: 'attestation.sealed' })
+  it('words an action without a sentence as a generic change to its area, naming the record where the server names it', () => {
+    expect(describeEntry(entry('attestation.teleported', null))).toMatchObject({
+      key: 'assessments.timeline.other', known: false, action: 'attestation.teleported', area: 'attestation',
+    })
+    expect(describeEntry({ ...entry('attestation.teleported'), targetName: 'Payments review' })).toMatchObject({
+      key: 'assessments.timeline.otherNamed', known: false,
+    })
+  })
+  it('gives the attestation and affirmation actions a sentence of their own', () => {
+    for (const action of ['attestation.created', 'affirmation.signatory_assigned', 'affirmation.frozen', 'affirmation.signed', 'affirmation.seal_ready', 'affirmation.sealed']) {
+      expect(describeEntry(entry(action)).key).toBe(`assessments.timeline.actions.${action.replace('.', '_')}`)
+    }
   })
 })
 

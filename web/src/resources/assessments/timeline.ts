@@ -1,8 +1,9 @@
 import type { components } from '../../api/schema'
 
 // Timeline entries in words: the audit action picks a sentence (assessments.timeline.actions.*),
-// the entry's details fill it in. Unknown actions show as recorded, so a newer server
-// never makes the timeline fail. The assessment's timeline tab and the dashboard's recent
+// the entry's details fill it in. An action without a sentence (from a newer server) reads
+// as a generic change to its area ("Ada made a change (attestation)"), never as the raw
+// code, so the timeline neither fails nor shows codes. The assessment's timeline tab and the dashboard's recent
 // activity word their entries the same way (TimelineSentence).
 
 /** TimelineEntry is one change under an assessment, from the audit log. */
@@ -29,18 +30,42 @@ export const TIMELINE_ACTIONS = [
   'evidence.note_added',
   'evidence.attachment_added',
   'evidence.attachment_removed',
+  'evidence.expiring',
   'evidence.expired',
   'evidence.deleted',
+  'evidence.attachment_integrity_failed',
   'claim.created',
   'claim.updated',
   'claim.deleted',
+  'assessment.deleted',
+  'attestation.created',
+  'attestation.imported',
+  'attestation.updated',
+  'attestation.deleted',
+  'attestation.rescinded',
+  'attestation.expiring',
+  'attestation.export_invalid',
+  'affirmation.signatory_assigned',
+  'affirmation.signatory_removed',
+  'affirmation.frozen',
+  'affirmation.signed',
+  'affirmation.seal_ready',
+  'affirmation.sealed',
 ] as const
+
+/** TIMELINE_FALLBACK is the sentence of an action without one of its own, NAMED the one that names its record. */
+export const TIMELINE_FALLBACK = 'assessments.timeline.other'
+export const TIMELINE_FALLBACK_NAMED = 'assessments.timeline.otherNamed'
 
 /** TimelineText is an entry in words: the key of its sentence and the sentence's parameters. */
 export interface TimelineText {
-  /** key is an i18n key, or null for an action without a sentence (show `action`). */
-  key: string | null
+  /** key is the i18n key of the sentence: the action's own, or a fallback for an action without one. */
+  key: string
+  /** known is false for an action without a sentence of its own. */
+  known: boolean
   action: string
+  /** area is what an action is about: its code's first part (attestation of attestation.sealed). */
+  area: string
   params: Record<string, string>
   /** record is what the entry is about, by name, with its page while it exists and its id (for hover and copy). */
   record: RecordRef
@@ -84,9 +109,12 @@ export function describeEntry(entry: TimelineEntry, assessmentId = ''): Timeline
   const requirement = identifier
     ? { name: identifier, link: assessmentId && requirementId ? requirementLink(assessmentId, requirementId) : null, id: requirementId }
     : null
+  const fallback = entry.targetName ? TIMELINE_FALLBACK_NAMED : TIMELINE_FALLBACK
   return {
-    key: known ? `assessments.timeline.actions.${entry.action.replace('.', '_')}${requirement ? '' : withoutRequirement(entry.action)}` : null,
+    key: known ? `assessments.timeline.actions.${entry.action.replace('.', '_')}${requirement ? '' : withoutRequirement(entry.action)}` : fallback,
+    known,
     action: entry.action,
+    area: entry.action.split('.')[0] ?? '',
     params: {
       name,
       requirement: identifier,

@@ -59,7 +59,7 @@ function mountUpload(disabled = false, uploadMaxFileSize?: number) {
   const pinia = createPinia()
   setActivePinia(pinia)
   usePreferencesStore().setLocale('en')
-  if (uploadMaxFileSize !== undefined) useSetupStore().status = { setupComplete: true, setupUrl: '/setup', passwordMinLength: 12, uploadMaxFileSize }
+  if (uploadMaxFileSize !== undefined) useSetupStore().status = { setupComplete: true, setupUrl: '/setup', passwordMinLength: 12, uploadMaxFileSize, starterStandardsBuiltIn: true }
   return mount(AttachmentUpload, {
     props: { evidenceId: 'ev_1', disabled },
     attachTo: document.body,
@@ -183,6 +183,21 @@ describe('AttachmentUpload', () => {
     expect(errors[1]).toContain('File type not accepted')
     expect(errors[1]).toContain('This type of file is not accepted. (text/html)')
     expect(wrapper.emitted('uploaded')).toBeUndefined()
+    wrapper.unmount()
+  })
+
+  it('names the refused type once when the server\'s message already names it', async () => {
+    const wrapper = mountUpload()
+    await drop(wrapper, [file('tool', 10, 'application/octet-stream')])
+    const message = 'Files of type application/x-executable cannot be attached (active content and executables are refused).'
+    ;(FakeXHR.sent[0] as FakeXHR).answer(415, {
+      error: 'unsupported_media_type', message, requestId: 'r3',
+      details: [{ field: 'file', code: 'unsupported_type', message: 'application/x-executable' }],
+    })
+    await flushPromises()
+    const text = wrapper.get('[data-test="upload-error"]').text()
+    expect(text).toContain(message)
+    expect(text.split('application/x-executable')).toHaveLength(2)
     wrapper.unmount()
   })
 

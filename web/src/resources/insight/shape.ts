@@ -1,21 +1,11 @@
+import type { ScoreBand } from '../../app/scoreBand'
 import type { Portfolio, PortfolioCell, PortfolioRow, PortfolioStandard, ScorePoint } from './api'
 
 // The data of the insight charts, shaped for ECharts and for their tables: pure functions,
 // so what a chart would draw is tested without a canvas.
 
-/** ScoreBand is the colour class of a score: high from 80, mid from 50, low below, none without a score. */
-export type ScoreBand = 'high' | 'mid' | 'low' | 'none'
-
-/** SCORE_BANDS lists the bands from best to none, the order of the heat map's legend. */
-export const SCORE_BANDS: readonly ScoreBand[] = ['high', 'mid', 'low', 'none']
-
-/** scoreBand classifies a score (0–100, null when every answer was not applicable). */
-export function scoreBand(score: number | null | undefined): ScoreBand {
-  if (score === null || score === undefined) return 'none'
-  if (score >= 80) return 'high'
-  if (score >= 50) return 'mid'
-  return 'low'
-}
+// The score bands are the app's (ScoreBox colours by them too).
+export { SCORE_BANDS, scoreBand, type ScoreBand } from '../../app/scoreBand'
 
 /** standardName names a standard with its version, e.g. "OWASP ASVS 5.0.0". */
 export function standardName(name: string, version?: string): string {

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { api } from '../../api/client'
-import { listUsableHeldKeys } from './keys'
+import { fetchHeldKeys } from './keys'
 
 vi.mock('../../api/client', async (importOriginal) => {
   const actual = await importOriginal<typeof import('../../api/client')>()
@@ -24,9 +24,16 @@ describe('keys held by the service', () => {
 
   it('offers only the held keys that are not revoked', async () => {
     vi.mocked(api.GET).mockReturnValueOnce(
-      answer(200, { items: [key('uk_1', true, null), key('uk_2', true, '2026-04-02T00:00:00Z'), key('uk_3', false, null)] }),
+      answer(200, { items: [key('uk_1', true, null), key('uk_2', true, '2026-04-02T00:00:00Z'), key('uk_3', false, null)], heldKeysAvailable: true }),
     )
-    expect((await listUsableHeldKeys()).map((k) => k.id)).toEqual(['uk_1'])
+    const held = await fetchHeldKeys()
+    expect(held.usable.map((k) => k.id)).toEqual(['uk_1'])
+    expect(held.available).toBe(true)
     expect(api.GET).toHaveBeenCalledWith('/api/v1/me/signing-keys', { signal: undefined })
+  })
+
+  it('says when the server cannot hold a key', async () => {
+    vi.mocked(api.GET).mockReturnValueOnce(answer(200, { items: [], heldKeysAvailable: false }))
+    expect(await fetchHeldKeys()).toEqual({ usable: [], available: false })
   })
 })

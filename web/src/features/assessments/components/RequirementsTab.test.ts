@@ -90,6 +90,46 @@ describe('RequirementsTab', () => {
     expect(wrapper.get('[data-test="progress-summary"]').text()).toContain('0 of 350 answered')
   })
 
+  it('shows the keyboard hint beside one-line rows on a wide screen', async () => {
+    const wrapper = await mountTab([aRequirement('a')])
+    expect(wrapper.get('[data-test="requirement-tree"]').classes()).not.toContain('is-stacked')
+    expect(wrapper.get('[data-test="requirement-row"]').attributes('style')).toContain('height: 44px')
+    expect(wrapper.get('[data-test="keyboard-hint"]').text()).toContain('Enter edits')
+    expect(wrapper.get('[data-test="requirement-tree"]').attributes('aria-describedby')).toBe(wrapper.get('[data-test="keyboard-hint"]').attributes('id'))
+  })
+
+  it('stacks the text of a requirement above its result on a phone, and leaves out the keyboard hint', async () => {
+    vi.stubGlobal('matchMedia', (query: string) => ({ matches: /max-width: (600|960)px/.test(query), media: query, addEventListener() {}, removeEventListener() {} }))
+    try {
+      const long = 'Verify that the application encodes output for the context it is sent to, whatever the interpreter is.'
+      const many = Array.from({ length: 100 }, (_, i) => aRequirement(`r${i}`, { name: '', description: long }))
+      const wrapper = await mountTab(many)
+      const tree = wrapper.get('[data-test="requirement-tree"]')
+      expect(tree.classes()).toContain('is-stacked')
+      const row = wrapper.get('[data-test="requirement-row"]')
+      expect(row.attributes('style')).toContain('height: 100px') // three lines of text and the result's line
+      expect(row.get('.tree-row__name').text()).toBe(long)
+      expect(row.find('.tree-row__controls [data-test="row-result"]').exists()).toBe(true)
+      expect(wrapper.get('[data-test="group-row"]').attributes('style')).toContain('height: 44px')
+      expect(treeItems(wrapper).length).toBeLessThan(30) // still windowed, by the taller rows
+      expect(wrapper.find('[data-test="keyboard-hint"]').exists()).toBe(false)
+      expect(tree.attributes('aria-describedby')).toBeUndefined()
+    } finally {
+      vi.unstubAllGlobals()
+    }
+  })
+
+  it('leaves out the keyboard hint on a touch screen', async () => {
+    vi.stubGlobal('matchMedia', (query: string) => ({ matches: query.includes('pointer: coarse'), media: query, addEventListener() {}, removeEventListener() {} }))
+    try {
+      const wrapper = await mountTab([aRequirement('a')])
+      expect(wrapper.find('[data-test="keyboard-hint"]').exists()).toBe(false)
+      expect(wrapper.get('[data-test="requirement-tree"]').classes()).not.toContain('is-stacked')
+    } finally {
+      vi.unstubAllGlobals()
+    }
+  })
+
   it('moves with the arrow keys, closes chapters with ←, and opens the editor with Enter; Esc returns to the row', async () => {
     const wrapper = await mountTab([aRequirement('a'), aRequirement('b')])
     ;(treeItems(wrapper)[0]!.element as HTMLElement).focus()
@@ -213,7 +253,7 @@ describe('RequirementsTab', () => {
     expect(saveResult).not.toHaveBeenCalled()
     const editor = wrapper.get('[data-test="requirement-editor"]')
     expect(editor.get('[data-test="editor-result"] .is-active').text()).toBe('Partial')
-    expect(editor.get('[data-test="word-counter"]').text()).toContain('13 more words needed')
+    expect(editor.get('[data-test="word-counter"]').text()).toBe('2 / 15 words · 13 more words needed')
   })
 
   it('filters unanswered requirements and those without evidence', async () => {
@@ -241,6 +281,21 @@ describe('RequirementsTab', () => {
     expect(buttons.map((b) => b.attributes('aria-label'))).toEqual(names)
     for (const button of buttons) expect(nameStartsWithLabel(button.element.textContent ?? '', button.attributes('aria-label'))).toBe(true)
     wrapper.unmount()
+  })
+
+  it('reads the list again when evidence was linked elsewhere (the Evidence tab), so the paperclip counts are right', async () => {
+    vi.mocked(listRequirements).mockClear()
+    const wrapper = await mountTab([aRequirement('a', { evidenceCount: 1 }), aRequirement('b')])
+    expect(listRequirements).toHaveBeenCalledTimes(1)
+    vi.mocked(listRequirements).mockResolvedValue({ items: [aRequirement('a', { evidenceCount: 1 }), aRequirement('b', { evidenceCount: 1 })], rationaleMinWords: 15 })
+    const base = anAssessment()
+    await wrapper.setProps({ assessment: { ...base, progress: { ...base.progress, withEvidence: 2 } } })
+    await flushPromises()
+    expect(listRequirements).toHaveBeenCalledTimes(2)
+    expect(wrapper.findAll('[data-test="row-evidence"]').map((button) => button.text())).toEqual(['1', '1'])
+    await wrapper.setProps({ assessment: { ...base, version: 5, progress: { ...base.progress, withEvidence: 2 } } })
+    await flushPromises()
+    expect(listRequirements).toHaveBeenCalledTimes(2) // the list already agrees
   })
 
   it('is read-only without the edit permission', async () => {

@@ -6,7 +6,7 @@ import { createAppI18n } from '../../../app/i18n'
 import { signedInAdmin } from '../../../app/session/fixtures'
 import { useSessionStore } from '../../../app/session/store'
 import { fetchSignatureImage } from '../../../resources/signature/api'
-import { listUsableHeldKeys, type HeldSigningKey } from '../../../resources/signature/keys'
+import { fetchHeldKeys, type HeldSigningKey } from '../../../resources/signature/keys'
 import { freezeAttestation, signDigitally, signElectronically, signWithHeldKey } from '../api'
 import { anAttestation, aSlot } from '../fixtures'
 import { verifySigner, type JsfSigner } from '../jsf'
@@ -16,7 +16,7 @@ vi.mock('../../../resources/signature/api', async (importOriginal) => ({
   ...(await importOriginal<typeof import('../../../resources/signature/api')>()),
   fetchSignatureImage: vi.fn(),
 }))
-vi.mock('../../../resources/signature/keys', () => ({ listUsableHeldKeys: vi.fn() }))
+vi.mock('../../../resources/signature/keys', () => ({ fetchHeldKeys: vi.fn() }))
 vi.mock('../api', async (importOriginal) => ({
   ...(await importOriginal<typeof import('../api')>()),
   freezeAttestation: vi.fn(),
@@ -63,7 +63,7 @@ describe('SignDialog', () => {
     vi.mocked(signElectronically).mockReset().mockResolvedValue(anAttestation({ state: 'signing' }))
     vi.mocked(signDigitally).mockReset().mockResolvedValue(anAttestation({ state: 'signing' }))
     vi.mocked(fetchSignatureImage).mockReset().mockResolvedValue(null)
-    vi.mocked(listUsableHeldKeys).mockReset().mockResolvedValue([])
+    vi.mocked(fetchHeldKeys).mockReset().mockResolvedValue({ usable: [], available: true })
     vi.mocked(signWithHeldKey).mockReset().mockResolvedValue(anAttestation({ state: 'signing' }))
     URL.createObjectURL = vi.fn(() => 'blob:saved-signature')
     URL.revokeObjectURL = vi.fn()
@@ -158,7 +158,7 @@ describe('SignDialog', () => {
   })
 
   it('signs with a key held by the service, the first choice when there is one, only once the password is given', async () => {
-    vi.mocked(listUsableHeldKeys).mockResolvedValue([OFFICE])
+    vi.mocked(fetchHeldKeys).mockResolvedValue({ usable: [OFFICE], available: true })
     const wrapper = await mountDialog(['signatures.sign', 'signatures.manage'])
     wrapper.findComponent({ name: 'ElTabs' }).vm.$emit('update:modelValue', 'digital')
     await flushPromises()
@@ -180,7 +180,7 @@ describe('SignDialog', () => {
   })
 
   it('says so under the field when the password is wrong, and empties it', async () => {
-    vi.mocked(listUsableHeldKeys).mockResolvedValue([OFFICE])
+    vi.mocked(fetchHeldKeys).mockResolvedValue({ usable: [OFFICE], available: true })
     vi.mocked(signWithHeldKey).mockRejectedValue(
       new ApiError(400, 'validation_failed', 'The password is incorrect.', 'r3', [{ field: 'digital.password', code: 'incorrect' }]),
     )
@@ -203,6 +203,16 @@ describe('SignDialog', () => {
     await flushPromises()
     expect(document.querySelector('[data-test="sign-key-source"]')).toBeNull()
     expect(document.querySelector('[data-test="no-held-keys"]')?.textContent).toContain('Generate one on your profile')
+    expect(document.querySelector('[data-test="key-generate"]')).not.toBeNull()
+  })
+
+  it('sends nobody to generate a key held by the service on a server that cannot hold one', async () => {
+    vi.mocked(fetchHeldKeys).mockResolvedValue({ usable: [], available: false })
+    const wrapper = await mountDialog(['signatures.sign', 'signatures.manage'])
+    wrapper.findComponent({ name: 'ElTabs' }).vm.$emit('update:modelValue', 'digital')
+    await flushPromises()
+    expect(document.querySelector('[data-test="no-held-keys"]')).toBeNull()
+    expect(document.body.textContent).not.toContain('Generate one on your profile')
     expect(document.querySelector('[data-test="key-generate"]')).not.toBeNull()
   })
 })
