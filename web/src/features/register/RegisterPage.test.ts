@@ -110,4 +110,18 @@ describe('registering', () => {
     expect(alert.text()).toContain('An invitation is required to register.')
     wrapper.unmount()
   })
+
+  it("shows the server's refusal of a field at the field, in the form's words, not in a banner", async () => {
+    const refused = new ApiError(422, 'validation_failed', 'validation failed', 'r2', [
+      { field: 'body.displayName', code: 'invalid', message: 'expected length <= 128' },
+    ])
+    send.mockRejectedValue(refused)
+    const wrapper = await mountPage('/register')
+    await fillAndSubmit(wrapper)
+    expect(wrapper.find('[role="alert"]').exists()).toBe(false)
+    const item = wrapper.get('input[name="displayName"]').element.closest('.el-form-item')
+    expect(item?.textContent).toContain('128')
+    expect(item?.textContent).not.toContain('expected length')
+    wrapper.unmount()
+  })
 })
