@@ -62,6 +62,18 @@ describe('AttestationsPage', () => {
     expect(wrapper.find('[data-test="attestation-create"]').exists()).toBe(false) // no attestations.create
   })
 
+  it("shows a draft's validity as the day signing would fix, marked so, on a desktop and a phone", async () => {
+    const draft = anAttestation({ id: 'at_3', state: 'draft', validUntil: undefined, projectedValidUntil: '2027-10-31' })
+    const open = anAttestation({ id: 'at_4', state: 'draft', validUntil: undefined, projectedValidUntil: undefined })
+    vi.mocked(listAttestations).mockResolvedValue({ items: [draft, open, sealed], hasMore: false })
+    for (const phone of [false, true]) {
+      const wrapper = await mountPage(phone)
+      const days = wrapper.findAll('[data-test="attestation-valid-until"]').map((cell) => cell.text())
+      expect(days).toEqual(['Oct 31, 2027 (when signed)', '—', 'Jun 30, 2099'])
+      wrapper.unmount()
+    }
+  })
+
   it('shows cards on a phone', async () => {
     const wrapper = await mountPage(true)
     expect(wrapper.find('[data-test="attestation-table"]').exists()).toBe(false)
