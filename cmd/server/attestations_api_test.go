@@ -300,7 +300,10 @@ func TestSignatureImageOnTheProfile(t *testing.T) {
 	t.Parallel()
 	ts := startServer(t)
 	_, annC := ts.newUserNamed(t, "ann", assess.RoleAssessor)
-	annC.fails(t, http.MethodGet, "/api/v1/me/signature-image", nil, http.StatusNotFound, "not_found")
+	// None kept is an answer, not an error: 204 (a 404 showed in every browser console).
+	status, _, none := annC.raw(t, http.MethodGet, "/api/v1/me/signature-image", nil, "")
+	require.Equal(t, http.StatusNoContent, status)
+	require.Empty(t, none)
 	annC.fails(t, http.MethodPut, "/api/v1/me/signature-image", map[string]any{"image": base64.StdEncoding.EncodeToString([]byte("GIF89a nope"))},
 		http.StatusBadRequest, "validation_failed")
 	annC.expect(t, http.StatusNoContent, http.MethodPut, "/api/v1/me/signature-image", map[string]any{"image": signaturePNG(t)})
@@ -311,6 +314,8 @@ func TestSignatureImageOnTheProfile(t *testing.T) {
 	require.NoError(t, err)
 	annC.delete(t, "/api/v1/me/signature-image", http.StatusNoContent)
 	annC.fails(t, http.MethodDelete, "/api/v1/me/signature-image", nil, http.StatusNotFound, "not_found")
+	status, _, _ = annC.raw(t, http.MethodGet, "/api/v1/me/signature-image", nil, "")
+	require.Equal(t, http.StatusNoContent, status, "none kept again")
 }
 
 // TestHeldSigningKeysAPI: with encryption at rest, a user generates a key held by the

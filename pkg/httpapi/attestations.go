@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"errors"
 	"io"
 	"net/http"
 
@@ -457,16 +458,36 @@ func (s *Server) handleSigningKeyDelete(ctx context.Context, in *idInput) (*stru
 }
 
 var docSignatureImageGet = huma.Operation{OperationID: "getSignatureImage", Summary: "My signature image", Tags: tagAttestations,
-	Errors: []int{http.StatusNotFound},
-	Responses: fileResponse("image/png", "The PNG kept on one's profile for electronic signatures.",
-		&huma.Schema{Type: huma.TypeString, Format: "binary"})}
+	Responses: withNoImage(fileResponse("image/png", "The PNG kept on one's profile for electronic signatures.",
+		&huma.Schema{Type: huma.TypeString, Format: "binary"}))}
 
-func (s *Server) handleSignatureImageGet(ctx context.Context, _ *struct{}) (*fileOutput, error) {
+// withNoImage adds the answer for a profile without a signature image: 204, not an error
+// (a 404 showed in the console of every browser that opened the profile).
+func withNoImage(r map[string]*huma.Response) map[string]*huma.Response {
+	r["204"] = &huma.Response{Description: "No signature image is kept on the profile."}
+	return r
+}
+
+// signatureImageOutput is the image kept on one's profile, or 204 when there is none.
+type signatureImageOutput struct {
+	Status             int
+	ContentType        string `header:"Content-Type"`
+	ContentDisposition string `header:"Content-Disposition"`
+	CacheControl       string `header:"Cache-Control"`
+	Body               []byte
+}
+
+func (s *Server) handleSignatureImageGet(ctx context.Context, _ *struct{}) (*signatureImageOutput, error) {
 	png, err := s.dep.Attestations.ProfileSignatureImage(ctx, requestActor(ctx))
+	var e *assess.Error
+	if errors.As(err, &e) && e.Code == assess.ECodeNotFound {
+		return &signatureImageOutput{Status: http.StatusNoContent, CacheControl: "private, no-cache"}, nil
+	}
 	if err != nil {
 		return nil, err
 	}
-	return &fileOutput{ContentType: "image/png", CacheControl: "private, no-cache", ContentDisposition: "inline", Body: png}, nil
+	return &signatureImageOutput{Status: http.StatusOK, ContentType: "image/png", CacheControl: "private, no-cache",
+		ContentDisposition: "inline", Body: png}, nil
 }
 
 var docSignatureImageSet = huma.Operation{OperationID: "setSignatureImage", Summary: "Keep a signature image on my profile", Tags: tagAttestations,

@@ -9,11 +9,13 @@ export const SIGNATURE_IMAGE_TYPES: readonly string[] = ['image/png', 'image/jpe
 /**
  * fetchSignatureImage reads the signature image kept on the signed-in user's profile
  * (GET /api/v1/me/signature-image, permission signatures.manage) as a PNG blob, or
- * null when none is kept (404). Other failures reject with an ApiError.
+ * null when none is kept (204; 404 from servers before it). Other failures reject with an
+ * ApiError.
  */
 export async function fetchSignatureImage(signal?: AbortSignal): Promise<Blob | null> {
   try {
-    return await unwrap(api.GET('/api/v1/me/signature-image', { parseAs: 'blob', signal }))
+    const image: unknown = await unwrap(api.GET('/api/v1/me/signature-image', { parseAs: 'blob', signal }))
+    return image instanceof Blob && image.size > 0 ? image : null
   } catch (cause) {
     if (cause instanceof ApiError && cause.status === 404) return null
     throw cause
