@@ -243,6 +243,10 @@ func (v *importChecks) text(field, s string, minLen, maxLen int) {
 	switch {
 	case strings.ContainsRune(s, 0):
 		v.add(field, "nul_character", "The text contains a NUL character.")
+	case strings.ContainsAny(s, "\u202d\u202e"):
+		// As the API's input boundary refuses them: they show the text after them in another
+		// order than it is stored ("report \u202egnp.exe" reads "report exe.png").
+		v.add(field, "bidi_override", "The text contains a direction override (U+202D or U+202E), which shows it in another order than it is stored.")
 	case n < minLen:
 		v.add(field, "required", "A value is required.")
 	case n > maxLen:

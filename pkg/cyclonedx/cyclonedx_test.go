@@ -172,6 +172,8 @@ func TestParseRefusals(t *testing.T) {
 		{"schema", string(broken), "schema_invalid", "/definitions/standards/0/requirements/1"},
 		{"no standards", `{"bomFormat":"CycloneDX","specVersion":"1.6","version":1}`, "no_standards", "/definitions/standards"},
 		{"nul in text", `{"bomFormat":"CycloneDX","specVersion":"1.6","definitions":{"standards":[{"bom-ref":"s","name":"X\u0000"}]}}`, "nul_character", "/definitions/standards/0/name"},
+		{"direction override in text", `{"bomFormat":"CycloneDX","specVersion":"1.6","definitions":{"standards":[{"bom-ref":"s","name":"X",
+			"requirements":[{"bom-ref":"a","identifier":"A","title":"report \u202egnp.exe"}]}]}}`, "bidi_override", "/definitions/standards/0/requirements/0/title"},
 		{"cycle", `{"bomFormat":"CycloneDX","specVersion":"1.6","definitions":{"standards":[{"bom-ref":"s","name":"X","requirements":[
 			{"bom-ref":"a","identifier":"A","parent":"b"},{"bom-ref":"b","identifier":"B","parent":"a"}]}]}}`, "cycle", "/definitions/standards/0/requirements"},
 	}
