@@ -564,6 +564,8 @@ func TestStandardCSVAPI(t *testing.T) {
 		{"no identifier column", "name,parent\nx,y\n"},
 		{"NUL bytes", "identifier\nA\x00B\n"},
 		{"broken quoting", "identifier,name\nA,\"unterminated\n"},
+		{"a quote opened in the first field and never closed", "identifier,parent,name,description,levels\n\"unterminated,,a,,"},
+		{"a name longer than the API takes", "identifier,name\nLONG1," + strings.Repeat("n", 1001) + "\n"},
 		{"empty identifier", "identifier,name\n,x\n"},
 	} {
 		t.Run("a malformed file: "+bad.name, func(t *testing.T) {

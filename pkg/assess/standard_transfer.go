@@ -127,6 +127,10 @@ const (
 	maxImportRequirements = 20000
 	maxImportLevels       = 100
 	maxImportText         = 100000
+	// maxRequirementName is the longest requirement name (title) the API takes
+	// (NewRequirement, RequirementUpdate: maxLength 1000); imports hold to it too, so a
+	// requirement imported can be saved again unchanged.
+	maxRequirementName = 1000
 )
 
 // Validate checks what the tables need: a name and identifier, unique requirement and
@@ -152,7 +156,7 @@ func (s *StandardImport) Validate(prefix string) error {
 	for i, r := range s.Requirements {
 		at := fmt.Sprintf("%s/requirements/%d", prefix, i)
 		v.text(at+"/identifier", r.Identifier, 1, 200)
-		v.text(at+"/title", r.Name, 0, maxImportText)
+		v.text(at+"/title", r.Name, 0, maxRequirementName)
 		v.text(at+"/text", r.Description, 0, maxImportText)
 		v.text(at+"/bom-ref", r.BOMRef, 0, 1000)
 		for j, c := range r.OpenCRE {
@@ -431,7 +435,7 @@ func ValidateRequirementRows(rows []RequirementRow) error {
 		at := fmt.Sprintf("lines[%d]", r.Line)
 		v.text(at+".identifier", r.Identifier, 1, 200)
 		v.text(at+".parent", r.Parent, 0, 200)
-		v.text(at+".name", r.Name, 0, maxImportText)
+		v.text(at+".name", r.Name, 0, maxRequirementName)
 		v.text(at+".description", r.Description, 0, maxImportText)
 		for _, l := range r.Levels {
 			v.text(at+".levels", l, 1, 200)

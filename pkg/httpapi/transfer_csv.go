@@ -140,10 +140,17 @@ func parseRequirementCSV(data []byte) ([]assess.RequirementRow, error) {
 		if errors.Is(err, io.EOF) {
 			return rows, nil
 		}
-		line, _ := r.FieldPos(0)
 		if err != nil {
+			// The reader's position of a record it could not read is not to be asked for
+			// (FieldPos panics when the record has no field): the error names the line.
+			line := 0
+			var pe *csv.ParseError
+			if errors.As(err, &pe) {
+				line = pe.StartLine
+			}
 			return nil, csvProblem(fmt.Sprintf("lines[%d]", line), "invalid_csv", "The file is not valid CSV: "+err.Error()+".")
 		}
+		line, _ := r.FieldPos(0)
 		if len(rows) == assess.MaxRequirementRows {
 			return nil, csvProblem("file", "too_many", fmt.Sprintf("At most %d rows per file.", assess.MaxRequirementRows))
 		}
