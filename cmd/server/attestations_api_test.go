@@ -147,6 +147,29 @@ func TestAttestationsAPI(t *testing.T) {
 	sealed := admin.post(t, "/api/v1/attestations/"+id+"/seal", nil, http.StatusOK)
 	require.Equal(t, "sealed", sealed["state"])
 
+	step(t, "what asks someone to act is worded for them alone, not for the whole team", func(t *testing.T) {
+		// personal reports, per event type of the attestation, whether c's user was notified
+		// in the words for the user it concerns ("you") or at all.
+		personal := func(c *apiClient) map[string]bool {
+			out := map[string]bool{}
+			for _, n := range items(t, c.get(t, "/api/v1/notifications?limit=100", http.StatusOK)) {
+				if n["link"] != "/attestations/"+id {
+					continue
+				}
+				params, _ := n["params"].(map[string]any)
+				out[n["type"].(string)] = out[n["type"].(string)] || params["you"] == "true"
+			}
+			return out
+		}
+		bea, ann := personal(beaC), personal(annC)
+		require.True(t, bea[string(assess.EventAffirmationAssigned)], "the signatory pinned is asked: %v", bea)
+		require.False(t, ann[string(assess.EventAffirmationAssigned)], "a teammate is not told they were asked to sign: %v", ann)
+		// The last signature (ann's, the creator's) made it ready to seal: the actor is not
+		// notified, and the team is not told it is theirs to seal.
+		require.False(t, bea[string(assess.EventAffirmationSealReady)], "a teammate is not told it is theirs to seal: %v", bea)
+		require.False(t, ann[string(assess.EventAffirmationFrozen)], "an open slot asks nobody in particular: %v", ann)
+	})
+
 	status, _, doc := annC.raw(t, http.MethodGet, "/api/v1/attestations/"+id+"/export", nil, "")
 	require.Equal(t, http.StatusOK, status)
 

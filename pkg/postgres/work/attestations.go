@@ -142,10 +142,32 @@ func recordAttestation(ctx context.Context, tx *postgres.Tx, c assess.Change, id
 	details["assessment"] = t.AssessmentTitle
 	var ev assess.NewEvent
 	if c.Event != "" {
-		ev = assess.NewEvent{Data: t, Summary: t.AssessmentTitle, Link: "/attestations/" + t.ID, Audience: team,
+		ev = assess.NewEvent{Data: t, Summary: t.AssessmentTitle, Link: "/attestations/" + t.ID, Audience: attestationAudience(c, t, team),
 			AssessmentID: t.AssessmentID, SubjectUserID: subject}
 	}
 	return tx.Record(ctx, c, attestationTarget(t), details, ev)
+}
+
+// attestationAudience is who an attestation's event concerns besides its subject. Most
+// concern the assessment's team. Those that ask someone to act are worded for the users
+// asked ("An attestation awaits your signature", "Your attestation is ready to seal"), and
+// the fan-out words an event so for its whole audience: they go to those users alone — the
+// signatories pinned to a slot when the statement freezes, the subject alone (the user
+// pinned, the creator) for the others — and the team follows them in the timeline.
+func attestationAudience(c assess.Change, t assess.Attestation, team []string) []string {
+	switch c.Event {
+	case assess.EventAffirmationFrozen:
+		var pinned []string
+		for _, s := range t.Signatories {
+			if s.User != nil && s.SignedAt == nil {
+				pinned = append(pinned, s.User.ID)
+			}
+		}
+		return pinned
+	case assess.EventAffirmationAssigned, assess.EventAffirmationSealReady, assess.EventAttestationExpiring:
+		return nil
+	}
+	return team
 }
 
 // FindAttestations implements assess.AttestationService: newest first, keyset paginated.
