@@ -176,7 +176,14 @@ func (c *HTTPClient) describe(ctx context.Context, err error) error {
 	if errors.Is(err, context.Canceled) {
 		return errors.New("interrupted")
 	}
-	return err
+	// The Go error names the resolver's or the proxy's internal address ("lookup x on
+	// 10.0.0.53:53: no such host"): the delivery log, which administrators read, says what
+	// happened in words, and the log of the process keeps the detail.
+	if l := c.cfg.Logger; l != nil {
+		l.WarnContext(ctx, "outbound request failed", slog.String("error", err.Error()))
+	}
+	reason := failureReason(err)
+	return errors.New(strings.ToUpper(reason[:1]) + reason[1:])
 }
 
 func isTimeout(err error) bool {
@@ -195,7 +202,7 @@ func (c *HTTPClient) checkPlainHTTP(ctx context.Context, host string) error {
 	} else {
 		addrs, err = c.cfg.Resolver.LookupNetIP(ctx, "ip", host)
 		if err != nil {
-			return fmt.Errorf("cannot resolve %s: %w", host, err)
+			return &lookupError{host: host, err: err}
 		}
 	}
 	listed := false
@@ -212,6 +219,16 @@ func (c *HTTPClient) checkPlainHTTP(ctx context.Context, host string) error {
 	}
 	return nil
 }
+
+// lookupError is a host name that could not be resolved, said in words (the Go error
+// names the internal name server) and keeping the cause for errors.As.
+type lookupError struct {
+	host string
+	err  error
+}
+
+func (e *lookupError) Error() string { return "cannot resolve " + e.host + ": " + failureReason(e.err) }
+func (e *lookupError) Unwrap() error { return e.err }
 
 // CheckURL parses a destination URL: http or https, a host, no user information.
 func CheckURL(raw string) (*url.URL, error) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
@@ -171,8 +172,22 @@ func TestPostTimesOutAndKeepsTheURLOutOfErrors(t *testing.T) {
 	closed := httptest.NewServer(http.NotFoundHandler())
 	closed.Close()
 	res = client.PostJSON(context.Background(), closed.URL+"/secret-token", []byte(`{}`), nil)
-	require.Error(t, res.Err)
+	require.EqualError(t, res.Err, "The connection was refused.", "in words, not the Go error with its addresses")
 	require.NotContains(t, res.Error(), "secret-token")
+}
+
+// TestPostSaysAFailedLookupInWords: the delivery log reads "The name could not be looked
+// up.", not Go's "dial tcp: lookup hooks.example.com on 10.255.255.53:53: …", which named
+// the internal name server to whoever reads the log.
+func TestPostSaysAFailedLookupInWords(t *testing.T) {
+	t.Parallel()
+	resolver := &net.Resolver{PreferGo: true, Dial: func(context.Context, string, string) (net.Conn, error) {
+		return nil, errors.New("dial udp 10.255.255.53:53: unreachable")
+	}}
+	client := NewHTTPClient(HTTPConfig{Timeout: 2 * time.Second, Resolver: resolver})
+	res := client.PostJSON(context.Background(), "https://hooks.example.com/secret-token", []byte(`{}`), nil)
+	require.EqualError(t, res.Err, "The name could not be looked up.")
+	require.NotContains(t, res.Error(), "10.255.255.53")
 }
 
 func TestPostKeepsAnExcerptOfTheResponse(t *testing.T) {
