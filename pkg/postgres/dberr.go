@@ -14,22 +14,22 @@ import (
 // This file is the one place where driver errors become domain errors.
 
 // uniqueFields names, per unique constraint or index, the request field that must be
-// unique and how people call it.
-var uniqueFields = map[string]struct{ field, noun string }{
-	"users_username_key":             {"username", "username"},
-	"users_email_key":                {"email", "e-mail address"},
-	"roles_name_key":                 {"name", "role name"},
-	"invites_token_hash_key":         {"token", "invite token"},
-	"password_resets_token_hash_key": {"token", "reset token"},
-	"entity_relationships_key":       {"targetId", "relationship of this type to this entity"},
-	"compliance_policies_key":        {"standardId", "standard for this entity"},
+// unique and says what is taken in the words of the thing it is about.
+var uniqueFields = map[string]struct{ field, message string }{
+	"users_username_key":             {"username", "Another user already has this username."},
+	"users_email_key":                {"email", "Another user already has this e-mail address."},
+	"roles_name_key":                 {"name", "A role of this name already exists."},
+	"invites_token_hash_key":         {"token", "This invite token is already in use."},
+	"password_resets_token_hash_key": {"token", "This reset token is already in use."},
+	"entity_relationships_key":       {"targetId", "The entity already has a relationship of this type to that entity."},
+	"compliance_policies_key":        {"standardId", "A policy of this standard already applies to the entity."},
 	// standards (slice "standards")
-	"standards_identifier_version_key": {"standardVersion", "identifier and version"},
-	"requirements_identifier_key":      {"identifier", "requirement identifier"},
-	"levels_identifier_key":            {"identifier", "level identifier"},
-	"tags_name_key":                    {"name", "tag name"},
+	"standards_identifier_version_key": {"standardVersion", "A standard with this identifier and version already exists."},
+	"requirements_identifier_key":      {"identifier", "The standard already has a requirement with this identifier."},
+	"levels_identifier_key":            {"identifier", "The standard already has a level with this identifier."},
+	"tags_name_key":                    {"name", "A tag of this name already exists."},
 	// evidence (slice "evidence")
-	"assessment_requirement_evidence_pkey": {"assessmentRequirementId", "link of this evidence to this requirement"},
+	"assessment_requirement_evidence_pkey": {"assessmentRequirementId", "This evidence is already linked to this requirement."},
 }
 
 // DBError maps what the driver reports to what the caller should see; domain errors and
@@ -56,10 +56,10 @@ func DBError(err error) error {
 		case pgErr.Code == "23505":
 			f, ok := uniqueFields[pgErr.ConstraintName]
 			if !ok {
-				f.noun = "value"
+				f.message = "Another record already uses this value."
 			}
-			return &assess.Error{Code: assess.ECodeAlreadyExists, Message: "Another record already uses this " + f.noun + ".",
-				Details: []assess.Detail{{Field: f.field, Code: "taken", Message: "Another record already uses this " + f.noun + "."}}}
+			return &assess.Error{Code: assess.ECodeAlreadyExists, Message: f.message,
+				Details: []assess.Detail{{Field: f.field, Code: "taken", Message: f.message}}}
 		case pgErr.Code == "23503" && strings.HasPrefix(pgErr.Message, "update or delete"):
 			return &assess.Error{Code: assess.ECodeConflict, Message: "Other records still refer to this one.",
 				Details: []assess.Detail{{Code: "in_use", Message: "Other records still refer to this one."}}}

@@ -33,6 +33,7 @@ func TestChangesMapDriverErrors(t *testing.T) {
 	var e *assess.Error
 	require.ErrorAs(t, err, &e)
 	require.Equal(t, "name", e.Details[0].Field)
+	require.Equal(t, "A role of this name already exists.", e.Message, "said of the thing it is about, not 'another record'")
 }
 
 // TestStatementTimeoutIsUnavailable: a statement the server cancels at DB_STATEMENT_TIMEOUT

@@ -62,8 +62,8 @@ describe('StandardDetailPage', () => {
 
   it('shows a duplicate identifier beside the identifier field, as the other field errors are', async () => {
     vi.mocked(createRequirement).mockRejectedValue(
-      new ApiError(409, 'already_exists', 'Another record already uses this identifier.', 'req', [
-        { field: 'identifier', code: 'taken', message: 'Another record already uses this identifier.' },
+      new ApiError(409, 'already_exists', 'The standard already has a requirement with this identifier.', 'req', [
+        { field: 'identifier', code: 'taken', message: 'The standard already has a requirement with this identifier.' },
       ]),
     )
     await mountWith(standard(), ['standards.edit'])
@@ -104,6 +104,12 @@ describe('StandardDetailPage', () => {
     expect(button('submit-standard')).not.toBeNull()
     expect(button('edit-standard')).not.toBeNull()
     expect(button('approve-standard')).toBeNull()
+  })
+
+  it('counts requirements and levels in the singular and plural', async () => {
+    await mountWith(standard({ requirementCount: 1, levelCount: 0 }), [])
+    expect(text()).toContain('one requirement, no levels')
+    expect(text()).not.toContain('1 requirements')
   })
 
   it('keeps a submitter from reviewing their own submission, and says why', async () => {
