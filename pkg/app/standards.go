@@ -299,7 +299,7 @@ func feedUnreachable(field, rawURL string, err error, message func(host, reason 
 	case errors.As(err, &fetch):
 		host, reason = fetch.Host, fetch.Reason
 	case errors.As(err, &refused) && len(refused.Details) > 0 && refused.Details[0].Code == "url_not_allowed":
-		reason = refused.Details[0].Message // "the URL has no host.", "plain http is accepted only …"
+		reason = assess.Clause(refused.Details[0].Message) // "the URL has no host.", "plain http is accepted only …"
 	default:
 		return err
 	}

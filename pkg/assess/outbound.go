@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // blockedOutbound are the ranges outbound deliveries never reach unless an operator
@@ -89,7 +91,26 @@ type OutboundPolicy struct {
 // urlNotAllowed is the 422 of a destination URL the service will not send to.
 func urlNotAllowed(field, why string) error {
 	return &Error{Code: ECodeBusinessRule, Message: "This URL cannot be used: " + why,
-		Details: []Detail{{Field: field, Code: "url_not_allowed", Message: why}}}
+		Details: []Detail{{Field: field, Code: "url_not_allowed", Message: Sentence(why)}}}
+}
+
+// Sentence is s with its first letter in upper case: a reason written to follow a colon
+// ("… cannot be used: the URL has no host.") shown on its own, under a form field.
+func Sentence(s string) string {
+	r, size := utf8.DecodeRuneInString(s)
+	if size == 0 {
+		return s
+	}
+	return string(unicode.ToUpper(r)) + s[size:]
+}
+
+// Clause is Sentence undone: s with its first letter in lower case, to follow a colon.
+func Clause(s string) string {
+	r, size := utf8.DecodeRuneInString(s)
+	if size == 0 {
+		return s
+	}
+	return string(unicode.ToLower(r)) + s[size:]
 }
 
 // CheckURL validates a webhook or chat URL when it is stored: an absolute http(s) URL

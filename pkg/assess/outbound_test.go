@@ -1,7 +1,9 @@
 package assess
 
 import (
+	"errors"
 	"net/netip"
+	"strings"
 	"testing"
 )
 
@@ -97,7 +99,17 @@ func TestOutboundPolicyCheckURL(t *testing.T) {
 			}
 		} else {
 			wantCodeAndDetail(t, err, ECodeBusinessRule, "url_not_allowed")
+			// The detail is shown alone under the field: a sentence; the message follows a colon.
+			var e *Error
+			if errors.As(err, &e) {
+				if d := e.Details[0].Message; d != Sentence(d) || !strings.HasPrefix(e.Message, "This URL cannot be used: "+Clause(d)) {
+					t.Errorf("%s: detail %q, message %q", tt.url, d, e.Message)
+				}
+			}
 		}
+	}
+	if Sentence("éa") != "Éa" || Clause("The URL") != "the URL" || Sentence("") != "" {
+		t.Errorf("Sentence/Clause")
 	}
 }
 
