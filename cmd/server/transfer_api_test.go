@@ -565,6 +565,7 @@ func TestStandardCSVAPI(t *testing.T) {
 		{"NUL bytes", "identifier\nA\x00B\n"},
 		{"broken quoting", "identifier,name\nA,\"unterminated\n"},
 		{"a quote opened in the first field and never closed", "identifier,parent,name,description,levels\n\"unterminated,,a,,"},
+		{"more cells than the header has columns", "identifier,name\nX1,a name, with a comma\n"},
 		{"a name longer than the API takes", "identifier,name\nLONG1," + strings.Repeat("n", 1001) + "\n"},
 		{"empty identifier", "identifier,name\n,x\n"},
 	} {

@@ -157,6 +157,12 @@ func parseRequirementCSV(data []byte) ([]assess.RequirementRow, error) {
 		if strings.TrimSpace(strings.Join(rec, "")) == "" {
 			continue // a blank line
 		}
+		// A cell beyond the header's columns has nowhere to go: dropping it would lose what
+		// the file says (a description with an unquoted comma, say) without a word.
+		if len(rec) > len(header) && strings.TrimSpace(strings.Join(rec[len(header):], "")) != "" {
+			return nil, csvProblem(fmt.Sprintf("lines[%d]", line), "invalid_csv", fmt.Sprintf(
+				"Line %d has %d cells, more than the header's %d columns: quote a cell that contains a comma.", line, len(rec), len(header)))
+		}
 		row := csvRow(col, rec)
 		row.Line = line
 		rows = append(rows, row)
