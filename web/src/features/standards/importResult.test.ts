@@ -7,12 +7,14 @@ describe('importFailure', () => {
     const error = new ApiError(422, 'business_rule_violation', 'The document is invalid.', 'req', [
       { field: '/definitions/standards/0/name', code: 'schema_invalid', message: 'missing property' },
       { field: '/definitions/standards/1', code: 'no_requirements', message: 'nothing to import' },
+      { field: 'lines[3].parent', code: 'unknown_parent' },
     ])
     const failure = importFailure(error)
     expect(failure.kind).toBe('document')
     expect(failure.kind === 'document' && failure.errors).toEqual([
-      { path: '/definitions/standards/0/name', message: 'missing property (schema_invalid)' },
-      { path: '/definitions/standards/1', message: 'nothing to import (no_requirements)' },
+      { path: '/definitions/standards/0/name', message: 'missing property' },
+      { path: '/definitions/standards/1', message: 'nothing to import' },
+      { path: 'lines[3].parent', message: 'unknown_parent' },
     ])
   })
 

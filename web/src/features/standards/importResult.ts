@@ -38,7 +38,8 @@ export function importFailure(cause: unknown): ImportFailure {
     if (notCycloneDx) return { kind: 'notCycloneDx', reason: notCycloneDx.message ?? error.message }
     const errors = error.details.map((detail) => ({
       path: detail.field ?? '',
-      message: [detail.message ?? '', detail.code ? `(${detail.code})` : ''].filter(Boolean).join(' '),
+      // The server's words; its code (duplicate, unknown_parent) only when it has none.
+      message: detail.message || detail.code || '',
     }))
     return { kind: 'document', errors, error }
   }

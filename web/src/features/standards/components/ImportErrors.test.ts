@@ -20,7 +20,7 @@ describe('ImportErrors', () => {
 
   it('shows the first ten errors and the rest on "show all"', async () => {
     const wrapper = mountErrors(errors)
-    expect(wrapper.text()).toContain('The document has 14 errors.')
+    expect(wrapper.text()).toContain('The file has 14 errors.')
     expect(wrapper.findAll('[data-test="import-error"]')).toHaveLength(10)
     await wrapper.get('[data-test="show-all"]').trigger('click')
     expect(wrapper.findAll('[data-test="import-error"]')).toHaveLength(14)
