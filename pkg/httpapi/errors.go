@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/danielgtaylor/huma/v2"
@@ -169,6 +170,28 @@ var detailRewrites = []struct{ prefix, message string }{
 // enclosing object.
 var requiredProperty = regexp.MustCompile(`^expected required property (.+) to be present$`)
 
+// oneOf matches huma's message for a value outside an enum: `expected value to be one of
+// "-createdAt, name, validUntil, "` (the empty value last when the parameter may be empty).
+var oneOf = regexp.MustCompile(`^expected value to be one of "(.*)"$`)
+
+// oneOfMessage lists the values an enum takes, each quoted, without the empty one that
+// stands for "not given": must be one of "-createdAt", "name" or "validUntil".
+func oneOfMessage(list string) string {
+	var values []string
+	for _, v := range strings.Split(list, ", ") {
+		if v = strings.TrimSpace(v); v != "" {
+			values = append(values, strconv.Quote(v))
+		}
+	}
+	switch len(values) {
+	case 0:
+		return "must be empty"
+	case 1:
+		return "must be " + values[0]
+	}
+	return "must be one of " + strings.Join(values[:len(values)-1], ", ") + " or " + values[len(values)-1]
+}
+
 // humanDetail turns one of huma's error details into ours: the field as the client names
 // it, and a message without Go internals.
 func humanDetail(d *huma.ErrorDetail) assess.Detail {
@@ -178,6 +201,10 @@ func humanDetail(d *huma.ErrorDetail) assess.Detail {
 			out.Field = ""
 		}
 		out.Field, out.Code, out.Message = joinField(out.Field, m[1]), "required", "is required"
+		return out
+	}
+	if m := oneOf.FindStringSubmatch(d.Message); m != nil {
+		out.Message = oneOfMessage(m[1])
 		return out
 	}
 	if strings.HasPrefix(d.Message, "invalid character") { // encoding/json's syntax error names the culprit

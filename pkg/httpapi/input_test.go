@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/danielgtaylor/huma/v2"
 	"github.com/stretchr/testify/require"
 
 	"github.com/assay-dev/assay/pkg/assess"
@@ -96,5 +97,19 @@ func TestHumanBytes(t *testing.T) {
 		if got := humanBytes(n); got != want {
 			t.Errorf("humanBytes(%d) = %q, want %q", n, got, want)
 		}
+	}
+}
+
+// TestHumanDetailListsAnEnumsValues: a value outside an enum names the values it takes,
+// quoted, without the empty one huma lists last for "not given" (it read `expected value to
+// be one of "-createdAt, name, validUntil, "`).
+func TestHumanDetailListsAnEnumsValues(t *testing.T) {
+	for list, want := range map[string]string{
+		`-createdAt, name, validUntil, `: `must be one of "-createdAt", "name" or "validUntil"`,
+		`draft, published`:               `must be one of "draft" or "published"`,
+		`yes`:                            `must be "yes"`,
+	} {
+		got := humanDetail(&huma.ErrorDetail{Location: "query.sort", Message: `expected value to be one of "` + list + `"`})
+		require.Equal(t, assess.Detail{Field: "sort", Code: "invalid", Message: want}, got)
 	}
 }

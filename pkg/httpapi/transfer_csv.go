@@ -141,14 +141,7 @@ func parseRequirementCSV(data []byte) ([]assess.RequirementRow, error) {
 			return rows, nil
 		}
 		if err != nil {
-			// The reader's position of a record it could not read is not to be asked for
-			// (FieldPos panics when the record has no field): the error names the line.
-			line := 0
-			var pe *csv.ParseError
-			if errors.As(err, &pe) {
-				line = pe.StartLine
-			}
-			return nil, csvProblem(fmt.Sprintf("lines[%d]", line), "invalid_csv", "The file is not valid CSV: "+err.Error()+".")
+			return nil, csvReadProblem(err)
 		}
 		line, _ := r.FieldPos(0)
 		if len(rows) == assess.MaxRequirementRows {
@@ -157,16 +150,36 @@ func parseRequirementCSV(data []byte) ([]assess.RequirementRow, error) {
 		if strings.TrimSpace(strings.Join(rec, "")) == "" {
 			continue // a blank line
 		}
-		// A cell beyond the header's columns has nowhere to go: dropping it would lose what
-		// the file says (a description with an unquoted comma, say) without a word.
-		if len(rec) > len(header) && strings.TrimSpace(strings.Join(rec[len(header):], "")) != "" {
-			return nil, csvProblem(fmt.Sprintf("lines[%d]", line), "invalid_csv", fmt.Sprintf(
-				"Line %d has %d cells, more than the header's %d columns: quote a cell that contains a comma.", line, len(rec), len(header)))
+		if err := csvCellsFit(rec, len(header), line); err != nil {
+			return nil, err
 		}
 		row := csvRow(col, rec)
 		row.Line = line
 		rows = append(rows, row)
 	}
+}
+
+// csvReadProblem is the answer to a record the reader could not read. Its position is not
+// to be asked of the reader (FieldPos panics when the record has no field): the error names
+// the line.
+func csvReadProblem(err error) error {
+	line := 0
+	var pe *csv.ParseError
+	if errors.As(err, &pe) {
+		line = pe.StartLine
+	}
+	return csvProblem(fmt.Sprintf("lines[%d]", line), "invalid_csv", "The file is not valid CSV: "+err.Error()+".")
+}
+
+// csvCellsFit refuses a record with a non-empty cell beyond the header's columns: it has
+// nowhere to go, and dropping it would lose what the file says (a description with an
+// unquoted comma, say) without a word.
+func csvCellsFit(rec []string, columns, line int) error {
+	if len(rec) <= columns || strings.TrimSpace(strings.Join(rec[columns:], "")) == "" {
+		return nil
+	}
+	return csvProblem(fmt.Sprintf("lines[%d]", line), "invalid_csv", fmt.Sprintf(
+		"Line %d has %d cells, more than the header's %d columns: quote a cell that contains a comma.", line, len(rec), columns))
 }
 
 // csvRow maps one record to a row by the header's columns.
