@@ -87,8 +87,13 @@ export function useRecordDialog<R, D extends object, F extends string, S = R>(
 
   function fill(record: R | null): void {
     current.value = record
-    Object.assign(form, options.draft(record))
     edit.reset()
+    // resetFields holds each field's validation until the next tick (reset's clearValidate
+    // would lift that hold, so it comes first): a field's input checks a changed value,
+    // which would otherwise show an error for what was typed before, e.g. "Enter a
+    // password." on opening the dialog for the next user.
+    edit.formRef.value?.resetFields()
+    Object.assign(form, options.draft(record))
   }
 
   watch(

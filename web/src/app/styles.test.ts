@@ -41,3 +41,23 @@ describe('the form styles', () => {
     expect(getComputedStyle(item.firstElementChild!).position).toBe('absolute')
   })
 })
+
+describe('the page styles', () => {
+  it('let a long page title break, hyphenated in the page language, instead of running off a phone', () => {
+    const header = styled('<header class="page-header"><div><h1>Benachrichtigungsregeln</h1></div></header>')
+    const title = getComputedStyle(header.querySelector('h1')!)
+    expect(title.overflowWrap).toBe('break-word')
+    expect(title.getPropertyValue('hyphens')).toBe('auto')
+    expect(getComputedStyle(header.firstElementChild!).minWidth).toBe('0px')
+  })
+
+  it("give a table's empty text the table's width and ordinary line spacing, so German's two lines stay together", () => {
+    const style = document.createElement('style')
+    style.textContent = '.el-table__empty-text{width:50%;line-height:60px}'
+    document.head.append(style)
+    const table = styled('<div class="el-table"><span class="el-table__empty-text">Noch keine Benachrichtigungsregeln.</span></div>')
+    const text = getComputedStyle(table.firstElementChild!)
+    expect(text.width).toBe('auto')
+    expect(text.lineHeight).toBe('1.5')
+  })
+})

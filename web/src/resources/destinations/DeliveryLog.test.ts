@@ -94,6 +94,31 @@ describe('the delivery log', () => {
     expect(button(wrapper, 'Hide the details of delivery dl_1')?.attributes('aria-expanded')).toBe('true')
   })
 
+  it('shows each delivery as a card on a phone, with its status and actions in view, and opens its details there', async () => {
+    vi.stubGlobal('matchMedia', (query: string) => ({ matches: query.includes('max-width'), media: query, addEventListener() {}, removeEventListener() {} }))
+    try {
+      const log: DeliveryLogApi = {
+        list: vi.fn(async () => ({ items: [delivery()], hasMore: false })),
+        get: vi.fn(async () => delivery({ payload: { id: 'evt_1', type: 'channel.test' } })),
+        redeliver: vi.fn(),
+      }
+      const wrapper = await mountLog(log)
+      expect(wrapper.find('.el-table').exists()).toBe(false)
+      const card = wrapper.get('[data-test="delivery-card"]')
+      expect(card.get('[data-test="delivery-status-dl_1"]').text()).toBe('Failed')
+      expect(card.text()).toContain('6 of 6')
+      expect(card.text()).toContain('HTTP 500')
+      expect(button(wrapper, 'Redeliver dl_1')).toBeDefined()
+      await button(wrapper, 'Show the details of delivery dl_1')?.trigger('click')
+      await settle()
+      expect(log.get).toHaveBeenCalledWith('dl_1')
+      expect(card.find('[data-test="delivery-detail-dl_1"]').exists()).toBe(true)
+      expect(button(wrapper, 'Hide the details of delivery dl_1')?.attributes('aria-expanded')).toBe('true')
+    } finally {
+      vi.unstubAllGlobals()
+    }
+  })
+
   it('looks again while a delivery waits for its attempt, and stops once all are finished', async () => {
     const list = vi
       .fn()

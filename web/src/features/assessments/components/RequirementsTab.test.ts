@@ -302,4 +302,22 @@ describe('RequirementsTab', () => {
     const wrapper = await mountTab([aRequirement('a')], ['assessments.view'])
     expect(wrapper.get('[data-test="row-result"]').attributes('disabled')).toBeDefined()
   })
+
+  it.each([
+    ['en', 'Only assessors record results.'],
+    ['de', 'Nur Prüfer erfassen Ergebnisse.'],
+  ] as const)('says why a viewer without the edit permission cannot record results, and shows the editor read-only (%s)', async (locale, note) => {
+    const wrapper = await mountTab([aRequirement('a')], ['assessments.view'], 15, '/', locale)
+    await wrapper.get('[data-id="a"]').trigger('click')
+    expect(wrapper.get('[data-test="editor-read-only-note"]').text()).toBe(note)
+    expect(wrapper.get('.requirement-editor__results').classes()).toContain('is-read-only')
+    expect(wrapper.get('.requirement-editor__rationale--read-only textarea').attributes('readonly')).toBeDefined()
+  })
+
+  it('shows no such note to an assessor', async () => {
+    const wrapper = await mountTab([aRequirement('a')])
+    await wrapper.get('[data-id="a"]').trigger('click')
+    expect(wrapper.find('[data-test="editor-read-only-note"]').exists()).toBe(false)
+    expect(wrapper.find('.requirement-editor__rationale--read-only').exists()).toBe(false)
+  })
 })

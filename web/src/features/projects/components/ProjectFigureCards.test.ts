@@ -71,6 +71,20 @@ describe('ProjectFigureCards', () => {
     expect(card(wrapper, 'conformance').text).toContain('from one scored assessment')
   })
 
+  it.each([
+    ['en', '0 of 1 assessment complete', '0 of 1 requirement has evidence'],
+    ['de', '0 von 1 Bewertung abgeschlossen', '0 von 1 Anforderung hat Nachweise'],
+  ] as const)('says one assessment and one requirement in the singular (%s)', (locale, assessments, evidence) => {
+    const one: ProjectFigures = {
+      ...some,
+      assessments: { ...some.assessments, total: 1, complete: 0, percentComplete: 0 },
+      evidenceCoverage: { requirements: 1, withEvidence: 0, percent: 0 },
+    }
+    const text = mountCards(one, locale).text()
+    expect(text).toContain(assessments)
+    expect(text).toContain(evidence)
+  })
+
   it('shows "—" for a figure the server could not compute', () => {
     const wrapper = mountCards({
       ...some,
