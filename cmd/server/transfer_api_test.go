@@ -470,7 +470,8 @@ func TestStandardFeedAPI(t *testing.T) {
 // csvRows reads an exported CSV into identifier → parent, name, description, sorted levels.
 func csvRows(t testing.TB, raw []byte) map[string][4]string {
 	t.Helper()
-	recs, err := csv.NewReader(bytes.NewReader(raw)).ReadAll()
+	require.True(t, bytes.HasPrefix(raw, []byte("\uFEFF")), "the export begins with a byte order mark, for spreadsheets")
+	recs, err := csv.NewReader(bytes.NewReader(bytes.TrimPrefix(raw, []byte("\uFEFF")))).ReadAll()
 	require.NoError(t, err)
 	require.Equal(t, []string{"identifier", "parent", "name", "description", "levels"}, recs[0])
 	out := map[string][4]string{}

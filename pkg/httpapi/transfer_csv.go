@@ -28,7 +28,7 @@ var docStandardExportCSV = huma.Operation{OperationID: "exportStandardCSV", Summ
 	Tags: tagTransfer, Errors: []int{http.StatusNotFound},
 	Responses: fileResponse("text/csv", "identifier, parent, name, description, levels; one row per requirement, depth first.",
 		&huma.Schema{Type: huma.TypeString}),
-	Description: "The requirement tree as CSV (RFC 4180, UTF-8, header row). Cells that spreadsheets would run as " +
+	Description: "The requirement tree as CSV (RFC 4180, UTF-8 with a byte order mark, header row). Cells that spreadsheets would run as " +
 		"formulas (starting with = + - @) get a leading apostrophe, which the CSV import removes."}
 
 func (s *Server) handleStandardExportCSV(ctx context.Context, in *idInput) (*fileOutput, error) {
@@ -45,6 +45,9 @@ func (s *Server) handleStandardExportCSV(ctx context.Context, in *idInput) (*fil
 		identOf[r.ID] = r.Identifier
 	}
 	var buf bytes.Buffer
+	// A byte order mark first, as the lists' CSV exports write: spreadsheets then read the
+	// file as UTF-8 (without it, Excel showed "Ã¤" for "ä"); the import removes it.
+	buf.WriteString("\uFEFF")
 	w := csv.NewWriter(&buf)
 	_ = w.Write(csvHeader)
 	for _, r := range c.Requirements {

@@ -3191,7 +3191,7 @@ export interface paths {
         };
         /**
          * Export a requirement tree as CSV
-         * @description The requirement tree as CSV (RFC 4180, UTF-8, header row). Cells that spreadsheets would run as formulas (starting with = + - @) get a leading apostrophe, which the CSV import removes.
+         * @description The requirement tree as CSV (RFC 4180, UTF-8 with a byte order mark, header row). Cells that spreadsheets would run as formulas (starting with = + - @) get a leading apostrophe, which the CSV import removes.
          */
         get: operations["exportStandardCSV"];
         put?: never;
